@@ -1,0 +1,36 @@
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import type { Runtime, SqliteDatabase } from '../runtime/runtime'
+import { migrate } from './migrate'
+import { drizzleOver, type Db } from './drizzle'
+import { Writer } from './writer'
+
+export type { Db }
+
+export interface Database {
+  client: SqliteDatabase
+  db: Db
+  writer: Writer
+  close(): void
+}
+
+/**
+ * Opens (creating its folder and file if missing) and migrates the SQLite database.
+ * The only place for PRAGMAs: WAL so that Litestream can replicate and readers never block,
+ * synchronous=FULL so that an acknowledged COMMIT survives power loss, busy_timeout for
+ * Litestream's checkpoints, foreign keys on.
+ */
+export function openDatabase(runtime: Runtime, path: string): Database {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  const client = runtime.openSqlite(path)
+  client.exec('PRAGMA journal_mode = WAL')
+  client.exec('PRAGMA synchronous = FULL')
+  client.exec('PRAGMA busy_timeout = 5000')
+  client.exec('PRAGMA foreign_keys = ON')
+  // Litestream takes over checkpointing of the WAL when it runs; SQLite's own stays as a fallback.
+  client.exec('PRAGMA wal_autocheckpoint = 1000')
+  migrate(client)
+  const db = drizzleOver(client)
+  const writer = new Writer(client)
+  return { client, db, writer, close: () => client.close() }
+}

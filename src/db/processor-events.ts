@@ -1,0 +1,68 @@
+import { eq, sql } from 'drizzle-orm'
+import type { Database } from './open'
+import { processorEvents, programs, type Program } from './schema'
+
+const p = sql.placeholder
+
+function build(database: Database) {
+  const { db } = database
+  return {
+    programOfAccount: db.select().from(programs).where(eq(programs.stripeAccountId, p('account'))).prepare(),
+    claim: db.insert(processorEvents).values({
+      eventId: p('eventId'), programId: p('programId'), type: p('type'),
+      // Nullable boolean: Drizzle's boolean encoder would turn null into 0, so the caller encodes it.
+      livemode: sql`${p('livemode')}`, outcome: 'received', createdAt: p('createdAt'),
+    }).returning({ id: processorEvents.id }).prepare(),
+    settle: db.update(processorEvents).set({ outcome: p('outcome') as never, detail: p('detail') as never, saleId: p('saleId') as never })
+      .where(eq(processorEvents.id, p('id'))).prepare(),
+  }
+}
+
+type Statements = ReturnType<typeof build>
+const cache = new WeakMap<Database, ProcessorEventStore>()
+
+/** How an event ended, as the operator's events list shows it. */
+export type EventOutcome = 'attributed' | 'settled' | 'unattributed' | 'ignored' | 'failed'
+
+export interface ReceivedEvent {
+  eventId: string
+  programId: number | null
+  type: string
+  livemode: boolean | null
+  createdAt: number
+}
+
+/** Whether `error` is SQLite's UNIQUE violation of processor_events.event_id: the event was stored before. */
+export function isReplayedEvent(error: unknown): boolean {
+  return String((error as Error)?.message ?? error).includes('UNIQUE constraint failed: processor_events.event_id')
+}
+
+/** Received payment-processor events (issue 6) and the Connect lookup of a program by its Stripe account. */
+export class ProcessorEventStore {
+  private constructor(private readonly s: Statements) {}
+
+  static of(database: Database): ProcessorEventStore {
+    let store = cache.get(database)
+    if (!store) cache.set(database, (store = new ProcessorEventStore(build(database))))
+    return store
+  }
+
+  /** The program whose stripe_account_id is `account` (Connect routing), or null. */
+  programOfAccount(account: string): Program | null {
+    return this.s.programOfAccount.get({ account }) ?? null
+  }
+
+  /**
+   * Stores the event before its effects, inside the caller's writer unit: the UNIQUE event_id
+   * throws on a replay, so that the unit rolls back and nothing else runs. Returns the row id.
+   */
+  claim(event: ReceivedEvent): number {
+    const livemode = event.livemode === null ? null : event.livemode ? 1 : 0
+    return this.s.claim.get({ ...event, livemode })!.id
+  }
+
+  /** Writes the outcome of a claimed event. */
+  settle(id: number, outcome: EventOutcome, detail: string, saleId: number | null): void {
+    this.s.settle.run({ id, outcome, detail, saleId })
+  }
+}

@@ -1,0 +1,121 @@
+import { and, eq, sql } from 'drizzle-orm'
+import type { Database } from './open'
+import { commissions, refunds, sales, type Sale } from './schema'
+
+const p = sql.placeholder
+
+function build(database: Database) {
+  const { db } = database
+  return {
+    insertSale: db.insert(sales).values({
+      programId: p('programId'), customerId: p('customerId'), transactionId: p('transactionId'), amountCents: p('amountCents'),
+      currency: p('currency'), occurredAt: p('occurredAt'), provider: p('provider'), providerPaymentId: p('providerPaymentId'),
+      // Nullable boolean: Drizzle's boolean encoder would turn null into 0, so the caller encodes it.
+      livemode: sql`${p('livemode')}`, testMode: p('testMode'), attribution: p('attribution'), createdAt: p('createdAt'),
+    }).returning({ id: sales.id }).prepare(),
+    insertCommission: db.insert(commissions).values({
+      programId: p('programId'), saleId: p('saleId'), partnerId: p('partnerId'), kind: p('kind'), amountCents: p('amountCents'),
+      currency: p('currency'), testMode: p('testMode'), createdAt: p('createdAt'),
+    }).returning({ id: commissions.id }).prepare(),
+    saleIdByTransaction: db.select({ id: sales.id }).from(sales).where(eq(sales.transactionId, p('transactionId'))).prepare(),
+    saleInProgram: db.select().from(sales)
+      .where(and(eq(sales.transactionId, p('transactionId')), eq(sales.programId, p('programId')))).prepare(),
+    commissionOf: db.select().from(commissions).where(and(eq(commissions.saleId, p('saleId')), eq(commissions.kind, 'commission'))).prepare(),
+  }
+}
+
+type Statements = ReturnType<typeof build>
+const cache = new WeakMap<Database, SaleStore>()
+
+export interface NewSale {
+  programId: number
+  customerId: number | null
+  transactionId: string
+  amountCents: number
+  currency: string
+  occurredAt: number
+  provider: string | null
+  providerPaymentId: string | null
+  livemode: boolean | null
+  testMode: boolean
+  attribution: Record<string, unknown>
+  createdAt: number
+}
+
+export interface NewCommission {
+  programId: number
+  saleId: number
+  partnerId: number
+  kind: 'commission' | 'reversal'
+  amountCents: number
+  currency: string
+  testMode: boolean
+  createdAt: number
+}
+
+/** Whether `error` is SQLite's UNIQUE violation of sales.transaction_id (the duplicate decider). */
+export function isDuplicateTransaction(error: unknown): boolean {
+  return String((error as Error)?.message ?? error).includes('UNIQUE constraint failed: sales.transaction_id')
+}
+
+/** Sales, the commission ledger and refunds over one database; writes run inside a writer unit. */
+export class SaleStore {
+  private constructor(private readonly database: Database, private readonly s: Statements) {}
+
+  static of(database: Database): SaleStore {
+    let store = cache.get(database)
+    if (!store) cache.set(database, (store = new SaleStore(database, build(database))))
+    return store
+  }
+
+  /** Inserts a sale; throws the UNIQUE violation when transaction_id is taken in any program. */
+  insertSale(sale: NewSale): number {
+    const livemode = sale.livemode === null ? null : sale.livemode ? 1 : 0
+    return this.s.insertSale.get({ ...sale, livemode })!.id
+  }
+
+  insertCommission(entry: NewCommission): number {
+    return this.s.insertCommission.get({ ...entry })!.id
+  }
+
+  /** The id of the sale recorded under transaction_id in any program (SPEC.md: duplicates are global). */
+  saleIdOf(transactionId: string): number | null {
+    return this.s.saleIdByTransaction.get({ transactionId })?.id ?? null
+  }
+
+  /** The sale recorded under transaction_id in this program, or null. */
+  findSale(programId: number, transactionId: string): Sale | null {
+    return this.s.saleInProgram.get({ programId, transactionId }) ?? null
+  }
+
+  /** The sale's commission entry (not its reversal), or null when it earned none. */
+  commissionOf(saleId: number) {
+    return this.s.commissionOf.get({ saleId }) ?? null
+  }
+
+  /**
+   * Runs `write` in a nested SAVEPOINT inside the current unit: on failure only its writes are
+   * undone and the error is returned, so the sale written before it stays (SPEC.md, 500 errors:
+   * "Failed to create commission" leaves the sale event written).
+   */
+  attempt<T>(write: () => T): { ok: true; value: T } | { ok: false; error: unknown } {
+    const { client } = this.database
+    client.exec('SAVEPOINT attempt')
+    try {
+      const value = write()
+      client.exec('RELEASE attempt')
+      return { ok: true, value }
+    } catch (error) {
+      client.exec('ROLLBACK TO attempt')
+      client.exec('RELEASE attempt')
+      return { ok: false, error }
+    }
+  }
+
+  /** Marks a sale refunded or charged back and records its refund row (sale_id UNIQUE: one per sale). */
+  recordRefund(saleId: number, reason: 'refund' | 'chargeback', refundReason: string | null, now: number): void {
+    const { db } = this.database
+    db.insert(refunds).values({ saleId, reason, refundReason, createdAt: now }).run()
+    db.update(sales).set({ status: reason === 'refund' ? 'refunded' : 'charged_back' }).where(eq(sales.id, saleId)).run()
+  }
+}

@@ -1,0 +1,145 @@
+import { and, asc, eq, ne, sql } from 'drizzle-orm'
+import type { FirstClick } from '../domain/lead'
+import type { SaleCustomer } from '../domain/attribution'
+import { cachedRow } from './catalog'
+import type { Database } from './open'
+import { clicks, customers, links, partners, programs, type Program } from './schema'
+
+const p = sql.placeholder
+
+/**
+ * The prepared statements of the click and lead paths, and the customer reads of the sale path
+ * (DECISIONS.md: hot statements are prepared once; Drizzle's builder re-prepares on every call).
+ * Reads return null when nothing matches; the writes run inside the caller's writer unit.
+ */
+function build(database: Database) {
+  const { db } = database
+  const customerColumns = {
+    id: customers.id, status: customers.status, partnerId: customers.partnerId, partnerProgramId: partners.programId,
+    clickId: customers.clickId, linkId: customers.linkId, clickedAt: customers.clickedAt, leadAt: customers.leadAt,
+    convertedAt: customers.convertedAt,
+  }
+  const customerBy = (column: typeof customers.customerKey | typeof customers.clickId) => db.select(customerColumns).from(customers)
+    .leftJoin(partners, eq(partners.id, customers.partnerId))
+    .where(and(eq(customers.programId, p('programId')), eq(column, p('value')))).limit(1).prepare()
+
+  const statements = {
+    // Only what a click needs: selecting the whole program row costs the hot path ~5 µs in mapping.
+    link: db.select({
+      id: links.id, programId: links.programId, partnerId: links.partnerId, active: links.active,
+      windowDays: programs.attributionWindowDays, domain: programs.domain, allowedOrigins: programs.allowedOrigins,
+    }).from(links).leftJoin(programs, eq(programs.id, links.programId)).where(eq(links.shortLink, p('shortLink'))).prepare(),
+    program: db.select().from(programs).where(eq(programs.id, p('id'))).prepare(),
+    clickKnown: db.select({ id: clicks.id }).from(clicks)
+      .where(and(eq(clicks.clickId, p('clickId')), eq(clicks.programId, p('programId')))).limit(1).prepare(),
+    insertClick: db.insert(clicks).values({
+      clickId: p('clickId'), programId: p('programId'), linkId: p('linkId'), partnerId: p('partnerId'),
+      testMode: p('testMode'), ip: p('ip'), userAgent: p('userAgent'), createdAt: p('createdAt'),
+    }).prepare(),
+    firstClick: db.select({ clickId: clicks.clickId, partnerId: clicks.partnerId, linkId: clicks.linkId, createdAt: clicks.createdAt })
+      .from(clicks).where(and(eq(clicks.clickId, p('clickId')), eq(clicks.programId, p('programId'))))
+      .orderBy(asc(clicks.id)).limit(1).prepare(),
+    clickProgram: db.select({ programId: clicks.programId }).from(clicks).where(eq(clicks.clickId, p('clickId'))).limit(1).prepare(),
+    clickElsewhere: db.select({ id: clicks.id }).from(clicks)
+      .where(and(eq(clicks.clickId, p('clickId')), ne(clicks.programId, p('programId')))).limit(1).prepare(),
+    keyElsewhere: db.select({ id: customers.id }).from(customers)
+      .where(and(eq(customers.customerKey, p('key')), ne(customers.programId, p('programId')))).limit(1).prepare(),
+    byKey: customerBy(customers.customerKey),
+    byClick: customerBy(customers.clickId),
+    convert: db.update(customers).set({
+      convertedAt: p('now') as never,
+      // A sale does not settle a provisional lead (SPEC.md, States): only `lead` moves on.
+      status: sql`CASE ${customers.status} WHEN 'lead' THEN 'converted' ELSE ${customers.status} END`,
+    }).where(eq(customers.id, p('id'))).prepare(),
+  }
+  return statements
+}
+
+type Statements = ReturnType<typeof build>
+const cache = new WeakMap<Database, TrackingStore>()
+
+export interface NewCustomer {
+  programId: number
+  customerKey: string | null
+  email: string | null
+  status: 'provisional' | 'lead' | 'converted'
+  click: FirstClick
+  testMode: boolean
+  leadAt: number | null
+  convertedAt: number | null
+  now: number
+}
+
+/** Reads and writes of clicks and customers over one database. */
+export class TrackingStore {
+  private constructor(private readonly database: Database, private readonly s: Statements) {}
+
+  /** The store of a database, its statements prepared on first use. */
+  static of(database: Database): TrackingStore {
+    let store = cache.get(database)
+    if (!store) cache.set(database, (store = new TrackingStore(database, build(database))))
+    return store
+  }
+
+  /** The referral link named by `aff`, with its program's window and origins (null when the link names none). */
+  findLink(shortLink: string) {
+    return cachedRow(this.database, `link:${shortLink}`, () => this.s.link.get({ shortLink }) ?? null)
+  }
+
+  findProgram(id: number): Program | null {
+    return this.s.program.get({ id }) ?? null
+  }
+
+  /** Whether click_id was already issued in the program (first click wins, DECISIONS.md). */
+  clickKnown(programId: number, clickId: string): boolean {
+    return this.s.clickKnown.get({ programId, clickId }) !== undefined
+  }
+
+  insertClick(values: { clickId: string; programId: number; linkId: number; partnerId: number; testMode: boolean; ip: string | null; userAgent: string | null; createdAt: number }): void {
+    this.s.insertClick.run(values)
+  }
+
+  /** The earliest click row of click_id in the program: the visitor's first click. */
+  firstClick(programId: number, clickId: string): FirstClick | null {
+    return this.s.firstClick.get({ programId, clickId }) ?? null
+  }
+
+  /** The program a click_id was issued in (browser-mode leads carry no key). */
+  programOfClick(clickId: string): number | null {
+    return this.s.clickProgram.get({ clickId })?.programId ?? null
+  }
+
+  /** Whether click_id or customer_key is known, but only in programs other than `programId`. */
+  knownElsewhere(programId: number, clickId: string | null, customerKey: string | null): boolean {
+    return (clickId !== null && this.s.clickElsewhere.get({ programId, clickId }) !== undefined)
+      || (customerKey !== null && this.s.keyElsewhere.get({ programId, key: customerKey }) !== undefined)
+  }
+
+  customerByKey(programId: number, customerKey: string): SaleCustomer | null {
+    return (this.s.byKey.get({ programId, value: customerKey }) as SaleCustomer | undefined) ?? null
+  }
+
+  customerByClick(programId: number, clickId: string): SaleCustomer | null {
+    return (this.s.byClick.get({ programId, value: clickId }) as SaleCustomer | undefined) ?? null
+  }
+
+  /** Creates a customer attributed to its first click; returns its id. */
+  insertCustomer(c: NewCustomer): number {
+    return this.database.db.insert(customers).values({
+      programId: c.programId, customerKey: c.customerKey, email: c.email, status: c.status, testMode: c.testMode,
+      clickId: c.click.clickId, partnerId: c.click.partnerId, linkId: c.click.linkId, clickedAt: c.click.createdAt,
+      leadAt: c.leadAt, convertedAt: c.convertedAt, createdAt: c.now,
+    }).returning({ id: customers.id }).get().id
+  }
+
+  /** Settles a provisional lead: it becomes `status`, keeps customer_key and email, and counts from now. */
+  settleCustomer(id: number, status: 'lead' | 'converted', customerKey: string | null, email: string | null, now: number): void {
+    const changes = { status, leadAt: now, ...(customerKey !== null ? { customerKey } : {}), ...(email !== null ? { email } : {}) }
+    this.database.db.update(customers).set(changes).where(eq(customers.id, id)).run()
+  }
+
+  /** Records the customer's first attributed sale. */
+  convertCustomer(id: number, now: number): void {
+    this.s.convert.run({ id, now })
+  }
+}

@@ -1,0 +1,84 @@
+import type { SqliteDatabase } from '../runtime/runtime'
+
+interface Pending {
+  unit: () => unknown
+  resolve: (value: unknown) => void
+  reject: (error: unknown) => void
+}
+
+/**
+ * The group-commit writer (DECISIONS.md, Storage). Write units queued in the same turn of the
+ * event loop share one BEGIN IMMEDIATE transaction; each runs inside its own SAVEPOINT so that
+ * one unit's failure (a UNIQUE violation, a thrown decision) is rolled back alone. Every
+ * promise settles only after COMMIT returned, so nothing is acknowledged before it is durable.
+ * A unit is synchronous (read, decide, write): it sees every unit queued before it, so no
+ * check-then-write race exists.
+ */
+export class Writer {
+  private queue: Pending[] = []
+  private scheduled = false
+  private readonly savepoint: { run(): unknown }
+  private readonly release: { run(): unknown }
+  private readonly rollbackTo: { run(): unknown }
+  /** Batches committed and units run, for tests and the benchmark. */
+  readonly stats = { batches: 0, units: 0 }
+
+  constructor(private readonly client: SqliteDatabase) {
+    // Prepared once: a unit's SAVEPOINT and RELEASE are on every write's path.
+    this.savepoint = client.prepare('SAVEPOINT unit')
+    this.release = client.prepare('RELEASE unit')
+    this.rollbackTo = client.prepare('ROLLBACK TO unit')
+  }
+
+  /** Runs `unit` inside the next batch; resolves with its result after COMMIT, rejects with what it threw. */
+  run<T>(unit: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ unit, resolve: resolve as (value: unknown) => void, reject })
+      if (!this.scheduled) {
+        this.scheduled = true
+        // setImmediate runs after the pending I/O callbacks: requests that arrived together join one batch.
+        setImmediate(() => this.flush())
+      }
+    })
+  }
+
+  /** Runs the queued batch now (shutdown: nothing queued is dropped). */
+  drain(): void {
+    this.flush()
+  }
+
+  private flush(): void {
+    this.scheduled = false
+    const batch = this.queue
+    this.queue = []
+    if (batch.length === 0) return
+    const outcomes: { ok: boolean; value: unknown }[] = []
+    try {
+      this.client.exec('BEGIN IMMEDIATE')
+    } catch (error) {
+      for (const p of batch) p.reject(error)
+      return
+    }
+    for (const p of batch) {
+      this.savepoint.run()
+      try {
+        outcomes.push({ ok: true, value: p.unit() })
+        this.release.run()
+      } catch (error) {
+        this.rollbackTo.run()
+        this.release.run()
+        outcomes.push({ ok: false, value: error })
+      }
+    }
+    try {
+      this.client.exec('COMMIT')
+    } catch (error) {
+      try { this.client.exec('ROLLBACK') } catch { /* already rolled back by SQLite */ }
+      for (const p of batch) p.reject(error)
+      return
+    }
+    this.stats.batches++
+    this.stats.units += batch.length
+    batch.forEach((p, i) => (outcomes[i].ok ? p.resolve(outcomes[i].value) : p.reject(outcomes[i].value)))
+  }
+}
