@@ -1,0 +1,101 @@
+/**
+ * Sale attribution (SPEC.md, Attribution rules 1–4; Track sale 400 table; DECISIONS.md).
+ * Pure: the customer facts the store found, the program's terms and the sale in; a tagged
+ * decision out, including the attribution record kept on the sale ("why was this attributed").
+ */
+import { commissionCents, type CommissionType } from './commission'
+import type { CustomerStatus, FirstClick } from './lead'
+
+const DAY_MS = 86_400_000
+
+export interface SaleCustomer {
+  id: number
+  status: CustomerStatus
+  partnerId: number | null
+  /** The program of the customer's partner; null when the partner row is missing. */
+  partnerProgramId: number | null
+  clickId: string | null
+  linkId: number | null
+  clickedAt: number | null
+  leadAt: number | null
+  convertedAt: number | null
+}
+
+/** What the store resolved from customer_key and click_id, in that order. */
+export type SaleFacts =
+  | { kind: 'customer'; customer: SaleCustomer; resolvedBy: 'customer_key' | 'click_id' }
+  | { kind: 'click'; click: FirstClick }
+  | { kind: 'foreign' }
+  | { kind: 'unknown' }
+
+export interface ProgramTerms {
+  id: number
+  attributionWindowDays: number
+  commissionType: CommissionType
+  commissionRate: number
+}
+
+export interface SaleTerms {
+  amountCents: number
+  currency: string
+  /** Epoch ms of the payment (occurred_at, or the request time). */
+  occurredAt: number
+}
+
+export type Attribution = Record<string, unknown>
+
+export type SaleRejection = 'customer_not_found' | 'foreign_program' | 'window_expired' | 'no_relationship'
+
+export type SaleDecision =
+  | { ok: false; reason: SaleRejection }
+  /** Stored without commission: the customer has no partner (answered `partnerId required`). */
+  | { ok: true; attributed: false; attribution: Attribution }
+  | { ok: true; attributed: true; partnerId: number; linkId: number | null; commissionCents: number | null; firstSale: boolean; attribution: Attribution }
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
+
+/**
+ * Decides a sale. Rule 4: until the customer's first attributed sale, the first click must be no
+ * more than the window older than the signup (or than this payment without a signup); past it
+ * nothing is recorded so that the next payment is checked again. After a conversion no payment
+ * is re-checked. Non-recurring commission types pay on the customer's first sale only.
+ */
+export function decideSale(facts: SaleFacts, program: ProgramTerms, sale: SaleTerms): SaleDecision {
+  if (facts.kind === 'unknown') return { ok: false, reason: 'customer_not_found' }
+  if (facts.kind === 'foreign') return { ok: false, reason: 'foreign_program' }
+  const customer: SaleCustomer = facts.kind === 'customer' ? facts.customer : {
+    id: 0, status: 'converted', partnerId: facts.click.partnerId, partnerProgramId: program.id,
+    clickId: facts.click.clickId, linkId: facts.click.linkId, clickedAt: facts.click.createdAt, leadAt: null, convertedAt: null,
+  }
+  const resolvedBy = facts.kind === 'customer' ? facts.resolvedBy : 'click_id'
+  if (customer.partnerId === null) {
+    return { ok: true, attributed: false, attribution: { rule: 'unattributed', reason: 'customer has no partner', resolved_by: resolvedBy } }
+  }
+  if (customer.partnerProgramId !== program.id) return { ok: false, reason: 'no_relationship' }
+
+  const windowChecked = customer.convertedAt === null && customer.clickedAt !== null
+  const reference = customer.leadAt ?? sale.occurredAt
+  if (windowChecked && reference - customer.clickedAt! > program.attributionWindowDays * DAY_MS) {
+    return { ok: false, reason: 'window_expired' }
+  }
+  const firstSale = customer.convertedAt === null
+  const cents = commissionCents({ type: program.commissionType, rate: program.commissionRate, amountCents: sale.amountCents, currency: sale.currency, firstSale })
+  return {
+    ok: true, attributed: true, partnerId: customer.partnerId, linkId: customer.linkId, commissionCents: cents, firstSale,
+    attribution: {
+      rule: 'first_click',
+      resolved_by: resolvedBy,
+      click_id: customer.clickId,
+      partner_id: customer.partnerId,
+      link_id: customer.linkId,
+      clicked_at: iso(customer.clickedAt),
+      window_days: program.attributionWindowDays,
+      window: windowChecked ? { checked: true, measured_to: customer.leadAt === null ? 'payment' : 'signup', reference_at: iso(reference) }
+        : { checked: false, why: customer.convertedAt === null ? 'no click time' : 'customer already converted' },
+      commission: {
+        type: program.commissionType, rate: program.commissionRate, amount_cents: cents,
+        why: cents !== null ? (firstSale ? 'first sale' : 'recurring type') : 'non-recurring type pays on the first sale only',
+      },
+    },
+  }
+}

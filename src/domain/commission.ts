@@ -1,0 +1,45 @@
+/**
+ * Commission arithmetic (DECISIONS.md, "Commission amount"). Pure and exact: rates are decimal
+ * numbers such as 12.5 or 4.35, so the product is computed on integers (BigInt) and rounded
+ * half up once, never through binary floating point (1000 × 4.35 is 4349.999… as a double).
+ */
+
+export type CommissionType = 'percent' | 'fixed' | 'recurring_percent' | 'recurring_fixed'
+
+/** Digits after the decimal point of each supported currency's major unit (VND has none). */
+export const minorDigits: Record<string, number> = { USD: 2, EUR: 2, VND: 0 }
+
+export interface CommissionInput {
+  type: CommissionType
+  /** commission_rate: a percentage for the percent types, major units for the fixed types. */
+  rate: number
+  amountCents: number
+  currency: string
+  /** True when the customer has no earlier attributed sale (non-recurring types pay only then). */
+  firstSale: boolean
+}
+
+// Rates carry at most this many decimals; more are rounded away before the exact product.
+const RATE_SCALE = 1_000_000n
+
+/** round(numerator / denominator), half up, for non-negative BigInts. */
+function roundHalfUp(numerator: bigint, denominator: bigint): number {
+  return Number((numerator * 2n + denominator) / (2n * denominator))
+}
+
+/**
+ * The commission in the sale currency's smallest unit, or null when the commission type pays
+ * nothing for this sale (a non-recurring type on a customer's later sale).
+ * percent, recurring_percent: round(amount_cents × rate / 100);
+ * fixed, recurring_fixed: rate major units (USD, EUR: 5 → 500; VND: 5 → 5).
+ */
+export function commissionCents({ type, rate, amountCents, currency, firstSale }: CommissionInput): number | null {
+  const recurring = type === 'recurring_percent' || type === 'recurring_fixed'
+  if (!recurring && !firstSale) return null
+  const scaledRate = BigInt(Math.round(rate * Number(RATE_SCALE)))
+  if (type === 'percent' || type === 'recurring_percent') {
+    return roundHalfUp(BigInt(amountCents) * scaledRate, 100n * RATE_SCALE)
+  }
+  const digits = minorDigits[currency] ?? 2
+  return roundHalfUp(scaledRate * 10n ** BigInt(digits), RATE_SCALE)
+}
