@@ -1,0 +1,27 @@
+import { systemClock } from './clock'
+import { ConfigError, loadConfig } from './config'
+import type { Runtime } from './runtime/runtime'
+import { startServer } from './server'
+import { trackerSource } from './tracker-source'
+
+/** Starts the service on `runtime` from the environment; exits 2 with a clear message on a bad value. */
+export function boot(runtime: Runtime, env: Record<string, string | undefined>): void {
+  let config
+  try {
+    config = loadConfig(env)
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(`svc: configuration error: ${error.message}`)
+      process.exit(2)
+    }
+    throw error
+  }
+  const server = startServer({ config, clock: systemClock, runtime, trackerSource })
+  console.log(JSON.stringify({ level: 'info', msg: 'svc listening', url: server.url, runtime: runtime.name, database: config.databasePath, admin_api: config.adminToken !== null }))
+  const shutdown = async () => {
+    await server.stop()
+    process.exit(0)
+  }
+  process.on('SIGTERM', shutdown)
+  process.on('SIGINT', shutdown)
+}

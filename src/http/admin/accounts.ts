@@ -1,0 +1,58 @@
+import { eq } from 'drizzle-orm'
+import { Elysia } from 'elysia'
+import { signIdToken } from '../../domain/id-token'
+import { accounts, advertisers } from '../../db/schema'
+import type { Deps } from '../deps'
+import { doc } from '../docs'
+import { HttpError, ok } from '../envelope'
+import { bodyChecker } from '../validate'
+import { idParam, requireAdmin } from './guard'
+import { CreateAccount } from './schemas'
+
+const checkCreate = bodyChecker(CreateAccount)
+/** DECISIONS.md: an id_token is accepted by the CLI callback for 10 minutes. */
+export const ID_TOKEN_LIFETIME_S = 600
+
+/** The operator API's account routes: create (with its advertiser), suspend, id-token. */
+export function accountAdminRoutes(deps: Deps) {
+  const { db, writer } = deps.database
+  const findAccount = (id: number) => {
+    const account = db.select().from(accounts).where(eq(accounts.id, id)).get()
+    if (!account) throw new HttpError(404, 'Account not found')
+    return account
+  }
+  const setSuspended = (suspended: boolean) => async ({ params }: { params: { id: string } }) => {
+    const id = idParam(params.id, 'Account')
+    await writer.run(() => {
+      findAccount(id)
+      db.update(accounts).set({ suspended }).where(eq(accounts.id, id)).run()
+    })
+    return ok({ account_id: id, suspended })
+  }
+
+  return new Elysia({ name: 'admin-accounts' })
+    .onBeforeHandle(({ request }) => requireAdmin(deps, request))
+    .post('/api/v1/admin/accounts', async ({ body, set }) => {
+      const input = checkCreate(body)
+      const created = await writer.run(() => {
+        const email = input.email.toLowerCase()
+        if (db.select({ id: accounts.id }).from(accounts).where(eq(accounts.email, email)).get()) {
+          throw new HttpError(409, 'email is already registered')
+        }
+        const now = deps.clock.now()
+        const account = db.insert(accounts).values({ email, name: input.name, createdAt: now }).returning({ id: accounts.id }).get()
+        const advertiser = db.insert(advertisers).values({ accountId: account.id, name: input.name, createdAt: now }).returning({ id: advertisers.id }).get()
+        return { account_id: account.id, advertiser_id: advertiser.id }
+      })
+      set.status = 201
+      return ok(created)
+    }, { detail: doc('Create an account and its advertiser', 'operator', { security: 'adminToken', body: CreateAccount }) })
+    .post('/api/v1/admin/accounts/:id/suspend', setSuspended(true), { detail: doc('Suspend an account (CLI login answers 403)', 'operator', { security: 'adminToken' }) })
+    .post('/api/v1/admin/accounts/:id/unsuspend', setSuspended(false), { detail: doc('Lift a suspension', 'operator', { security: 'adminToken' }) })
+    .post('/api/v1/admin/accounts/:id/id-token', ({ params }) => {
+      const account = findAccount(idParam(params.id, 'Account'))
+      const iat = Math.floor(deps.clock.now() / 1000)
+      const claims = { sub: account.id, iss: deps.config.publicBaseUrl, aud: 'svc-cli' as const, iat, exp: iat + ID_TOKEN_LIFETIME_S }
+      return ok({ id_token: signIdToken(claims, deps.secret), expires_at: new Date(claims.exp * 1000).toISOString() })
+    }, { detail: doc('Issue an id_token for the CLI login callback (valid 10 minutes)', 'operator', { security: 'adminToken' }) })
+}

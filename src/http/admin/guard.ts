@@ -1,0 +1,41 @@
+import { sameDigest, hashSecret } from '../../db/credentials'
+import type { Deps } from '../deps'
+import { HttpError } from '../envelope'
+import { auth, shared } from '../messages'
+import { readBearer } from '../auth'
+
+/**
+ * The operator API's gate (DECISIONS.md): 404 as if absent when SVC_ADMIN_TOKEN is unset,
+ * 401 for a wrong or missing token, compared in constant time.
+ */
+export function requireAdmin(deps: Deps, request: Request): void {
+  const expected = deps.config.adminToken
+  if (expected === null) throw new HttpError(404, shared.notFound)
+  const bearer = readBearer(request)
+  if (bearer.kind !== 'token' || !sameDigest(hashSecret(bearer.token), hashSecret(expected))) {
+    throw new HttpError(401, auth.adminUnauthorized)
+  }
+}
+
+/** A numeric id from a path parameter, or the 404 of `what` (a non-number names nothing). */
+export function idParam(value: string, what: string): number {
+  const id = Number(value)
+  if (!Number.isSafeInteger(id) || id <= 0) throw new HttpError(404, `${what} not found`)
+  return id
+}
+
+/** `?limit` (1–200, default 50) and `?cursor` (the last id seen) of the list routes. */
+export function page(query: Record<string, string | undefined>): { limit: number; cursor: number | null } {
+  const limit = query.limit === undefined ? 50 : Number(query.limit)
+  if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw new HttpError(400, 'limit must be a whole number from 1 to 200')
+  const cursor = query.cursor === undefined ? null : Number(query.cursor)
+  if (cursor !== null && (!Number.isSafeInteger(cursor) || cursor < 1)) throw new HttpError(400, 'cursor must be an id from a previous page')
+  return { limit, cursor }
+}
+
+/** A list answer: newest first, with the cursor of the next page (null on the last). */
+export function listed<T extends { id: number }>(rows: T[], limit: number, present: (row: T) => unknown) {
+  const more = rows.length > limit
+  const pageRows = more ? rows.slice(0, limit) : rows
+  return { data: pageRows.map(present), error: null, next_cursor: more ? String(pageRows[pageRows.length - 1].id) : null }
+}

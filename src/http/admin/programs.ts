@@ -1,0 +1,129 @@
+import { and, desc, eq, isNull } from 'drizzle-orm'
+import { Elysia } from 'elysia'
+import { issueApiKey } from '../../db/credentials'
+import { accounts, advertisers, apiKeys, programs } from '../../db/schema'
+import type { Deps } from '../deps'
+import { doc } from '../docs'
+import { HttpError, ok } from '../envelope'
+import { normalizeDomain } from '../origin'
+import { bodyChecker } from '../validate'
+import { idParam, requireAdmin } from './guard'
+import { presentProgram } from './present'
+import { CreateProgram, Rotation, UpdateProgram } from './schemas'
+import { catalogChanged } from '../../db/catalog'
+
+const checkCreate = bodyChecker(CreateProgram)
+const checkUpdate = bodyChecker(UpdateProgram)
+const checkRotation = bodyChecker(Rotation)
+
+function domainOf(input: string): string {
+  const domain = normalizeDomain(input)
+  if (!domain) throw new HttpError(400, 'domain must be a host name such as shop.example')
+  return domain
+}
+
+function originsOf(input: string[]): string[] {
+  return input.map((value) => {
+    try {
+      const url = new URL(value)
+      if ((url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value.replace(/\/$/, '')) return url.origin
+    } catch { /* answered below */ }
+    throw new HttpError(400, 'allowed_origins must be an array of origins such as https://shop.example')
+  })
+}
+
+/** The operator API's program routes (DECISIONS.md, Operator API). */
+export function programAdminRoutes(deps: Deps) {
+  const { db, writer } = deps.database
+  const now = () => deps.clock.now()
+
+  const findProgram = (id: number) => {
+    const program = db.select().from(programs).where(eq(programs.id, id)).get()
+    if (!program) throw new HttpError(404, 'Program not found')
+    return program
+  }
+  const currentKey = (programId: number) =>
+    db.select().from(apiKeys).where(and(eq(apiKeys.programId, programId), isNull(apiKeys.revokedAt))).get() ?? null
+
+  return new Elysia({ name: 'admin-programs' })
+    .onBeforeHandle(({ request }) => requireAdmin(deps, request))
+    .post('/api/v1/admin/programs', async ({ body, set }) => {
+      const input = checkCreate(body)
+      const domain = domainOf(input.domain)
+      const origins = originsOf(input.allowed_origins ?? [])
+      const created = await writer.run(() => {
+        const advertiser = db.select({ id: advertisers.id }).from(advertisers).innerJoin(accounts, eq(accounts.id, advertisers.accountId))
+          .where(eq(accounts.id, input.account_id)).get()
+        if (!advertiser) throw new HttpError(400, 'account_id must be the id of an existing account')
+        const program = db.insert(programs).values({
+          advertiserId: advertiser.id, name: input.name, domain, commissionType: input.commission_type,
+          commissionRate: input.commission_rate, leadAuth: input.lead_auth, attributionWindowDays: input.attribution_window_days,
+          allowedOrigins: origins, livemode: input.livemode, createdAt: now(),
+        }).returning({ id: programs.id }).get()
+        return { program_id: program.id, api_key: issueApiKey(db, program.id, now()) }
+      })
+      catalogChanged(deps.database)
+      set.status = 201
+      return ok(created)
+    }, { detail: doc('Create a program; answers its API key once', 'operator', { security: 'adminToken', body: CreateProgram }) })
+    .get('/api/v1/admin/programs', () => {
+      const rows = db.select().from(programs).orderBy(desc(programs.id)).all()
+      return ok(rows.map((p) => presentProgram(p, currentKey(p.id))))
+    }, { detail: doc('List programs, newest first', 'operator', { security: 'adminToken' }) })
+    .get('/api/v1/admin/programs/:id', ({ params }) => {
+      const program = findProgram(idParam(params.id, 'Program'))
+      return ok(presentProgram(program, currentKey(program.id)))
+    }, { detail: doc('Show a program (API key masked)', 'operator', { security: 'adminToken' }) })
+    .patch('/api/v1/admin/programs/:id', async ({ params, body }) => {
+      const id = idParam(params.id, 'Program')
+      const input = checkUpdate(body)
+      const secrets = input.stripe_webhook_secret
+      const changes = {
+        name: input.name, commissionType: input.commission_type, commissionRate: input.commission_rate,
+        leadAuth: input.lead_auth, attributionWindowDays: input.attribution_window_days, livemode: input.livemode,
+        domain: input.domain === undefined ? undefined : domainOf(input.domain),
+        allowedOrigins: input.allowed_origins === undefined ? undefined : originsOf(input.allowed_origins),
+        stripeAccountId: input.stripe_account_id,
+        stripeWebhookSecrets: secrets === undefined ? undefined : Array.isArray(secrets) ? secrets : [secrets],
+      }
+      const program = await writer.run(() => {
+        findProgram(id)
+        if (Object.values(changes).some((v) => v !== undefined)) db.update(programs).set(changes).where(eq(programs.id, id)).run()
+        return findProgram(id)
+      }).catch((error) => {
+        if (String(error).includes('UNIQUE') && String(error).includes('stripe_account_id')) {
+          throw new HttpError(409, 'stripe_account_id is already connected to another program')
+        }
+        throw error
+      })
+      catalogChanged(deps.database)
+      return ok(presentProgram(program, currentKey(id)))
+    }, { detail: doc('Change a program', 'operator', { security: 'adminToken', body: UpdateProgram }) })
+    .post('/api/v1/admin/programs/:id/api-key', async ({ params }) => {
+      const id = idParam(params.id, 'Program')
+      const apiKey = await writer.run(() => {
+        findProgram(id)
+        return issueApiKey(db, id, now())
+      })
+      // The old key must answer 401 at once: drop its in-memory copy.
+      catalogChanged(deps.database)
+      return ok({ program_id: id, api_key: apiKey })
+    }, { detail: doc('Regenerate the API key; the old key answers 401 at once', 'operator', { security: 'adminToken' }) })
+    .post('/api/v1/admin/programs/:id/api-key/rotation', async ({ params, body }) => {
+      const id = idParam(params.id, 'Program')
+      const { rotate_by } = checkRotation(body)
+      const rotateBy = Date.parse(rotate_by)
+      if (!/^\d{4}-\d{2}-\d{2}T/.test(rotate_by) || Number.isNaN(rotateBy) || rotateBy <= now()) {
+        throw new HttpError(400, 'rotate_by must be an ISO 8601 time in the future')
+      }
+      const key = await writer.run(() => {
+        findProgram(id)
+        const key = currentKey(id)
+        if (!key) throw new HttpError(404, 'Program has no active API key')
+        db.update(apiKeys).set({ rotationMarkedAt: now(), rotateBy }).where(eq(apiKeys.id, key.id)).run()
+        return currentKey(id)!
+      })
+      catalogChanged(deps.database)
+      return ok({ program_id: id, marked_at: new Date(key.rotationMarkedAt!).toISOString(), rotate_by: new Date(rotateBy).toISOString() })
+    }, { detail: doc('Mark the current key for mandatory rotation', 'operator', { security: 'adminToken', body: Rotation }) })
+}

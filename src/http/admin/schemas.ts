@@ -1,0 +1,60 @@
+import { Type } from '@sinclair/typebox'
+import { t } from 'elysia'
+
+// Operator API request bodies. Each property's `error` is the 400 message naming the field.
+// Integers are TypeBox's own: Elysia's t.Integer also accepts numeric strings ("5").
+const commissionTypes = ['percent', 'fixed', 'recurring_percent', 'recurring_fixed'] as const
+
+const programFields = {
+  name: t.String({ minLength: 1, maxLength: 200, error: 'name must be a non-empty string' }),
+  domain: t.String({ minLength: 1, maxLength: 253, error: 'domain must be a host name such as shop.example' }),
+  commission_type: t.Union(commissionTypes.map((v) => t.Literal(v)), {
+    error: 'commission_type must be one of: percent, fixed, recurring_percent, recurring_fixed',
+  }),
+  commission_rate: t.Number({ exclusiveMinimum: 0, maximum: 1e9, error: 'commission_rate must be a positive number' }),
+  lead_auth: t.Optional(t.Union([t.Literal('server_required'), t.Literal('browser_allowed')], {
+    error: 'lead_auth must be server_required or browser_allowed',
+  })),
+  attribution_window_days: t.Optional(Type.Integer({ minimum: 1, maximum: 3650, error: 'attribution_window_days must be a whole number from 1 to 3650' })),
+  allowed_origins: t.Optional(t.Array(t.String({ maxLength: 300 }), {
+    maxItems: 100, error: 'allowed_origins must be an array of origins such as https://shop.example',
+  })),
+  livemode: t.Optional(t.Boolean({ error: 'livemode must be a boolean' })),
+}
+
+export const CreateAccount = t.Object({
+  email: t.String({ format: 'email', maxLength: 254, error: 'email must be an email address' }),
+  name: t.Optional(t.String({ maxLength: 200, error: 'name must be a string' })),
+})
+
+export const CreateProgram = t.Object({
+  account_id: Type.Integer({ minimum: 1, error: 'account_id must be the id of an existing account' }),
+  ...programFields,
+})
+
+export const UpdateProgram = t.Object({
+  ...t.Partial(t.Object(programFields)).properties,
+  stripe_account_id: t.Optional(t.String({ pattern: '^acct_[A-Za-z0-9]+$', error: 'stripe_account_id must look like acct_…' })),
+  stripe_webhook_secret: t.Optional(t.Union([
+    t.String({ minLength: 1, maxLength: 200 }),
+    t.Array(t.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: 5 }),
+  ], { error: 'stripe_webhook_secret must be a signing secret (whsec_…) or an array of them' })),
+})
+
+export const Rotation = t.Object({
+  rotate_by: t.String({ minLength: 1, error: 'rotate_by must be an ISO 8601 time in the future' }),
+})
+
+export const CreatePartner = t.Object({
+  name: t.Optional(t.String({ maxLength: 200, error: 'name must be a string' })),
+  email: t.Optional(t.String({ format: 'email', maxLength: 254, error: 'email must be an email address' })),
+})
+
+export const CreateLink = t.Object({
+  partner_id: Type.Integer({ minimum: 1, error: 'partner_id must be the id of a partner of this program' }),
+  short_link: t.String({ pattern: '^[A-Za-z0-9_-]{1,100}$', error: 'short_link must be 1 to 100 letters, digits, - or _' }),
+})
+
+export const UpdateLink = t.Object({
+  active: t.Boolean({ error: 'active must be a boolean' }),
+})

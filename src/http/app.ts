@@ -1,0 +1,130 @@
+import { Elysia } from 'elysia'
+import { adminRoutes } from './admin/routes'
+import { cliRoutes } from './cli-routes'
+import { clientIp } from './client-ip'
+import { corsHeaders, preflight } from './cors'
+import type { Deps } from './deps'
+import { errorBody, HttpError, json } from './envelope'
+import { internalError } from './errors'
+import { shared } from './messages'
+import { readBody } from './body'
+import { docsRoutes } from './docs'
+import { limitGroup, limits } from './rate-limit'
+import { setState, stateOf, type RequestState } from './request-state'
+import { readBearer } from './auth'
+import { trackerRoutes } from './tracker-asset'
+import { trackClickRoutes } from './track-click'
+import { trackLeadRoutes } from './track-lead'
+import { trackSaleRoutes } from './track-sale'
+import { trackRefundRoutes } from './track-refund'
+import { readinessRoutes } from './readiness'
+import { stripeWebhookRoutes } from './webhooks-stripe'
+
+/** The Elysia app with every route and the one error handler; createApp wraps it in the pipeline. */
+export function buildRoutes(deps: Deps) {
+  const app = new Elysia({ name: 'svc' })
+    // Webhook routes read their own raw body: the processor's signature covers the exact bytes.
+    .onParse(({ request, route }) => (route.startsWith('/api/v1/webhooks/') ? undefined : readBody(request)))
+    .onTransform(({ request, route }) => {
+      stateOf(request).route = route
+    })
+    .onAfterHandle(({ request, response }) => {
+      // A key due for rotation adds top-level `warnings` beside `data` (SPEC.md, Authentication).
+      const { warnings } = stateOf(request)
+      if (warnings.length && response && typeof response === 'object' && !(response instanceof Response)) {
+        return { ...(response as object), warnings }
+      }
+    })
+    .onError(({ request, error, code }) => renderError(deps, request, error, code))
+    .get('/healthz', () => ({ data: { status: 'ok' }, error: null }), { detail: { hide: true } })
+    .use(trackerRoutes(deps))
+    .use(adminRoutes(deps))
+    .use(trackClickRoutes(deps)).use(trackLeadRoutes(deps)).use(trackSaleRoutes(deps)).use(trackRefundRoutes(deps)).use(readinessRoutes(deps))
+    .use(cliRoutes(deps))
+    .use(stripeWebhookRoutes(deps))
+  // Registered last so that the generated document sees every route.
+  return app.use(docsRoutes(deps, () => app.routes))
+}
+
+function renderError(deps: Deps, request: Request, error: unknown, code: unknown): Response {
+  const state = stateOf(request)
+  let failure: HttpError
+  // Elysia wraps what the body parser throws in a ParseError; the HttpError is its cause.
+  const cause = (error as { cause?: unknown })?.cause
+  if (error instanceof HttpError) failure = error
+  else if (code === 'PARSE' && cause instanceof HttpError) failure = cause
+  else if (code === 'NOT_FOUND') failure = new HttpError(404, shared.notFound)
+  else if (code === 'PARSE') failure = new HttpError(400, shared.malformedJson)
+  else {
+    deps.log({ level: 'error', request_id: state.id, path: state.path, error: String((error as Error)?.stack ?? error) })
+    failure = internalError(state.path, state.id)
+  }
+  return json(errorBody(failure, state.path, state.warnings), failure.status, failure.options.headers)
+}
+
+/** The service: createApp(deps).fetch answers every request (rate limits, ids, CORS, logs around the routes). */
+export function createApp(deps: Deps) {
+  const app = buildRoutes(deps)
+  const { config, clock, limiter } = deps
+  const scale = config.rateLimitScale
+
+  async function fetch(request: Request): Promise<Response> {
+    const started = performance.now()
+    const url = request.url
+    const pathStart = url.indexOf('/', url.indexOf('//') + 2)
+    const queryStart = url.indexOf('?', pathStart)
+    const path = url.slice(pathStart, queryStart === -1 ? undefined : queryStart)
+    let ip: string | undefined
+    const state: RequestState = {
+      id: crypto.randomUUID(), path, headers: {}, warnings: [],
+      // Found only when a route needs it (click records it; key-limited routes rarely do).
+      get ip() {
+        return (ip ??= clientIp(request, config.trustProxy))
+      },
+    }
+    setState(request, state)
+
+    let response: Response
+    const group = request.method === 'OPTIONS' ? null : limitGroup(path)
+    const refused = group ? takeToken(state, group, request) : null
+    if (refused) response = refused
+    else if (request.method === 'OPTIONS') response = preflight(deps, request, path)
+    else response = await app.handle(request)
+
+    decorate(response, state, request)
+    if (config.logRequests) {
+      deps.log({
+        level: 'info', method: request.method, route: state.route ?? path, status: response.status,
+        duration_ms: Math.round((performance.now() - started) * 100) / 100, request_id: state.id,
+      })
+    }
+    return response
+  }
+
+  /** Takes one token; a refusal answers 429 before any handler or body parsing runs. */
+  function takeToken(state: RequestState, group: NonNullable<ReturnType<typeof limitGroup>>, request: Request): Response | null {
+    const rule = limits[group]
+    const bearer = rule.by === 'key' ? readBearer(request) : null
+    const key = bearer?.kind === 'token' ? `${group}:k:${bearer.token}` : `${group}:ip:${state.ip}`
+    const decision = limiter.take(key, Math.floor(rule.perMinute * scale))
+    state.headers['X-RateLimit-Limit'] = String(decision.limit)
+    state.headers['X-RateLimit-Remaining'] = String(decision.remaining)
+    state.headers['X-RateLimit-Reset'] = String(Math.ceil(decision.resetAt / 1000))
+    if (decision.allowed) return null
+    const retryAfter = Math.max(1, Math.ceil((decision.resetAt - clock.now()) / 1000))
+    state.headers['Retry-After'] = String(retryAfter)
+    // The typed envelope written out: refusing must stay cheap under a flood (no Error, no stack).
+    return json({ error: { code: 'rate_limited', message: shared.rateLimited, status: 429, retry_after_seconds: retryAfter } }, 429)
+  }
+
+  function decorate(response: Response, state: RequestState, request: Request): void {
+    const headers = response.headers
+    for (const name in state.headers) headers.set(name, state.headers[name])
+    // SPEC.md, Request IDs: GET /api/v1/cli/status carries none except on its 500.
+    const quiet = state.path === '/api/v1/cli/status' && response.status !== 500
+    if (!quiet) headers.set('X-Request-ID', state.id)
+    corsHeaders(deps, request, state.path, headers)
+  }
+
+  return { app, fetch }
+}

@@ -1,0 +1,71 @@
+import type { KeyMatch } from '../db/credentials'
+import type { Deps } from './deps'
+import { HttpError } from './envelope'
+import { auth } from './messages'
+import { stateOf } from './request-state'
+
+export type Bearer = { kind: 'absent' } | { kind: 'empty' } | { kind: 'token'; token: string }
+
+/** Reads `Authorization: Bearer <token>`; a header not starting with Bearer counts as absent. */
+export function readBearer(request: Request): Bearer {
+  const header = request.headers.get('authorization')
+  const match = header?.match(/^Bearer(?:\s+(.*))?$/i)
+  if (!match) return { kind: 'absent' }
+  const token = (match[1] ?? '').trim()
+  return token ? { kind: 'token', token } : { kind: 'empty' }
+}
+
+/** The 401 texts of each route family (SPEC.md, 401 authentication errors; CLI errors). */
+type Profile = 'sale' | 'refund' | 'readiness' | 'cli' | 'lead'
+const unauthorized = (profile: Profile, kind: 'absent' | 'empty' | 'invalid'): HttpError => {
+  if (profile === 'readiness') {
+    const message = { absent: auth.readinessMalformed, empty: auth.readinessMissing, invalid: auth.readinessInvalid }[kind]
+    return new HttpError(401, message, { typed: true, code: 'invalid_key' })
+  }
+  if (profile === 'cli') return new HttpError(401, { absent: auth.cliMalformed, empty: auth.cliMissing, invalid: auth.cliInvalidKey }[kind])
+  if (profile === 'refund' && kind === 'empty') return new HttpError(401, auth.invalidToken)
+  return new HttpError(401, { absent: auth.malformedHeader, empty: auth.missingToken, invalid: auth.invalidToken }[kind])
+}
+
+/**
+ * Resolves a program API key for one request, applying key rotation (SPEC.md, Authentication):
+ * before the deadline the response gains Deprecation/Sunset/Link headers and a `warnings` entry;
+ * after it the key is retired and answers the typed 401 api_key_rotation_required.
+ */
+export function programKey(deps: Deps, request: Request, token: string, profile: Profile): KeyMatch {
+  const match = deps.findKey(token)
+  if (!match) throw unauthorized(profile, 'invalid')
+  const { rotateBy, rotationMarkedAt } = match.key
+  if (rotateBy !== null && rotationMarkedAt !== null) {
+    const docsUrl = `${deps.config.docsUrl}#api_key_rotation_required`
+    if (deps.clock.now() >= rotateBy) {
+      const message = profile === 'cli' ? auth.rotationRequired : auth.rotationRetired
+      throw new HttpError(401, message, { typed: true, code: 'api_key_rotation_required', extra: { hint: auth.rotationHint, docs_url: docsUrl } })
+    }
+    const state = stateOf(request)
+    state.headers.Deprecation = `@${Math.floor(rotationMarkedAt / 1000)}`
+    state.headers.Sunset = new Date(rotateBy).toUTCString()
+    state.headers.Link = `<${docsUrl}>; rel="deprecation"`
+    state.warnings = [{
+      code: 'api_key_rotation_required',
+      message: auth.rotationWarning,
+      hint: auth.rotationHint,
+      rotate_by: new Date(rotateBy).toISOString(),
+      docs_url: docsUrl,
+    }]
+  }
+  return match
+}
+
+/** A required program key: 401 in the profile's words when absent, empty or unknown. */
+export function requireProgramKey(deps: Deps, request: Request, profile: Exclude<Profile, 'lead'>): KeyMatch {
+  const bearer = readBearer(request)
+  if (bearer.kind !== 'token') throw unauthorized(profile, bearer.kind)
+  return programKey(deps, request, bearer.token, profile)
+}
+
+/** An optional key (lead, click): null in browser mode (absent or empty token); 401 when unknown. */
+export function optionalProgramKey(deps: Deps, request: Request): KeyMatch | null {
+  const bearer = readBearer(request)
+  return bearer.kind === 'token' ? programKey(deps, request, bearer.token, 'lead') : null
+}

@@ -1,0 +1,87 @@
+import { Elysia, t } from 'elysia'
+import { abandonSession, completeSession, consumeSession, createSession, findAccount, findSession } from '../db/cli-store'
+import { handoffExpired, sessionExpired, sessionExpiresAt } from '../domain/cli-session'
+import { verifyIdToken } from '../domain/id-token'
+import type { Deps } from './deps'
+import { doc } from './docs'
+import { HttpError, ok } from './envelope'
+import { cli } from './messages'
+import { bodyChecker } from './validate'
+
+/** POST /api/v1/cli/auth/callback: both fields are required, and either missing answers the one message. */
+export const CallbackBody = t.Object({
+  state: t.String({ minLength: 1, error: cli.callbackMissing, description: 'data.state of auth/start' }),
+  id_token: t.String({ minLength: 1, error: cli.callbackMissing, description: 'Issued by POST /api/v1/admin/accounts/:id/id-token' }),
+})
+const checkCallback = bodyChecker(CallbackBody)
+
+const iso = (ms: number) => new Date(ms).toISOString()
+
+/**
+ * The CLI login flow (SPEC.md, States: CLI login session): start creates a pending session,
+ * callback signs it in with an id_token, poll hands the login token out exactly once.
+ */
+export function cliAuthRoutes(deps: Deps) {
+  const { db, writer } = deps.database
+  const now = () => deps.clock.now()
+
+  return new Elysia({ name: 'cli-auth' })
+    .post('/api/v1/cli/auth/start', async () => {
+      const session = await writer.run(() => createSession(db, now()))
+      return ok({
+        state: session.state,
+        login_url: `${deps.config.publicBaseUrl}/cli/login?state=${encodeURIComponent(session.state)}`,
+        expires_at: iso(sessionExpiresAt(session.createdAt)),
+      })
+    }, { detail: doc('Start a CLI login session', 'cli', { description: 'Answers 200 with data.state, data.login_url and data.expires_at (5 minutes).' }) })
+
+    .post('/api/v1/cli/auth/callback', async ({ body }) => {
+      const input = checkCallback(body)
+      await writer.run(() => {
+        const at = now()
+        const session = findSession(db, input.state)
+        // A signed-in or consumed session reads as "already used": its state cannot sign in twice.
+        if (!session || session.status !== 'pending') throw new HttpError(404, cli.callbackNotFound)
+        if (sessionExpired(session.createdAt, at)) throw new HttpError(400, cli.sessionExpired)
+        // A refused id_token leaves the session pending, so that a corrected token can still sign in.
+        const check = verifyIdToken(input.id_token, deps.secret, deps.config.publicBaseUrl, at)
+        if (!check.ok) throw new HttpError(401, cli.invalidIdToken, { details: { reason: check.reason } })
+        const account = findAccount(db, check.claims.sub)
+        if (!account) throw new HttpError(401, cli.invalidIdToken, { details: { reason: 'unknown_account' } })
+        if (account.suspended) throw new HttpError(403, cli.suspended, { details: { code: 'ACCOUNT_BLOCKED' } })
+        completeSession(db, session, account.id, at)
+      })
+      return ok({ state: input.state, status: 'complete' })
+    }, {
+      detail: doc('Sign a CLI login session in with an id_token', 'cli', {
+        body: CallbackBody,
+        description: 'Answers data.status `complete`. A refused id_token answers 401 `Invalid id_token` with error.details.reason one of malformed, bad_signature, expired, foreign, unknown_account.',
+      }),
+    })
+
+    .get('/api/v1/cli/auth/poll', async ({ query }) => {
+      const state = typeof query.state === 'string' ? query.state.trim() : ''
+      if (!state) throw new HttpError(400, cli.pollMissingState)
+      // Read and update in one writer unit: two concurrent polls cannot both see `complete`.
+      const data = await writer.run(() => {
+        const at = now()
+        const session = findSession(db, state)
+        if (!session) throw new HttpError(404, cli.pollNotFound)
+        if (session.status === 'consumed') throw new HttpError(400, cli.pollConsumed)
+        if (session.status === 'pending') {
+          return sessionExpired(session.createdAt, at) ? { status: 'expired' } : { status: 'pending', expires_at: iso(sessionExpiresAt(session.createdAt)) }
+        }
+        if (!session.pendingToken || handoffExpired(session.createdAt, at)) {
+          abandonSession(db, session)
+          return { status: 'expired' }
+        }
+        consumeSession(db, session)
+        return { status: 'complete', token: session.pendingToken }
+      })
+      return ok(data)
+    }, {
+      detail: doc('Poll a CLI login session', 'cli', {
+        description: 'Query `state`. data.status is pending (with expires_at), complete (with data.token, handed out once) or expired.',
+      }),
+    })
+}

@@ -1,0 +1,23 @@
+import { Elysia } from 'elysia'
+import { cliAuthRoutes } from './cli-auth'
+import { cliLoginPage } from './cli-login-page'
+import { cliProgramRoutes } from './cli-programs'
+import { cliStatusRoutes } from './cli-status'
+import { cliTestEventRoutes } from './cli-test-event'
+import type { Deps } from './deps'
+import { doc } from './docs'
+import { HttpError } from './envelope'
+import { shared } from './messages'
+
+/** Every /api/v1/cli/* route of SPEC.md (Command-line routes), and the login page they link to. */
+export function cliRoutes(deps: Deps) {
+  return new Elysia({ name: 'cli' })
+    .use(cliAuthRoutes(deps))
+    .use(cliLoginPage(deps))
+    .use(cliProgramRoutes(deps))
+    .use(cliStatusRoutes(deps))
+    .use(cliTestEventRoutes(deps))
+    .post('/api/v1/cli/stripe-connect', () => {
+      throw new HttpError(410, shared.stripeConnectRetired)
+    }, { detail: doc('Retired: connect the payment processor from the dashboard', 'cli', { description: 'Always answers 410 GoneError.' }) })
+}

@@ -1,0 +1,60 @@
+import type { TestFixture } from '../db/cli-store'
+import { newToken } from '../db/credentials'
+import type { Program } from '../db/schema'
+import { TrackingStore } from '../db/tracking-store'
+import { affOf, decideLink } from '../domain/click'
+import { recordClick } from '../tracking/click'
+import { recordLead } from '../tracking/lead'
+import { recordSale } from '../tracking/sale'
+import type { Deps } from './deps'
+import { stateOf } from './request-state'
+import { clickFailure } from './track-click'
+import { leadAnswer } from './track-lead'
+import { saleAnswer } from './track-sale'
+
+// The steps of a synthetic test event. Each goes through the very functions the tracking
+// endpoints use (link decision, recordClick, recordLead, recordSale and their answers), with
+// test_mode set, so a test event proves the live path, and a refusal throws the endpoint's own
+// HttpError. Nothing here decides attribution or commission by itself.
+
+/** The amount of a synthetic sale: $49.00 (any positive amount would do). */
+export const TEST_SALE_CENTS = 4900
+
+export interface StepContext {
+  deps: Deps
+  request: Request
+  program: Program
+  fixture: TestFixture
+}
+
+/** A test click on the fixture link, resolved from its affiliate_url as the click endpoint does. */
+export async function testClick({ deps, request, program, fixture }: StepContext) {
+  const affiliateUrl = `https://${program.domain}/?aff=${encodeURIComponent(fixture.shortLink)}`
+  const aff = affOf(affiliateUrl)
+  if (!aff.ok) throw clickFailure(aff.reason)
+  const link = TrackingStore.of(deps.database).findLink(aff.aff)
+  const decision = decideLink(link)
+  if (!decision.ok) throw clickFailure(decision.reason)
+  const clickId = await recordClick(deps, {
+    programId: decision.programId, linkId: link!.id, partnerId: decision.partnerId, clickId: null,
+    testMode: true, ip: stateOf(request).ip, userAgent: request.headers.get('user-agent'),
+  })
+  return { click_id: clickId, affiliate_url: affiliateUrl, partner_id: decision.partnerId }
+}
+
+/** A server-mode test lead for a new synthetic customer of `clickId`. */
+export async function testLead({ deps, program }: StepContext, clickId: string) {
+  // customer_key is unique per program: each synthetic customer gets a fresh one.
+  const customerKey = newToken('svc_test_', 9)
+  const answer = leadAnswer(await recordLead(deps, program, { clickId, customerKey, email: null, testMode: true, mode: 'server' }))
+  return { customer_key: customerKey, ...answer.data }
+}
+
+/** A test sale (transaction_id left to test mode's test_txn_<timestamp>) for a customer key or click. */
+export async function testSale({ deps, request, program }: StepContext, by: { customerKey?: string; clickId?: string }) {
+  const outcome = await recordSale(deps, program, {
+    transactionId: null, amountCents: TEST_SALE_CENTS, currency: 'USD', customerKey: by.customerKey ?? null, clickId: by.clickId ?? null,
+    occurredAt: deps.clock.now(), provider: null, providerPaymentId: null, livemode: null, testMode: true,
+  })
+  return saleAnswer(deps, request, outcome).data
+}

@@ -1,0 +1,39 @@
+import type { Deps } from './deps'
+import { errorBody, HttpError, json } from './envelope'
+import { shared } from './messages'
+import { originKnown } from './origin'
+
+/** The only routes meant for direct browser requests (SPEC.md, Authentication, Other rules). */
+const browserPaths = new Set(['/api/v1/track/click', '/api/v1/track/lead'])
+
+const EXPOSED = 'X-Request-ID, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Deprecation, Sunset, Link'
+
+/** Adds CORS headers to a browser route's answer when some program accepts the Origin. */
+export function corsHeaders(deps: Deps, request: Request, path: string, headers: Headers): void {
+  if (!browserPaths.has(path)) return
+  headers.append('Vary', 'Origin')
+  const origin = request.headers.get('origin')
+  if (!origin || !originKnown(deps.database, origin)) return
+  headers.set('Access-Control-Allow-Origin', origin)
+  headers.set('Access-Control-Expose-Headers', EXPOSED)
+}
+
+/**
+ * Answers a CORS preflight. It carries no body, hence no program: it is answered for the origins
+ * that some program accepts, on the browser routes only; the actual request is then checked
+ * against its own program (DECISIONS.md, Browser origins).
+ */
+export function preflight(deps: Deps, request: Request, path: string): Response {
+  const origin = request.headers.get('origin')
+  if (!browserPaths.has(path) || !origin || !originKnown(deps.database, origin)) {
+    return json(errorBody(new HttpError(403, shared.originNotAllowed), path), 403)
+  }
+  return new Response(null, {
+    status: 204,
+    headers: {
+      'Access-Control-Allow-Methods': 'POST, OPTIONS',
+      'Access-Control-Allow-Headers': 'Content-Type, Authorization',
+      'Access-Control-Max-Age': '600',
+    },
+  })
+}

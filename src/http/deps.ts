@@ -1,0 +1,20 @@
+import type { Clock } from '../clock'
+import type { Config } from '../config'
+import type { KeyMatch } from '../db/credentials'
+import type { Database } from '../db/open'
+import type { RateLimiter } from './rate-limit'
+
+/** Everything the HTTP layer is built from; main.ts and the test helpers assemble it. */
+export interface Deps {
+  config: Config
+  clock: Clock
+  database: Database
+  limiter: RateLimiter
+  /** Finds the program of an API key (prepared once). */
+  findKey: (token: string) => KeyMatch | null
+  /** Signs server-made tokens (id_tokens): SVC_SECRET or the one generated at first start. */
+  secret: string
+  /** The minified tracker script served at GET /tracker.js. */
+  trackerSource: string
+  log: (line: Record<string, unknown>) => void
+}

@@ -1,0 +1,130 @@
+// Every message and code a client can see, spelled exactly as SPEC.md spells it.
+// Tests assert the literal strings, not these constants, so a typo here fails them.
+
+export const auth = {
+  malformedHeader: 'Missing or malformed Authorization header. Expected: Bearer <token>',
+  missingToken: 'Missing API token',
+  invalidToken: 'Invalid API token',
+  // Readiness: the same three, ending with a period, placeholder written <api_token>.
+  readinessMalformed: 'Missing or malformed Authorization header. Expected: Bearer <api_token>.',
+  readinessMissing: 'Missing API token.',
+  readinessInvalid: 'Invalid API token.',
+  // CLI status and test-event.
+  cliMalformed: 'Missing or malformed Authorization header. Expected: Bearer <api_token>',
+  cliMissing: 'Missing API token',
+  cliInvalidKey: 'Invalid API key. Regenerate the key in your program settings (Developers, API keys) and use the new one; creating another program does not help.',
+  rotationRequired: 'api_key_rotation_required',
+  rotationRetired: 'This API key was retired after its rotation deadline. Regenerate the key and use the new one.',
+  rotationHint: 'Regenerate the API key in program settings (Developers, API keys) and deploy the new key.',
+  rotationWarning: 'This API key is marked for mandatory rotation and stops working at its deadline.',
+  adminUnauthorized: 'Invalid or missing admin token',
+} as const
+
+export const click = {
+  urlRequired: 'affiliate_url is required',
+  urlInvalid: 'Invalid affiliate_url',
+  noAff: 'No aff parameter found in affiliate_url',
+  linkNotFound: 'Referral link not found',
+  linkMisconfigured: 'Invalid referral link configuration',
+  linkDisabled: 'This referral link is disabled.',
+  linkDisabledHint: 'The partner or the brand turned this link off; no click was recorded.',
+  failed: 'Click tracking failed',
+  clickIdType: 'click_id must be a string of at most 255 characters',
+} as const
+
+export const lead = {
+  identifierRequired: 'click_id or customer_key is required',
+  customerNotFound: 'Customer not found. Provide a valid click_id or customer_key.',
+  otherProgram: 'Customer does not belong to this program',
+  statusLocked: (status: string) => `Customer status cannot be updated to lead. Current status: ${status}`,
+  failed: 'Lead tracking failed',
+  customerKeyType: 'customer_key must be a string (or an integer) of at most 255 characters',
+  clickIdType: 'click_id must be a string of at most 255 characters',
+  emailType: 'email must be a string of at most 254 characters',
+} as const
+
+export const sale = {
+  transactionId: 'transaction_id is required and must be a string',
+  amount: 'amount_cents is required and must be a positive integer',
+  occurredAt: 'occurred_at must be an ISO 8601 time within the last 30 days',
+  provider: (allowed: readonly string[]) => `provider must be one of: ${allowed.join(', ')}`,
+  providerPaymentId: 'provider_payment_id must be a string of 1 to 255 characters',
+  livemode: 'livemode must be a boolean',
+  currency: (currency: string) => `currency ${currency} is not supported`,
+  customerNotFound: 'Customer not found. Provide customer_key or click_id.',
+  noAttribution: 'No affiliate attribution found for this customer in this program',
+  noRelationship: 'No partner-program relationship found for this customer',
+  partnerRequired: 'partnerId required to create commission',
+  duplicate: 'Duplicate transaction_id. This sale has already been recorded.',
+  failed: 'Sale tracking failed',
+  commissionFailed: 'Failed to create commission',
+  customerKeyType: 'customer_key must be a string (or an integer) of at most 255 characters',
+  clickIdType: 'click_id must be a string of at most 255 characters',
+} as const
+
+export const refund = {
+  transactionId: 'transaction_id is required',
+  reason: 'reason must be refund or chargeback',
+  notFound: 'Sale not found for transaction_id',
+  failed: 'Refund tracking failed',
+  refundReasonType: 'refund_reason must be a string of at most 1000 characters',
+} as const
+
+export const shared = {
+  programMismatch: 'program_id does not match the API key',
+  additionalData: 'additional_data must be an object; its test_mode a boolean and its program_id an integer',
+  originNotAllowed: 'Origin not allowed for this program',
+  stripeConnectRetired: 'This endpoint is retired. Connect the payment processor from the dashboard (program, Settings, Connect).',
+  rateLimited: 'Too many requests. Retry after the number of seconds in Retry-After.',
+  chainCap: 'Too many synthetic chains (max 10/program/hour).',
+  readinessFailed: 'Failed to compute readiness. Retry shortly.',
+  internal: 'Internal server error',
+  notFound: 'Route not found',
+  malformedJson: 'Malformed JSON body',
+  bodyTooLarge: 'Request body too large (limit 65536 bytes)',
+  contentType: 'Content-Type must be application/json',
+} as const
+
+export const cli = {
+  startFailed: 'Failed to start auth session',
+  callbackMissing: 'Missing required fields: state, id_token',
+  callbackNotFound: 'Session not found or already used',
+  sessionExpired: 'Session expired',
+  suspended: 'Your account has been suspended.',
+  callbackFailed: 'Auth callback failed',
+  invalidIdToken: 'Invalid id_token',
+  pollMissingState: 'Missing state parameter',
+  pollNotFound: 'Session not found',
+  pollConsumed: 'Session already consumed',
+  pollFailed: 'Failed to poll auth session',
+  initAuthRequired: 'Authentication required — run `svc login` first',
+  initInvalidToken: 'Invalid or expired token — run `svc login` again',
+  initAccountMissing: 'the service not found — run `svc login` again',
+  initNoAdvertiser: 'No advertiser found for this account — run `svc login` again',
+  initAdvertiserMismatch: 'advertiser_id does not match the authenticated account',
+  initMissingFields: 'Missing required fields: name, domain, commission_type, commission_rate',
+  initCommissionType: (value: string) => `Invalid commission_type: ${value}. Valid: percent, fixed, recurring_percent, recurring_fixed`,
+  initCommissionRate: 'commission_rate must be a positive number',
+  // Not in SPEC.md: a domain that is no host name (docs/cli-server.md).
+  initDomain: 'domain must be a host name such as shop.example',
+  initFailed: 'Failed to create program',
+  programsMissingHeader: 'Missing Authorization header. Run `svc login` first.',
+  programsInvalidToken: 'Invalid or expired token. Run `svc login` to refresh.',
+  programsAccountMissing: 'the service not found',
+  programsFailed: 'Failed to list programs',
+  statusFailed: 'Failed to get status',
+  testEventType: (value: string) => `Invalid event_type: ${value}. Valid: click, lead, sale`,
+  chainFailed: 'Failed to run synthetic chain',
+  testEventFailed: 'Failed to process test event',
+} as const
+
+// Processor webhooks (DECISIONS.md; not in SPEC.md): 400 for a bad signature or body.
+export const webhook = {
+  missingSignature: 'Missing Stripe-Signature header',
+  badSignature: 'No valid signature for this endpoint in the Stripe-Signature header',
+  signatureTolerance: 'Stripe-Signature timestamp is more than 300 seconds from the server time',
+  noSecret: 'No Stripe webhook signing secret is set for this program',
+  notAnEvent: 'Body is not a Stripe event (JSON with id, type and data.object)',
+  bodyTooLarge: 'Request body too large (limit 524288 bytes)',
+  programNotFound: 'Program not found',
+} as const

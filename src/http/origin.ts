@@ -1,0 +1,39 @@
+import { cachedOrigins } from '../db/catalog'
+import type { Database } from '../db/open'
+import { programs, type Program } from '../db/schema'
+
+/**
+ * Browser origins (DECISIONS.md, Browser origins): a program accepts https://<domain>, its
+ * subdomains over https, and the exact origins in allowed_origins (scheme, host and port).
+ */
+export function originAllowed(program: Pick<Program, 'domain' | 'allowedOrigins'>, origin: string): boolean {
+  if (program.allowedOrigins.includes(origin)) return true
+  let url: URL
+  try {
+    url = new URL(origin)
+  } catch {
+    return false
+  }
+  if (url.protocol !== 'https:' || url.port !== '') return false
+  const domain = program.domain.toLowerCase()
+  return url.hostname === domain || url.hostname.endsWith(`.${domain}`)
+}
+
+/** Whether any program accepts `origin`: what CORS preflight answers, since it carries no program. */
+export function originKnown(database: Database, origin: string): boolean {
+  const known = cachedOrigins(database, () =>
+    database.db.select({ domain: programs.domain, allowedOrigins: programs.allowedOrigins }).from(programs).all())
+  return known.some((program) => originAllowed(program, origin))
+}
+
+/** Normalises a program domain: host only, lower case ("https://www.Shop.test/x" → "www.shop.test"). */
+export function normalizeDomain(input: string): string | null {
+  const text = input.trim().toLowerCase()
+  if (!text) return null
+  try {
+    const host = new URL(text.includes('://') ? text : `https://${text}`).hostname
+    return /^[a-z0-9.-]+$/.test(host) && host.includes('.') || host === 'localhost' ? host : null
+  } catch {
+    return null
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * In-memory per-minute buckets (SPEC.md, Limits). Each key gets `limit` requests per window;
+ * the bucket refills whole when its window ends. Expired buckets are indistinguishable from new
+ * ones, so dropping them loses nothing: they are swept so that many distinct IPs cannot grow
+ * memory without bound.
+ */
+export interface Bucket {
+  remaining: number
+  resetAt: number
+}
+
+export interface Decision {
+  allowed: boolean
+  limit: number
+  remaining: number
+  /** Epoch ms when the window resets. */
+  resetAt: number
+}
+
+const WINDOW_MS = 60_000
+/** Past this many live buckets the oldest are dropped even before their window ends. */
+const HARD_CAP = 200_000
+
+export class RateLimiter {
+  private buckets = new Map<string, Bucket>()
+  private lastSweep = 0
+
+  constructor(private readonly now: () => number) {}
+
+  /** Takes one request from `key`'s bucket of `limit` per minute. */
+  take(key: string, limit: number): Decision {
+    const now = this.now()
+    if (now - this.lastSweep >= WINDOW_MS || this.buckets.size > HARD_CAP) this.sweep(now)
+    let bucket = this.buckets.get(key)
+    if (!bucket || bucket.resetAt <= now) {
+      bucket = { remaining: limit, resetAt: now + WINDOW_MS }
+      this.buckets.set(key, bucket)
+    }
+    if (bucket.remaining <= 0) return { allowed: false, limit, remaining: 0, resetAt: bucket.resetAt }
+    bucket.remaining--
+    return { allowed: true, limit, remaining: bucket.remaining, resetAt: bucket.resetAt }
+  }
+
+  /** How many buckets are held (for the eviction test and the benchmark). */
+  get size(): number {
+    return this.buckets.size
+  }
+
+  private sweep(now: number): void {
+    this.lastSweep = now
+    for (const [key, bucket] of this.buckets) if (bucket.resetAt <= now) this.buckets.delete(key)
+    // Map iterates in insertion order: what is left over the cap is the oldest.
+    for (const key of this.buckets.keys()) {
+      if (this.buckets.size <= HARD_CAP / 2) break
+      this.buckets.delete(key)
+    }
+  }
+}
+
+export type LimitGroup = 'click' | 'lead' | 'sale' | 'readiness' | 'cli'
+
+/** Per-minute limits and bucket keys of SPEC.md's Limits table. */
+export const limits: Record<LimitGroup, { perMinute: number; by: 'ip' | 'key' }> = {
+  click: { perMinute: 60, by: 'ip' },
+  lead: { perMinute: 30, by: 'ip' },
+  sale: { perMinute: 120, by: 'key' },
+  readiness: { perMinute: 30, by: 'key' },
+  cli: { perMinute: 60, by: 'key' },
+}
+
+/** The limit group of a path, or null for routes without a limit. Sale and refund share one. */
+export function limitGroup(path: string): LimitGroup | null {
+  switch (path) {
+    case '/api/v1/track/click': return 'click'
+    case '/api/v1/track/lead': return 'lead'
+    case '/api/v1/track/sale':
+    case '/api/v1/track/refund': return 'sale'
+    case '/api/v1/programs/me/readiness': return 'readiness'
+  }
+  return path.startsWith('/api/v1/cli/') ? 'cli' : null
+}

@@ -1,0 +1,29 @@
+/** What the pipeline learns about one request, shared by the wrapper in app.ts and the handlers. */
+export interface RequestState {
+  id: string
+  path: string
+  /** The client IP (TRUST_PROXY-aware), computed on first read. */
+  readonly ip: string
+  /** Headers added to the response whatever it is (rate limits, rotation, CORS). */
+  headers: Record<string, string>
+  /** Top-level `warnings` of a key due for rotation (SPEC.md, Authentication). */
+  warnings: unknown[]
+  /** The route's label for the log line (the path without ids). */
+  route?: string
+}
+
+const states = new WeakMap<Request, RequestState>()
+
+export function setState(request: Request, state: RequestState): void {
+  states.set(request, state)
+}
+
+/** The state of a request that passed through the pipeline; a bare one for app.handle() in tests. */
+export function stateOf(request: Request): RequestState {
+  let state = states.get(request)
+  if (!state) {
+    state = { id: 'req_unknown', path: new URL(request.url).pathname, ip: 'unknown', headers: {}, warnings: [] }
+    states.set(request, state)
+  }
+  return state
+}

@@ -1,0 +1,63 @@
+import { Elysia } from 'elysia'
+import { affOf, decideLink } from '../domain/click'
+import { TrackingStore } from '../db/tracking-store'
+import { recordClick } from '../tracking/click'
+import type { Deps } from './deps'
+import { doc } from './docs'
+import { HttpError } from './envelope'
+import { click } from './messages'
+import { stateOf } from './request-state'
+import { guardOrigin, guardTestProgram } from './track-guards'
+import { ClickBody } from './track-schemas'
+import { bodyChecker } from './validate'
+import { ClickAnswer } from './track-answers'
+
+const check = bodyChecker(ClickBody)
+
+// SPEC.md, Track click 400 table, and the 410 of the typed envelope with top-level success/message.
+const failures = {
+  invalid_url: () => new HttpError(400, click.urlInvalid),
+  no_aff: () => new HttpError(400, click.noAff),
+  not_found: () => new HttpError(400, click.linkNotFound),
+  misconfigured: () => new HttpError(400, click.linkMisconfigured),
+  disabled: () => new HttpError(410, click.linkDisabled, {
+    typed: true, code: 'link_disabled', extra: { hint: click.linkDisabledHint }, top: { success: false, message: click.linkDisabled },
+  }),
+}
+
+/** The HttpError of a refused click, for the route and for synthetic test events (issue 4). */
+export function clickFailure(reason: keyof typeof failures): HttpError {
+  return failures[reason]()
+}
+
+/** A present affiliate_url that is not a string cannot be parsed as a URL. */
+function checked(body: unknown) {
+  const url = (body as { affiliate_url?: unknown } | null)?.affiliate_url
+  if (url !== undefined && url !== null && typeof url !== 'string') throw clickFailure('invalid_url')
+  return check(body)
+}
+
+/** POST /api/v1/track/click: browser-callable, no key; logs a click for the link's partner. */
+export function trackClickRoutes(deps: Deps) {
+  return new Elysia({ name: 'track-click' }).post('/api/v1/track/click', async ({ body, request }) => {
+    const input = checked(body)
+    const aff = affOf(input.affiliate_url)
+    if (!aff.ok) throw clickFailure(aff.reason)
+    const link = TrackingStore.of(deps.database).findLink(aff.aff)
+    const decision = decideLink(link)
+    if (!decision.ok) throw clickFailure(decision.reason)
+    // A configured link has a program row (foreign key), so its domain and origins are present.
+    guardOrigin({ domain: link!.domain!, allowedOrigins: link!.allowedOrigins! }, request)
+    guardTestProgram(deps, request, input.additional_data)
+    const clickId = await recordClick(deps, {
+      programId: decision.programId, linkId: link!.id, partnerId: decision.partnerId, clickId: input.click_id ?? null,
+      testMode: input.additional_data?.test_mode === true, ip: stateOf(request).ip, userAgent: request.headers.get('user-agent'),
+    })
+    return { success: true, click_id: clickId, cookie_window_days: link!.windowDays }
+  }, {
+    detail: doc('Record a click on a referral link', 'tracking', {
+      body: ClickBody, answer: ClickAnswer,
+      description: 'Answers { success: true, click_id, cookie_window_days }. A click_id the program issued before is repeated (first click wins); an inactive link answers 410 link_disabled and records nothing.',
+    }),
+  })
+}

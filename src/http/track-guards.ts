@@ -1,0 +1,44 @@
+import type { Program } from '../db/schema'
+import type { Deps } from './deps'
+import { HttpError } from './envelope'
+import { optionalProgramKey } from './auth'
+import { shared } from './messages'
+import { originAllowed } from './origin'
+
+export interface AdditionalData {
+  test_mode?: boolean
+  program_id?: number | string
+}
+
+/** additional_data.program_id as a number, or null when absent. */
+export function programIdOf(extra: AdditionalData | undefined): number | null {
+  return extra?.program_id === undefined ? null : Number(extra.program_id)
+}
+
+/** A string identifier, or null when absent or blank; integers (customer_key) become strings. */
+export function identifier(value: string | number | undefined): string | null {
+  if (value === undefined) return null
+  const text = String(value).trim()
+  return text === '' ? null : text
+}
+
+/**
+ * Browser-mode calls carrying an Origin must come from the program's site (DECISIONS.md,
+ * Browser origins): 403 otherwise, before anything is recorded. No Origin: server to server.
+ */
+export function guardOrigin(program: Pick<Program, 'domain' | 'allowedOrigins'>, request: Request): void {
+  const origin = request.headers.get('origin')
+  if (origin !== null && !originAllowed(program, origin)) throw new HttpError(403, shared.originNotAllowed)
+}
+
+/**
+ * SPEC.md, Authentication: a test-mode click or lead sending both a Bearer key and an
+ * additional_data.program_id of another program gets 403. `keyProgram` is the key's program,
+ * or undefined to resolve it here (click: a key is otherwise ignored).
+ */
+export function guardTestProgram(deps: Deps, request: Request, extra: AdditionalData | undefined, keyProgram?: Program | null): void {
+  const programId = programIdOf(extra)
+  if (extra?.test_mode !== true || programId === null) return
+  const program = keyProgram === undefined ? optionalProgramKey(deps, request)?.program ?? null : keyProgram
+  if (program !== null && program.id !== programId) throw new HttpError(403, shared.programMismatch)
+}

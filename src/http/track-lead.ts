@@ -1,0 +1,56 @@
+import { Elysia } from 'elysia'
+import { programForBrowserLead, recordLead, type LeadOutcome } from '../tracking/lead'
+import { optionalProgramKey } from './auth'
+import type { Deps } from './deps'
+import { doc } from './docs'
+import { HttpError, ok } from './envelope'
+import { lead } from './messages'
+import { guardOrigin, guardTestProgram, identifier, programIdOf } from './track-guards'
+import { LeadBody } from './track-schemas'
+import { bodyChecker } from './validate'
+import { LeadData, answer } from './track-answers'
+
+const check = bodyChecker(LeadBody)
+
+/**
+ * The answer to a lead outcome (DECISIONS.md: `{ data: { customer_id, status } }`, plus
+ * `provisional: true` for a browser-mode lead under server_required), or the 400 of SPEC.md.
+ */
+export function leadAnswer(outcome: LeadOutcome) {
+  if (outcome.kind === 'recorded') {
+    const { customerId, status, provisional } = outcome
+    return ok({ customer_id: customerId, status, ...(provisional ? { provisional: true } : {}) })
+  }
+  if (outcome.reason === 'status_locked') throw new HttpError(400, lead.statusLocked(outcome.status))
+  throw new HttpError(400, outcome.reason === 'other_program' ? lead.otherProgram : lead.customerNotFound)
+}
+
+/** POST /api/v1/track/lead: server mode with the program key, browser mode without one. */
+export function trackLeadRoutes(deps: Deps) {
+  return new Elysia({ name: 'track-lead' }).post('/api/v1/track/lead', async ({ body, request }) => {
+    // An absent or empty Bearer token means browser mode; an unknown one is 401 (SPEC.md).
+    const key = optionalProgramKey(deps, request)
+    const input = check(body)
+    const clickId = identifier(input.click_id)
+    const customerKey = identifier(input.customer_key)
+    if (clickId === null && customerKey === null) throw new HttpError(400, lead.identifierRequired)
+    const extra = input.additional_data
+    let program = key?.program ?? null
+    if (program) guardTestProgram(deps, request, extra, program)
+    else {
+      // A browser-mode lead names its program through its click (or a test event's program_id).
+      program = programForBrowserLead(deps, clickId, programIdOf(extra))
+      if (!program) throw new HttpError(400, lead.customerNotFound)
+      guardOrigin(program, request)
+    }
+    const outcome = await recordLead(deps, program, {
+      clickId, customerKey, email: identifier(input.email), testMode: extra?.test_mode === true, mode: key ? 'server' : 'browser',
+    })
+    return leadAnswer(outcome)
+  }, {
+    detail: doc('Record a lead (signup)', 'tracking', {
+      body: LeadBody, answer: answer(LeadData), security: 'programKey',
+      description: 'Bearer key optional: without one (browser mode) a program with lead_auth server_required records a provisional lead. Answers { data: { customer_id, status, provisional? }, error: null }.',
+    }),
+  })
+}

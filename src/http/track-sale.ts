@@ -1,0 +1,82 @@
+import { Elysia } from 'elysia'
+import type { SaleRejection } from '../domain/attribution'
+import { parseOccurredAt, occurredAtInBounds } from '../domain/occurred-at'
+import { recordSale, type SaleInput, type SaleOutcome } from '../tracking/sale'
+import { requireProgramKey } from './auth'
+import type { Deps } from './deps'
+import { doc } from './docs'
+import { HttpError, ok } from './envelope'
+import { sale } from './messages'
+import { stateOf } from './request-state'
+import { identifier } from './track-guards'
+import { CURRENCIES, SaleBody } from './track-schemas'
+import { bodyChecker } from './validate'
+import { SaleData, answer } from './track-answers'
+
+const check = bodyChecker(SaleBody)
+
+/**
+ * A sale body checked in SPEC.md's order (the 400 rows, then the 422 currency) and turned into
+ * the input of recordSale. Test mode may omit transaction_id.
+ */
+export function parseSale(body: unknown, now: number): SaleInput {
+  const raw = (typeof body === 'object' && body !== null ? body : {}) as Record<string, any>
+  const testMode = raw.additional_data?.test_mode === true
+  if ((raw.transaction_id === undefined || raw.transaction_id === null) && !testMode) throw new HttpError(400, sale.transactionId)
+  const input = check(body)
+  let occurredAt = now
+  if (input.occurred_at !== undefined) {
+    const parsed = parseOccurredAt(input.occurred_at)
+    if (parsed === null || !occurredAtInBounds(parsed, now)) throw new HttpError(400, sale.occurredAt)
+    occurredAt = parsed
+  }
+  // Omitted currency is USD (DECISIONS.md); case is forgiven since processors send "usd".
+  const currency = input.currency === undefined ? 'USD' : String(input.currency).toUpperCase()
+  if (!(CURRENCIES as readonly string[]).includes(currency)) throw new HttpError(422, sale.currency(String(input.currency)))
+  return {
+    transactionId: input.transaction_id ?? null, amountCents: input.amount_cents, currency, occurredAt,
+    customerKey: identifier(input.customer_key), clickId: identifier(input.click_id),
+    provider: input.provider ?? null, providerPaymentId: input.provider_payment_id ?? null, livemode: input.livemode ?? null, testMode,
+  }
+}
+
+const rejections: Record<SaleRejection, string> = {
+  customer_not_found: sale.customerNotFound,
+  foreign_program: sale.noAttribution,
+  window_expired: sale.noAttribution,
+  no_relationship: sale.noRelationship,
+}
+
+/** The answer to a sale outcome (DECISIONS.md success body), or its error with error.code (SPEC.md). */
+export function saleAnswer(deps: Deps, request: Request, outcome: SaleOutcome) {
+  switch (outcome.kind) {
+    case 'recorded': {
+      const { sale: s, commission: c } = outcome
+      const commission = c && { commission_id: c.id, partner_id: c.partnerId, amount_cents: c.amountCents }
+      return ok({ sale_id: s.id, transaction_id: s.transactionId, amount_cents: s.amountCents, currency: s.currency, commission })
+    }
+    case 'duplicate':
+      throw new HttpError(409, sale.duplicate, { details: { sale_id: outcome.saleId } })
+    case 'rejected':
+      throw new HttpError(400, rejections[outcome.reason], { code: 'no_attribution' })
+    case 'unattributed':
+      throw new HttpError(400, sale.partnerRequired, { code: 'no_attribution', details: { sale_id: outcome.sale.id } })
+    case 'commission_failed':
+      deps.log({ level: 'error', request_id: stateOf(request).id, path: '/api/v1/track/sale', transaction_id: outcome.sale.transactionId, error: String((outcome.error as Error)?.stack ?? outcome.error) })
+      throw new HttpError(500, sale.commissionFailed)
+  }
+}
+
+/** POST /api/v1/track/sale: server only, program key required. */
+export function trackSaleRoutes(deps: Deps) {
+  return new Elysia({ name: 'track-sale' }).post('/api/v1/track/sale', async ({ body, request }) => {
+    const { program } = requireProgramKey(deps, request, 'sale')
+    const input = parseSale(body, deps.clock.now())
+    return saleAnswer(deps, request, await recordSale(deps, program, input))
+  }, {
+    detail: doc('Record a sale and its commission', 'tracking', {
+      body: SaleBody, answer: answer(SaleData), security: 'programKey',
+      description: 'Answers { data: { sale_id, transaction_id, amount_cents, currency, commission: { commission_id, partner_id, amount_cents } | null }, error: null }. Errors carry error.code; a repeated transaction_id answers 409 duplicate_transaction with error.details.sale_id.',
+    }),
+  })
+}

@@ -1,0 +1,32 @@
+import type { Static, TObject, TSchema } from '@sinclair/typebox'
+import { TypeCompiler } from '@sinclair/typebox/compiler'
+import { Value } from '@sinclair/typebox/value'
+import { HttpError } from './envelope'
+
+type Described = TSchema & { error?: string }
+
+/**
+ * A checker for a request body `t` schema whose properties carry SPEC.md's message as `error`.
+ * On failure it throws a 400 with the message of the first failing property in declaration
+ * order, which is the order of SPEC.md's tables; a body that is not an object gets the first
+ * property's message. JSON null in an optional field counts as absent. No coercion: "5" is not 5.
+ */
+export function bodyChecker<T extends TObject>(schema: T): (body: unknown) => Static<T> {
+  const compiled = TypeCompiler.Compile(schema)
+  const entries = Object.entries(schema.properties) as [string, Described][]
+  const required = new Set(schema.required ?? [])
+  const fail = (property: Described): never => {
+    throw new HttpError(400, property.error ?? (schema as Described).error ?? 'Invalid request body')
+  }
+  return (body) => {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return fail(entries[0][1])
+    const input = body as Record<string, unknown>
+    for (const [key, value] of Object.entries(input)) if (value === null && !required.has(key)) delete input[key]
+    if (compiled.Check(input)) return input as Static<T>
+    for (const [key, property] of entries) {
+      const value = input[key]
+      if (value === undefined ? required.has(key) : !Value.Check(property, value)) fail(property)
+    }
+    return fail(schema as Described)
+  }
+}

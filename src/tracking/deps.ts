@@ -1,0 +1,8 @@
+import type { Clock } from '../clock'
+import type { Database } from '../db/open'
+
+/** What the tracking paths need: the database (all writes through its writer) and the clock. */
+export interface TrackingDeps {
+  database: Database
+  clock: Clock
+}

@@ -1,0 +1,81 @@
+import { decideLead } from '../domain/lead'
+import type { Program } from '../db/schema'
+import { TrackingStore } from '../db/tracking-store'
+import type { TrackingDeps } from './deps'
+
+/** A validated lead, from POST /api/v1/track/lead or a payment-processor event (issue 6). */
+export interface LeadInput {
+  clickId: string | null
+  customerKey: string | null
+  email: string | null
+  testMode: boolean
+  /**
+   * `server`: sent with the program key (or by a verified processor event) and settles a
+   * provisional lead; `browser`: no key, provisional under lead_auth server_required.
+   */
+  mode: 'server' | 'browser'
+}
+
+export type LeadOutcome =
+  | { kind: 'recorded'; customerId: number; status: 'provisional' | 'lead' | 'converted'; provisional: boolean }
+  | { kind: 'rejected'; reason: 'not_found' | 'other_program' }
+  | { kind: 'rejected'; reason: 'status_locked'; status: string }
+
+/**
+ * Records a lead in one writer unit (SPEC.md, States and transitions): creates the customer from
+ * its first click, settles a provisional one, or refuses with a reason; a refusal writes nothing.
+ * A provisional lead saves neither customer_key nor email, and counts and pays nothing.
+ */
+export function recordLead(deps: TrackingDeps, program: Program, input: LeadInput): Promise<LeadOutcome> {
+  return deps.database.writer.run(() => recordLeadInUnit(deps, program, input))
+}
+
+/** recordLead's unit, for a caller already inside a writer unit (a processor event, issue 6). */
+export function recordLeadInUnit(deps: TrackingDeps, program: Program, input: LeadInput): LeadOutcome {
+  const { database, clock } = deps
+  const store = TrackingStore.of(database)
+  const provisional = input.mode === 'browser' && program.leadAuth === 'server_required'
+  const now = clock.now()
+  const { clickId, customerKey } = input
+  const decision = decideLead({
+    provisional,
+    byKey: customerKey === null || provisional ? null : store.customerByKey(program.id, customerKey),
+    byClick: clickId === null ? null : store.customerByClick(program.id, clickId),
+    click: clickId === null ? null : store.firstClick(program.id, clickId),
+    foreign: !provisional && store.knownElsewhere(program.id, clickId, customerKey),
+  })
+  switch (decision.kind) {
+    case 'reject': {
+      const { kind: _, ...rejection } = decision
+      return { kind: 'rejected', ...rejection }
+    }
+    case 'unchanged':
+      return { kind: 'recorded', customerId: decision.customerId, status: 'provisional', provisional: true }
+    case 'settle':
+      store.settleCustomer(decision.customerId, decision.status, customerKey, input.email, now)
+      return { kind: 'recorded', customerId: decision.customerId, status: decision.status, provisional: false }
+    case 'create': {
+      const customerId = store.insertCustomer({
+        programId: program.id, customerKey: provisional ? null : customerKey, email: provisional ? null : input.email,
+        status: decision.status, click: decision.click, testMode: input.testMode, leadAt: provisional ? null : now, convertedAt: null, now,
+      })
+      return { kind: 'recorded', customerId, status: decision.status, provisional }
+    }
+  }
+}
+
+/**
+ * Settles a provisional lead, or records the lead, as the lead endpoint does with a program key,
+ * inside the caller's writer unit: the path a payment-processor event takes when it can resolve
+ * the customer (issue 6; the event row is written in the same unit).
+ */
+export function settleLeadInUnit(deps: TrackingDeps, program: Program, input: Omit<LeadInput, 'mode'>): LeadOutcome {
+  return recordLeadInUnit(deps, program, { ...input, mode: 'server' })
+}
+
+/** The program a browser-mode lead belongs to: its click's program, else additional_data.program_id. */
+export function programForBrowserLead(deps: TrackingDeps, clickId: string | null, programId: number | null): Program | null {
+  const store = TrackingStore.of(deps.database)
+  const id = (clickId === null ? null : store.programOfClick(clickId)) ?? programId
+  return id === null ? null : store.findProgram(id)
+}

@@ -1,0 +1,38 @@
+import { SaleStore } from '../db/sale-store'
+import type { Program } from '../db/schema'
+import type { TrackingDeps } from './deps'
+
+export interface RefundInput {
+  transactionId: string
+  reason: 'refund' | 'chargeback'
+  refundReason: string | null
+}
+
+export type RefundOutcome =
+  | { kind: 'refunded'; saleId: number; transactionId: string; status: 'refunded' | 'charged_back'; repeated: boolean }
+  | { kind: 'not_found' }
+
+/**
+ * Refunds or charges back a sale of the program in one writer unit: the sale changes status and
+ * its commission gets a negative reversal entry (never a deleted row, so that a commission
+ * already paid out is clawed back). A repeated refund changes nothing and answers the recorded one.
+ */
+export function recordRefund(deps: TrackingDeps, program: Program, input: RefundInput): Promise<RefundOutcome> {
+  const sales = SaleStore.of(deps.database)
+  return deps.database.writer.run((): RefundOutcome => {
+    const sale = sales.findSale(program.id, input.transactionId)
+    if (!sale) return { kind: 'not_found' }
+    const answer = { kind: 'refunded' as const, saleId: sale.id, transactionId: sale.transactionId }
+    if (sale.status !== 'recorded') return { ...answer, status: sale.status, repeated: true }
+    const now = deps.clock.now()
+    sales.recordRefund(sale.id, input.reason, input.refundReason, now)
+    const commission = sales.commissionOf(sale.id)
+    if (commission) {
+      sales.insertCommission({
+        programId: program.id, saleId: sale.id, partnerId: commission.partnerId, kind: 'reversal',
+        amountCents: -commission.amountCents, currency: commission.currency, testMode: commission.testMode, createdAt: now,
+      })
+    }
+    return { ...answer, status: input.reason === 'refund' ? 'refunded' : 'charged_back', repeated: false }
+  })
+}

@@ -1,0 +1,120 @@
+import { decideSale, type SaleFacts, type SaleRejection } from '../domain/attribution'
+import { isDuplicateTransaction, SaleStore } from '../db/sale-store'
+import type { Program } from '../db/schema'
+import { TrackingStore } from '../db/tracking-store'
+import type { TrackingDeps } from './deps'
+
+/** A validated sale, from POST /api/v1/track/sale or a payment-processor event (issue 6). */
+export interface SaleInput {
+  /** The idempotency key, unique across programs; null only in test mode (then test_txn_<timestamp>). */
+  transactionId: string | null
+  amountCents: number
+  /** USD, EUR or VND, already checked. */
+  currency: string
+  customerKey: string | null
+  clickId: string | null
+  /** Epoch ms of the payment, already within SPEC.md's bounds. */
+  occurredAt: number
+  provider: string | null
+  providerPaymentId: string | null
+  livemode: boolean | null
+  testMode: boolean
+}
+
+export interface RecordedSale {
+  id: number
+  transactionId: string
+  amountCents: number
+  currency: string
+}
+
+export type SaleOutcome =
+  | { kind: 'recorded'; sale: RecordedSale; commission: { id: number; partnerId: number; amountCents: number } | null }
+  /** Stored without commission: the customer has no partner (`partnerId required to create commission`). */
+  | { kind: 'unattributed'; sale: RecordedSale }
+  /** The sale is stored, its commission is not (`Failed to create commission`). */
+  | { kind: 'commission_failed'; sale: RecordedSale; error: unknown }
+  | { kind: 'duplicate'; saleId: number | null }
+  /** Nothing recorded. */
+  | { kind: 'rejected'; reason: SaleRejection }
+
+/** customer_key first, then click_id: an existing customer, else a click with no customer yet. */
+function resolve(store: TrackingStore, programId: number, input: SaleInput): SaleFacts {
+  const byKey = input.customerKey === null ? null : store.customerByKey(programId, input.customerKey)
+  if (byKey) return { kind: 'customer', customer: byKey, resolvedBy: 'customer_key' }
+  if (input.clickId !== null) {
+    const byClick = store.customerByClick(programId, input.clickId)
+    if (byClick) return { kind: 'customer', customer: byClick, resolvedBy: 'click_id' }
+    const click = store.firstClick(programId, input.clickId)
+    if (click) return { kind: 'click', click }
+  }
+  return store.knownElsewhere(programId, input.clickId, input.customerKey) ? { kind: 'foreign' } : { kind: 'unknown' }
+}
+
+/** test_txn_<timestamp>, moved on by a millisecond while taken, so test sales in one ms stay distinct. */
+function testTransactionId(sales: SaleStore, now: number): string {
+  let stamp = now
+  while (sales.saleIdOf(`test_txn_${stamp}`) !== null) stamp++
+  return `test_txn_${stamp}`
+}
+
+type Decided = Extract<ReturnType<typeof decideSale>, { ok: true }>
+
+/** The writes of an accepted sale, inside the unit: customer, sale, conversion, commission. */
+function book(stores: { store: TrackingStore; sales: SaleStore }, program: Program, input: SaleInput, facts: SaleFacts, decision: Decided, now: number): SaleOutcome {
+  const { store, sales } = stores
+  const transactionId = input.transactionId ?? testTransactionId(sales, now)
+  let customerId = facts.kind === 'customer' ? facts.customer.id : null
+  if (facts.kind === 'click') {
+    customerId = store.insertCustomer({
+      programId: program.id, customerKey: input.customerKey, email: null, status: 'converted', click: facts.click,
+      testMode: input.testMode, leadAt: null, convertedAt: now, now,
+    })
+  }
+  const { amountCents, currency, testMode } = input
+  const sale = {
+    id: sales.insertSale({
+      programId: program.id, customerId, transactionId, amountCents, currency, occurredAt: input.occurredAt, provider: input.provider,
+      providerPaymentId: input.providerPaymentId, livemode: input.livemode, testMode, attribution: decision.attribution, createdAt: now,
+    }),
+    transactionId, amountCents, currency,
+  }
+  if (!decision.attributed) return { kind: 'unattributed', sale }
+  if (facts.kind === 'customer' && decision.firstSale) store.convertCustomer(customerId!, now)
+  if (decision.commissionCents === null) return { kind: 'recorded', sale, commission: null }
+  const entry = { partnerId: decision.partnerId, amountCents: decision.commissionCents }
+  const booked = sales.attempt(() => sales.insertCommission({ programId: program.id, saleId: sale.id, kind: 'commission', currency, testMode, createdAt: now, ...entry }))
+  if (!booked.ok) return { kind: 'commission_failed', sale, error: booked.error }
+  return { kind: 'recorded', sale, commission: { id: booked.value, ...entry } }
+}
+
+/**
+ * The sale path inside the caller's writer unit (synchronous): resolves the customer, decides
+ * attribution (rule 4 window, commission), writes the sale, converts the customer and books the
+ * commission. Throws SQLite's UNIQUE violation for a taken transaction_id (isDuplicateTransaction);
+ * a caller with other writes in its unit runs it in SaleStore.attempt. Payment-processor events
+ * (issue 6) use it, so that a later POST /track/sale of the same payment answers 409.
+ */
+export function recordSaleInUnit(deps: TrackingDeps, program: Program, input: SaleInput): SaleOutcome {
+  const stores = { store: TrackingStore.of(deps.database), sales: SaleStore.of(deps.database) }
+  const facts = resolve(stores.store, program.id, input)
+  const decision = decideSale(facts, program, input)
+  if (decision.ok) return book(stores, program, input, facts, decision, deps.clock.now())
+  // A resend of a stored sale answers 409 even when its customer no longer resolves.
+  const existing = input.transactionId === null ? null : stores.sales.saleIdOf(input.transactionId)
+  return existing !== null ? { kind: 'duplicate', saleId: existing } : { kind: 'rejected', reason: decision.reason }
+}
+
+/**
+ * Records a sale in its own writer unit (POST /track/sale). The UNIQUE transaction_id decides
+ * duplicates, also between concurrent requests. Never throws for an expected outcome; a database
+ * failure other than the duplicate rejects.
+ */
+export async function recordSale(deps: TrackingDeps, program: Program, input: SaleInput): Promise<SaleOutcome> {
+  try {
+    return await deps.database.writer.run(() => recordSaleInUnit(deps, program, input))
+  } catch (error) {
+    if (!isDuplicateTransaction(error)) throw error
+    return { kind: 'duplicate', saleId: SaleStore.of(deps.database).saleIdOf(input.transactionId!) }
+  }
+}

@@ -1,0 +1,120 @@
+import { minorDigits } from '../domain/commission'
+import { occurredAtInBounds } from '../domain/occurred-at'
+import { readEvent, type StripeEnvelope, type StripePayment } from '../domain/stripe-event'
+import { isReplayedEvent, ProcessorEventStore, type EventOutcome } from '../db/processor-events'
+import { isDuplicateTransaction, SaleStore } from '../db/sale-store'
+import type { Program } from '../db/schema'
+import { TrackingStore } from '../db/tracking-store'
+import type { TrackingDeps } from './deps'
+import { settleLeadInUnit } from './lead'
+import { recordSaleInUnit, type SaleOutcome } from './sale'
+
+export type Received =
+  | { replayed: true }
+  | { replayed: false; outcome: EventOutcome; detail: string; saleId: number | null; error?: unknown }
+
+type Result = Omit<Extract<Received, { replayed: false }>, 'replayed'>
+
+/**
+ * Stores a verified Stripe event and its effects in one writer unit (issue 6), so that a crash
+ * never leaves one without the other: the event row first (its UNIQUE event_id makes a replay
+ * roll back and change nothing), then the provisional lead it settles and the sale it records
+ * through the lead and sale paths of the tracking endpoints. `program` is null for a Connect
+ * event whose account no program claims; `unrouted` then says why, and only the row is stored.
+ */
+export async function receiveStripeEvent(deps: TrackingDeps, event: StripeEnvelope, program: Program | null, unrouted = ''): Promise<Received> {
+  const events = ProcessorEventStore.of(deps.database)
+  try {
+    return await deps.database.writer.run((): Received => {
+      const now = deps.clock.now()
+      const id = events.claim({ eventId: event.id, programId: program?.id ?? null, type: event.type, livemode: event.livemode, createdAt: now })
+      const result: Result = program ? apply(deps, program, event, now) : { outcome: 'ignored', detail: unrouted, saleId: null }
+      events.settle(id, result.outcome, result.detail, result.saleId)
+      return { replayed: false, ...result }
+    })
+  } catch (error) {
+    if (isReplayedEvent(error)) return { replayed: true }
+    throw error
+  }
+}
+
+function apply(deps: TrackingDeps, program: Program, event: StripeEnvelope, now: number): Result {
+  const reading = readEvent(event, program)
+  if (reading.kind === 'ignored') return { outcome: 'ignored', detail: reading.detail, saleId: null }
+  const { payment } = reading
+  const settled = settleProvisional(deps, program, payment)
+  const lead = settled ? 'Provisional lead settled. ' : ''
+  const noSale = payment.noSale ?? unsellable(payment, now)
+  if (noSale) return { outcome: settled ? 'settled' : 'ignored', detail: lead + noSale, saleId: null }
+  const outcome = recordSale(deps, program, event, payment, now)
+  const result = describe(outcome, payment)
+  // The lead settled although the sale did not attribute: that is the event's effect.
+  if (settled && result.outcome === 'ignored') return { ...result, outcome: 'settled', detail: lead + result.detail }
+  return { ...result, detail: lead + result.detail }
+}
+
+/**
+ * SPEC.md, States: an event settles a provisional lead when it resolves the customer. A
+ * provisional lead keeps no customer_key, so only svc_click_id finds it; other customers are
+ * left to the sale path (which creates a converted customer from a bare click).
+ */
+function settleProvisional(deps: TrackingDeps, program: Program, { keys }: StripePayment): boolean {
+  if (keys.clickId === null) return false
+  const customer = TrackingStore.of(deps.database).customerByClick(program.id, keys.clickId)
+  if (customer?.status !== 'provisional') return false
+  const lead = settleLeadInUnit(deps, program, { clickId: keys.clickId, customerKey: keys.customerKey, email: null, testMode: false })
+  return lead.kind === 'recorded' && !lead.provisional
+}
+
+/** Why the sale path would refuse this payment's fields (the checks of POST /track/sale), or null. */
+function unsellable(payment: StripePayment, now: number): string | null {
+  if (payment.currency === null || !Object.hasOwn(minorDigits, payment.currency)) {
+    return `Currency ${payment.currency ?? '(none)'} is not supported (USD, EUR, VND): no sale recorded`
+  }
+  if (payment.occurredAt !== null && !occurredAtInBounds(payment.occurredAt, now)) {
+    return `Payment time ${new Date(payment.occurredAt).toISOString()} is over 30 days old or over 5 minutes ahead: no sale recorded`
+  }
+  return null
+}
+
+function recordSale(deps: TrackingDeps, program: Program, event: StripeEnvelope, payment: StripePayment, now: number): SaleOutcome {
+  const sales = SaleStore.of(deps.database)
+  const input = {
+    transactionId: payment.transactionId, amountCents: payment.amountCents, currency: payment.currency!,
+    customerKey: payment.keys.customerKey, clickId: payment.keys.clickId, occurredAt: payment.occurredAt ?? now,
+    provider: 'stripe', providerPaymentId: payment.providerPaymentId, livemode: event.livemode, testMode: false,
+  }
+  // A nested savepoint: a duplicate transaction_id undoes only the sale path's writes, not the event row.
+  const attempt = sales.attempt(() => recordSaleInUnit(deps, program, input))
+  if (attempt.ok) return attempt.value
+  if (!isDuplicateTransaction(attempt.error)) throw attempt.error
+  return { kind: 'duplicate', saleId: sales.saleIdOf(payment.transactionId) }
+}
+
+const rejections = {
+  customer_not_found: 'No customer or click of this program matches svc_customer_key or svc_click_id: not attributed',
+  foreign_program: 'The customer belongs to another program: not attributed',
+  window_expired: 'The first click is older than the attribution window: not attributed (the next payment is checked again)',
+  no_relationship: 'No partner-program relationship found for this customer: not attributed',
+} as const
+
+function describe(outcome: SaleOutcome, payment: StripePayment): Result {
+  const what = `${payment.billingReason ? `${payment.billingReason} ` : ''}payment ${payment.transactionId} (${payment.amountCents} ${payment.currency})`
+  switch (outcome.kind) {
+    case 'recorded': {
+      const { sale, commission } = outcome
+      const pays = commission
+        ? `commission ${commission.amountCents} ${sale.currency} to partner ${commission.partnerId}`
+        : 'no commission: the non-recurring commission type pays on the first sale only'
+      return { outcome: 'attributed', detail: `Sale ${sale.id} recorded for ${what}; ${pays}`, saleId: sale.id }
+    }
+    case 'unattributed':
+      return { outcome: 'unattributed', detail: `Sale ${outcome.sale.id} recorded for ${what} without commission: the customer has no partner`, saleId: outcome.sale.id }
+    case 'commission_failed':
+      return { outcome: 'failed', detail: `Sale ${outcome.sale.id} recorded for ${what}, but Failed to create commission`, saleId: outcome.sale.id, error: outcome.error }
+    case 'duplicate':
+      return { outcome: 'ignored', detail: `A sale is already recorded under transaction_id ${payment.transactionId}: not counted twice`, saleId: outcome.saleId }
+    case 'rejected':
+      return { outcome: 'ignored', detail: `${rejections[outcome.reason]} (${what})`, saleId: null }
+  }
+}
