@@ -1,0 +1,56 @@
+import { parseArgs } from "node:util"
+import { usageError } from "./errors.ts"
+
+export type Flags = Record<string, string | boolean | undefined>
+
+// Every flag the program knows; parsing with the union lets flags appear before
+// or after the command, and the per-command lists below reject the strays.
+const OPTIONS = {
+  "base-url": { type: "string" },
+  "api-key": { type: "string" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+  "id-token": { type: "string" },
+  name: { type: "string" },
+  domain: { type: "string" },
+  "commission-type": { type: "string" },
+  "commission-rate": { type: "string" },
+  secret: { type: "string" },
+  "program-id": { type: "string" },
+  connect: { type: "boolean" },
+  timestamp: { type: "string" },
+} as const
+
+const GLOBAL = ["base-url", "api-key", "json", "help"]
+
+/** Flags each command accepts beyond the global ones. */
+export const COMMAND_FLAGS: Record<string, string[]> = {
+  login: ["id-token"],
+  logout: [],
+  init: ["name", "domain", "commission-type", "commission-rate"],
+  programs: [],
+  status: [],
+  test: [],
+  stripe: ["secret", "program-id", "connect", "timestamp"],
+  help: [],
+}
+
+export type Parsed = { command?: string; args: string[]; flags: Flags }
+
+/** Splits argv into command, positionals and flags; throws a usage error (exit 2) on a bad flag. */
+export function parse(argv: string[]): Parsed {
+  let parsed
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true })
+  } catch (e) {
+    throw usageError((e as Error).message)
+  }
+  const [command, ...args] = parsed.positionals
+  const flags = parsed.values as Flags
+  if (command && COMMAND_FLAGS[command]) {
+    const allowed = new Set([...GLOBAL, ...COMMAND_FLAGS[command]])
+    const stray = Object.keys(flags).filter((name) => !allowed.has(name))
+    if (stray.length > 0) throw usageError(`svc ${command} does not take --${stray[0]}`)
+  }
+  return { command, args, flags }
+}

@@ -1,0 +1,55 @@
+import { parse } from "./args.ts"
+import { createCtx, type Ctx } from "./context.ts"
+import { CliError, usageError } from "./errors.ts"
+import { USAGE } from "./help.ts"
+import { init } from "./init.ts"
+import { login } from "./login.ts"
+import { logout } from "./logout.ts"
+import { programs } from "./programs.ts"
+import { status } from "./status.ts"
+import { stripeReplay } from "./stripe-replay.ts"
+import { testEvent } from "./test-event.ts"
+
+const COMMANDS: Record<string, (ctx: Ctx) => Promise<void>> = {
+  login,
+  logout,
+  init,
+  programs,
+  status,
+  test: testEvent,
+  stripe: stripeReplay,
+}
+
+/**
+ * Runs one command line and returns the exit code: 0 ok, 1 failed request,
+ * 2 usage. Errors are printed here, once; anything that is not a CliError is a
+ * bug and is left to crash with its stack.
+ */
+export async function run(argv: string[], env: Record<string, string | undefined>): Promise<number> {
+  let json = argv.includes("--json")
+  try {
+    const { command, args, flags } = parse(argv)
+    json = flags.json === true
+    if (flags.help || command === "help") {
+      process.stdout.write(USAGE)
+      return 0
+    }
+    if (command === undefined) {
+      process.stderr.write(USAGE)
+      return 2
+    }
+    const handler = COMMANDS[command]
+    if (!handler) throw usageError(`Unknown command: ${command}`)
+    await handler(createCtx(flags, args, env))
+    return 0
+  } catch (e) {
+    if (!(e instanceof CliError)) throw e
+    // Under --json the server's own answer goes to stdout for scripts to parse.
+    if (json && e.body !== undefined) {
+      process.stdout.write((typeof e.body === "string" ? e.body : JSON.stringify(e.body)) + "\n")
+    }
+    process.stderr.write(`svc: ${e.message}\n`)
+    if (e.exitCode === 2) process.stderr.write("Run `svc --help` for usage.\n")
+    return e.exitCode
+  }
+}
