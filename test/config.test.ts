@@ -1,0 +1,32 @@
+import { describe, expect, test } from 'bun:test'
+import { loadConfig } from '../src/config'
+
+describe('configuration (DECISIONS.md, Configuration)', () => {
+  test('defaults match the environment table', () => {
+    expect(loadConfig({})).toMatchObject({
+      port: 3000, host: '0.0.0.0', databasePath: './data/svc.db', adminToken: null, secret: null, trustProxy: false,
+      publicBaseUrl: 'http://localhost:3000', stripeConnectWebhookSecret: null, docsUrl: 'http://localhost:3000/docs',
+    })
+  })
+
+  test('DOCS_URL follows PUBLIC_BASE_URL unless set', () => {
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://t.shop.test/' }).docsUrl).toBe('https://t.shop.test/docs')
+    expect(loadConfig({ DOCS_URL: 'https://docs.shop.test' }).docsUrl).toBe('https://docs.shop.test')
+  })
+
+  test.each([
+    [{ PORT: 'abc' }, 'PORT must be a whole number from 0 to 65535, got "abc"'],
+    [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY must be true or false, got "maybe"'],
+    [{ PUBLIC_BASE_URL: 'ftp://x' }, 'PUBLIC_BASE_URL must be an http(s) URL, got "ftp://x"'],
+    [{ SVC_ADMIN_TOKEN: 'short' }, 'SVC_ADMIN_TOKEN must be at least 16 characters'],
+    [{ SVC_SECRET: 'short' }, 'SVC_SECRET must be at least 32 characters'],
+  ])('%j is refused at start with "%s"', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message)
+  })
+
+  test('a bad value stops `npm start` with a clear message and exit code 2', () => {
+    const run = Bun.spawnSync([process.execPath, 'src/main.ts'], { env: { ...process.env, PORT: 'nope' }, stderr: 'pipe' })
+    expect(run.exitCode).toBe(2)
+    expect(run.stderr.toString()).toContain('svc: configuration error: PORT must be a whole number')
+  })
+})

@@ -1,0 +1,62 @@
+import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
+import { Database } from 'bun:sqlite'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { openDatabase, type Database as Db } from '../../src/db/open'
+import { bunRuntime } from '../../src/runtime/bun'
+
+let dir: string
+let database: Db
+const insert = (key: string) => () => database.client.prepare('INSERT INTO settings (key, value) VALUES (?, ?)').run(key, 'v')
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'svc-writer-'))
+  database = openDatabase(bunRuntime, join(dir, 'svc.db'))
+})
+afterEach(() => {
+  database.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+describe('the group-commit writer', () => {
+  test('units queued together share one transaction and fail or succeed independently', async () => {
+    const before = database.writer.stats.batches
+    const outcomes = await Promise.allSettled([
+      database.writer.run(insert('one')),
+      database.writer.run(insert('one')), // UNIQUE violation: only this unit rolls back
+      database.writer.run(() => { insert('two')(); throw new Error('decided no') }),
+      database.writer.run(insert('three')),
+    ])
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled'])
+    expect(database.writer.stats.batches - before).toBe(1)
+    const keys = database.client.prepare('SELECT key FROM settings WHERE key IN (?, ?, ?) ORDER BY key').all('one', 'two', 'three')
+    expect(keys).toEqual([{ key: 'one' }, { key: 'three' }])
+  })
+
+  test('nothing is answered before its COMMIT: another connection sees the row once the promise resolves', async () => {
+    const other = new Database(join(dir, 'svc.db'), { readonly: true })
+    let resolved = false
+    const pending = database.writer.run(insert('durable')).then(() => { resolved = true })
+    // Still queued: neither answered nor visible to another connection.
+    expect(resolved).toBe(false)
+    expect(other.prepare("SELECT count(*) AS n FROM settings WHERE key = 'durable'").get()).toEqual({ n: 0 })
+    await pending
+    expect(other.prepare("SELECT count(*) AS n FROM settings WHERE key = 'durable'").get()).toEqual({ n: 1 })
+    other.close()
+  })
+
+  test('a unit sees the writes of units queued before it in the same batch', async () => {
+    const [, seen] = await Promise.all([
+      database.writer.run(insert('first')),
+      database.writer.run(() => database.client.prepare("SELECT count(*) AS n FROM settings WHERE key = 'first'").get()),
+    ])
+    expect(seen).toEqual({ n: 1 })
+  })
+
+  test('the database runs in WAL mode with synchronous=FULL and foreign keys on', () => {
+    expect(database.client.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' })
+    expect(database.client.prepare('PRAGMA synchronous').get()).toEqual({ synchronous: 2 })
+    expect(database.client.prepare('PRAGMA foreign_keys').get()).toEqual({ foreign_keys: 1 })
+  })
+})

@@ -1,0 +1,23 @@
+import { describe, expect, test } from 'bun:test'
+import { affOf, decideLink } from '../../src/domain/click'
+
+describe('affOf', () => {
+  const rows: [string, unknown][] = [
+    ['https://shop.test/?aff=alice', { ok: true, aff: 'alice' }],
+    ['http://shop.test/p?x=1&aff=bob#top', { ok: true, aff: 'bob' }],
+    ['shop.test/?aff=alice', { ok: false, reason: 'invalid_url' }],
+    ['not a url', { ok: false, reason: 'invalid_url' }],
+    ['ftp://shop.test/?aff=alice', { ok: false, reason: 'invalid_url' }],
+    ['https://shop.test/?ref=alice', { ok: false, reason: 'no_aff' }],
+    ['https://shop.test/?aff=', { ok: false, reason: 'no_aff' }],
+  ]
+  for (const [url, expected] of rows) test(url, () => expect(affOf(url)).toEqual(expected as never))
+})
+
+describe('decideLink', () => {
+  test('no link: not found', () => expect(decideLink(null)).toEqual({ ok: false, reason: 'not_found' }))
+  test('no partner: misconfigured', () => expect(decideLink({ programId: 1, partnerId: null, active: true })).toEqual({ ok: false, reason: 'misconfigured' }))
+  test('no program: misconfigured', () => expect(decideLink({ programId: null, partnerId: 2, active: true })).toEqual({ ok: false, reason: 'misconfigured' }))
+  test('inactive: disabled', () => expect(decideLink({ programId: 1, partnerId: 2, active: false })).toEqual({ ok: false, reason: 'disabled' }))
+  test('active: ok', () => expect(decideLink({ programId: 1, partnerId: 2, active: true })).toEqual({ ok: true, programId: 1, partnerId: 2 }))
+})

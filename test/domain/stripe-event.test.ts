@@ -1,0 +1,116 @@
+import { describe, expect, test } from 'bun:test'
+import { readEnvelope, readEvent, type StripeEnvelope } from '../../src/domain/stripe-event'
+import { checkoutSession, event, referralMetadata, subscriptionInvoice } from '../http/webhooks-stripe-fixtures'
+
+const created = 1_780_000_000
+const program = { id: 7, livemode: false }
+const keys = referralMetadata(7, { clickId: 'clk_1', customerKey: 'user_1' })
+
+const envelopeOf = (e: unknown): StripeEnvelope => {
+  const envelope = readEnvelope(JSON.parse(JSON.stringify(e)))
+  if (!envelope) throw new Error('not an event')
+  return envelope
+}
+const checkout = (fields: Parameters<typeof checkoutSession>[0], options: { livemode?: boolean } = {}) =>
+  envelopeOf(event('checkout.session.completed', checkoutSession({ ...fields, livemode: options.livemode ?? false }), { created, ...options }))
+const invoice = (options: Omit<Parameters<typeof subscriptionInvoice>[0], 'created' | 'subscription'>) =>
+  envelopeOf(event('invoice.payment_succeeded', subscriptionInvoice({ created, subscription: 'sub_1', ...options }), { created }))
+
+describe('readEnvelope', () => {
+  test.each([
+    ['not an object', 'text'],
+    ['no id', { type: 'x', data: { object: {} } }],
+    ['no type', { id: 'evt_1', data: { object: {} } }],
+    ['no data.object', { id: 'evt_1', type: 'x', data: {} }],
+  ])('refuses a body with %s', (_name, body) => {
+    expect(readEnvelope(body)).toBeNull()
+  })
+
+  test('reads id, type, livemode, account and created (ms)', () => {
+    const e = envelopeOf(event('checkout.session.completed', checkoutSession({ created }), { created, account: 'acct_1', livemode: true }))
+    expect(e).toMatchObject({ type: 'checkout.session.completed', livemode: true, account: 'acct_1', createdAt: created * 1000 })
+  })
+})
+
+describe('checkout.session.completed', () => {
+  test('a one-off payment carries its payment_intent as transaction, its amount and upper-cased currency', () => {
+    const e = checkout({ created, metadata: keys, amount_total: 4900, currency: 'eur', payment_intent: 'pi_123', id: 'cs_1' })
+    expect(readEvent(e, program)).toEqual({
+      kind: 'payment',
+      payment: {
+        transactionId: 'pi_123', providerPaymentId: 'cs_1', amountCents: 4900, currency: 'EUR', occurredAt: created * 1000,
+        billingReason: null, keys: { clickId: 'clk_1', customerKey: 'user_1', programId: '7' }, noSale: null,
+      },
+    })
+  })
+
+  test.each([
+    ['a subscription checkout', { mode: 'subscription' as const, metadata: keys }, 'Subscription checkout: its invoice.payment_succeeded event attributes the payment'],
+    ['a setup checkout', { mode: 'setup' as const, metadata: keys }, 'Checkout mode setup: no one-off payment to attribute'],
+    ['no referral keys', { metadata: { program_id: '7' } }, 'No svc_click_id or svc_customer_key in the checkout session metadata: not attributed'],
+    ['null metadata', { metadata: null }, 'No svc_click_id or svc_customer_key in the checkout session metadata: not attributed'],
+    ['another program_id', { metadata: referralMetadata(8, { customerKey: 'u' }) }, 'Metadata program_id 8 names another program than this one (7)'],
+  ])('ignores %s and says why', (_name, fields, detail) => {
+    expect(readEvent(checkout({ created, ...fields }), program)).toEqual({ kind: 'ignored', detail })
+  })
+
+  test('an unpaid (delayed) or free checkout still names the customer but records no sale', () => {
+    const unpaid = readEvent(checkout({ created, metadata: keys, payment_status: 'unpaid' }), program)
+    expect(unpaid).toMatchObject({ kind: 'payment', payment: { noSale: 'Checkout payment_status unpaid: no sale recorded' } })
+    const free = readEvent(checkout({ created, metadata: keys, amount_total: 0, payment_status: 'no_payment_required' }), program)
+    expect(free).toMatchObject({ kind: 'payment', payment: { noSale: 'Checkout payment_status no_payment_required: no sale recorded' } })
+  })
+
+  test('one key is enough; a missing program_id is not a mismatch', () => {
+    const e = checkout({ created, metadata: { svc_customer_key: ' user_9 ' } })
+    expect(readEvent(e, program)).toMatchObject({ kind: 'payment', payment: { keys: { clickId: null, customerKey: 'user_9', programId: null } } })
+  })
+})
+
+describe('invoice.payment_succeeded', () => {
+  test.each([
+    ['the current parent.subscription_details', false],
+    ['the older top-level subscription_details', true],
+  ])('reads the subscription keys from %s', (_name, older) => {
+    const e = invoice({ metadata: keys, older, amountPaid: 2900, currency: 'usd', billingReason: 'subscription_cycle' })
+    const reading = readEvent(e, program)
+    expect(reading).toMatchObject({
+      kind: 'payment',
+      payment: { amountCents: 2900, currency: 'USD', billingReason: 'subscription_cycle', occurredAt: created * 1000, keys: { customerKey: 'user_1' } },
+    })
+    if (reading.kind === 'payment') expect(reading.payment.transactionId).toBe(reading.payment.providerPaymentId)
+    expect(reading.kind === 'payment' && reading.payment.transactionId.startsWith('in_')).toBe(true)
+  })
+
+  test.each([
+    ['a renewal', 'subscription_cycle' as const, 'Renewal without svc_click_id or svc_customer_key in the subscription metadata (subscription_data.metadata): not attributed'],
+    ['a first payment', 'subscription_create' as const, 'First subscription payment without svc_click_id or svc_customer_key in the subscription metadata (subscription_data.metadata): not attributed'],
+  ])('%s without keys is ignored, and the outcome says so', (_name, billingReason, detail) => {
+    expect(readEvent(invoice({ metadata: {}, billingReason }), program)).toEqual({ kind: 'ignored', detail })
+  })
+
+  test('an invoice that no subscription made is ignored', () => {
+    const e = envelopeOf(event('invoice.payment_succeeded', { ...subscriptionInvoice({ created, subscription: 's', metadata: keys }), parent: null }, { created }))
+    expect(readEvent(e, program)).toEqual({ kind: 'ignored', detail: 'Invoice without a subscription: no subscription metadata to read svc_click_id or svc_customer_key from' })
+  })
+
+  test("a trial's zero invoice names the customer but records no sale", () => {
+    expect(readEvent(invoice({ metadata: keys, amountPaid: 0 }), program)).toMatchObject({ kind: 'payment', payment: { noSale: 'Amount paid is zero: no sale recorded' } })
+  })
+})
+
+describe('every event', () => {
+  test.each([
+    [true, false, 'Livemode mismatch: a live-mode event for a test-mode program'],
+    [false, true, 'Livemode mismatch: a test-mode event for a live-mode program'],
+  ])('livemode %p on a program with livemode %p is ignored', (live, programLive, detail) => {
+    expect(readEvent(checkout({ created, metadata: keys }, { livemode: live }), { id: 7, livemode: programLive })).toEqual({ kind: 'ignored', detail })
+  })
+
+  test('an event type other than the two is ignored by name', () => {
+    const e = { ...checkout({ created, metadata: keys }), type: 'checkout.session.expired' }
+    expect(readEvent(e, program)).toEqual({
+      kind: 'ignored', detail: 'Event type checkout.session.expired is not used: only checkout.session.completed and invoice.payment_succeeded attribute',
+    })
+  })
+})

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { startApi, type Api } from '../helpers'
+
+let api: Api
+beforeAll(async () => {
+  api = await startApi()
+})
+afterAll(() => api.stop())
+
+describe('every failure ends in the platform envelope', () => {
+  test('an unknown route answers 404 NotFoundError with data null', async () => {
+    const reply = await api.call('GET', '/api/v1/nothing-here')
+    expect(reply.status).toBe(404)
+    expect(reply.body).toEqual({ data: null, error: { status: 404, name: 'NotFoundError', message: 'Route not found', details: {} } })
+  })
+
+  test('malformed JSON answers 400 BadRequestError, never a stack trace', async () => {
+    const reply = await api.call('POST', '/api/v1/admin/accounts', { body: '{"email":', headers: { 'content-type': 'application/json', authorization: 'Bearer test-admin-token-0123456789' } })
+    expect(reply.status).toBe(400)
+    expect(reply.body.data).toBeNull()
+    expect(reply.body.error).toEqual({ status: 400, name: 'BadRequestError', message: 'Malformed JSON body', details: {} })
+  })
+
+  test('a form body answers 400 naming the content type', async () => {
+    const reply = await api.call('POST', '/api/v1/admin/accounts', { body: 'email=a', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: 'Bearer test-admin-token-0123456789' } })
+    expect(reply.status).toBe(400)
+    expect(reply.body.error.message).toBe('Content-Type must be application/json')
+  })
+
+  test('a body over 64 KiB answers 400 and is not read further', async () => {
+    const reply = await api.call('POST', '/api/v1/admin/accounts', { body: JSON.stringify({ email: 'x'.repeat(70_000) }), headers: { 'content-type': 'application/json', authorization: 'Bearer test-admin-token-0123456789' } })
+    expect(reply.status).toBe(400)
+    expect(reply.body.error.message).toBe('Request body too large (limit 65536 bytes)')
+  })
+
+  test('sale errors carry error.code in the platform envelope, even before the handler runs', async () => {
+    const reply = await api.call('POST', '/api/v1/track/sale', { body: '{oops', headers: { 'content-type': 'application/json', authorization: 'Bearer whatever' } })
+    expect(reply.status).toBe(400)
+    expect(reply.body.error.code).toBe('invalid_request')
+    expect(reply.body.data).toBeNull()
+  })
+})
+
+describe('request ids', () => {
+  test('tracking and CLI responses carry X-Request-ID, errors included', async () => {
+    for (const path of ['/api/v1/track/click', '/api/v1/cli/auth/poll']) {
+      const reply = await api.call(path.includes('poll') ? 'GET' : 'POST', path, { body: path.includes('poll') ? undefined : {} })
+      expect(reply.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/)
+    }
+  })
+
+  test('GET /api/v1/cli/status answers its 401 without X-Request-ID', async () => {
+    const reply = await api.call('GET', '/api/v1/cli/status')
+    expect(reply.status).toBe(401)
+    expect(reply.headers.get('x-request-id')).toBeNull()
+  })
+})
+
+describe('CORS', () => {
+  test('a preflight from an origin no program accepts gets no Access-Control-Allow-Origin', async () => {
+    const reply = await api.call('OPTIONS', '/api/v1/track/click', { headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } })
+    expect(reply.headers.get('access-control-allow-origin')).toBeNull()
+  })
+
+  test('a preflight from a program domain, its https subdomains or an allowed origin is answered with that origin', async () => {
+    await api.setupProgram({ domain: 'cors-shop.test', allowed_origins: ['http://localhost:5173'] })
+    for (const origin of ['https://cors-shop.test', 'https://www.cors-shop.test', 'http://localhost:5173']) {
+      const reply = await api.call('OPTIONS', '/api/v1/track/lead', { headers: { origin, 'access-control-request-method': 'POST' } })
+      expect(reply.status).toBe(204)
+      expect(reply.headers.get('access-control-allow-origin')).toBe(origin)
+    }
+    for (const origin of ['http://cors-shop.test', 'http://127.0.0.1:5173', 'https://notcors-shop.test']) {
+      const reply = await api.call('OPTIONS', '/api/v1/track/lead', { headers: { origin, 'access-control-request-method': 'POST' } })
+      expect(reply.headers.get('access-control-allow-origin')).toBeNull()
+    }
+  })
+
+  test('sale is never offered to browsers', async () => {
+    const reply = await api.call('OPTIONS', '/api/v1/track/sale', { headers: { origin: 'https://cors-shop.test', 'access-control-request-method': 'POST' } })
+    expect(reply.headers.get('access-control-allow-origin')).toBeNull()
+  })
+})
+
+test('GET /openapi.json is generated from the routes, with their body schemas', async () => {
+  const reply = await api.call('GET', '/openapi.json')
+  expect(reply.status).toBe(200)
+  expect(reply.body.openapi).toBe('3.1.0')
+  const create = reply.body.paths['/api/v1/admin/programs'].post
+  expect(create.requestBody.content['application/json'].schema.properties.commission_type).toBeDefined()
+  expect(reply.body.paths['/api/v1/admin/programs/{id}'].get.parameters[0].name).toBe('id')
+  const sale = reply.body.paths['/api/v1/track/sale'].post
+  expect(sale.requestBody.content['application/json'].schema.properties.amount_cents.type).toBe('integer')
+  expect(sale.responses[200].content['application/json'].schema.properties.data.properties.commission).toBeDefined()
+  const docs = await fetch(`${api.url}/docs`)
+  expect(docs.headers.get('content-type')).toContain('text/html')
+  expect(await docs.text()).toContain('id="api_key_rotation_required"')
+})

@@ -1,0 +1,99 @@
+import { afterEach, describe, expect, test } from 'bun:test'
+import { RateLimiter } from '../../src/http/rate-limit'
+import { minutes, startApi, type Api } from '../helpers'
+
+let api: Api
+afterEach(() => api?.stop())
+
+const click = (headers: Record<string, string> = {}) => api.call('POST', '/api/v1/track/click', { body: {}, headers })
+
+describe('per-minute limits (SPEC.md, Limits)', () => {
+  test('click allows 60 a minute per IP, counting down, then answers the typed 429 until the window resets', async () => {
+    api = await startApi()
+    const started = Math.ceil((api.clock.now() + minutes(1)) / 1000)
+    for (let i = 1; i <= 60; i++) {
+      const reply = await click()
+      expect(reply.status).not.toBe(429)
+      expect(reply.headers.get('x-ratelimit-limit')).toBe('60')
+      expect(reply.headers.get('x-ratelimit-remaining')).toBe(String(60 - i))
+      expect(reply.headers.get('x-ratelimit-reset')).toBe(String(started))
+      expect(reply.headers.get('retry-after')).toBeNull()
+    }
+    api.clock.advance(15_000)
+    const refused = await click()
+    expect(refused.status).toBe(429)
+    expect(refused.headers.get('retry-after')).toBe('45')
+    expect(refused.headers.get('x-ratelimit-remaining')).toBe('0')
+    expect(refused.headers.get('x-request-id')).toBeTruthy()
+    expect(refused.body).toEqual({
+      error: { code: 'rate_limited', message: expect.any(String), status: 429, retry_after_seconds: 45 },
+    })
+    expect('data' in refused.body).toBe(false)
+    api.clock.advance(45_000)
+    const again = await click()
+    expect(again.status).not.toBe(429)
+    expect(again.headers.get('x-ratelimit-remaining')).toBe('59')
+  })
+
+  test('lead allows 30 a minute per IP', async () => {
+    api = await startApi()
+    for (let i = 0; i < 30; i++) expect((await api.call('POST', '/api/v1/track/lead', { body: {} })).status).not.toBe(429)
+    expect((await api.call('POST', '/api/v1/track/lead', { body: {} })).status).toBe(429)
+  })
+
+  test('behind a trusted proxy each X-Forwarded-For client has its own bucket; otherwise the header is ignored', async () => {
+    api = await startApi({ env: { TRUST_PROXY: 'true' } })
+    for (let i = 0; i < 60; i++) await click({ 'x-forwarded-for': '203.0.113.1' })
+    expect((await click({ 'x-forwarded-for': '203.0.113.1, 10.0.0.1' })).status).toBe(429)
+    expect((await click({ 'x-forwarded-for': '203.0.113.2' })).status).not.toBe(429)
+    expect((await click({ 'fly-client-ip': '203.0.113.3' })).status).not.toBe(429)
+    await api.stop()
+    api = await startApi()
+    for (let i = 0; i < 60; i++) await click({ 'x-forwarded-for': `203.0.113.${i}` })
+    expect((await click({ 'x-forwarded-for': '198.51.100.7' })).status).toBe(429)
+  })
+
+  test('sale and refund share one bucket of 120 per API key, and another key has its own', async () => {
+    api = await startApi()
+    for (let i = 0; i < 60; i++) await api.call('POST', '/api/v1/track/sale', { body: {}, token: 'key-a' })
+    for (let i = 0; i < 60; i++) await api.call('POST', '/api/v1/track/refund', { body: {}, token: 'key-a' })
+    const refused = await api.call('POST', '/api/v1/track/sale', { body: {}, token: 'key-a' })
+    expect(refused.status).toBe(429)
+    expect(refused.headers.get('x-ratelimit-limit')).toBe('120')
+    expect(refused.body.error.code).toBe('rate_limited')
+    expect((await api.call('POST', '/api/v1/track/refund', { body: {}, token: 'key-b' })).status).not.toBe(429)
+  })
+
+  test('readiness allows 30 and the CLI routes 60 a minute per key or IP', async () => {
+    api = await startApi()
+    for (let i = 0; i < 30; i++) await api.call('GET', '/api/v1/programs/me/readiness', { token: 'k' })
+    const readiness = await api.call('GET', '/api/v1/programs/me/readiness', { token: 'k' })
+    expect(readiness.status).toBe(429)
+    expect(readiness.headers.get('x-ratelimit-limit')).toBe('30')
+    for (let i = 0; i < 60; i++) await api.call('GET', '/api/v1/cli/auth/poll')
+    const cli = await api.call('POST', '/api/v1/cli/auth/start')
+    expect(cli.status).toBe(429)
+    expect(cli.body.error.retry_after_seconds).toBeGreaterThan(0)
+  })
+})
+
+describe('the bucket store', () => {
+  test('idle buckets are evicted, so many distinct IPs cannot grow memory without bound', () => {
+    let now = 0
+    const limiter = new RateLimiter(() => now)
+    for (let i = 0; i < 10_000; i++) limiter.take(`ip:${i}`, 60)
+    expect(limiter.size).toBe(10_000)
+    now += minutes(1)
+    limiter.take('ip:new', 60)
+    expect(limiter.size).toBe(1)
+  })
+
+  test('a refused key stays refused until its window ends, then gets the whole limit again', () => {
+    let now = 0
+    const limiter = new RateLimiter(() => now)
+    for (let i = 0; i < 3; i++) expect(limiter.take('k', 3).allowed).toBe(true)
+    expect(limiter.take('k', 3)).toMatchObject({ allowed: false, remaining: 0, resetAt: 60_000 })
+    now = 60_000
+    expect(limiter.take('k', 3)).toMatchObject({ allowed: true, remaining: 2, resetAt: 120_000 })
+  })
+})

@@ -1,0 +1,184 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { startApi, type Api, type Fixture } from '../helpers'
+import { kit, roomy, unique } from './tracking-kit'
+
+let api: Api
+let k: ReturnType<typeof kit>
+let f: Fixture
+beforeAll(async () => {
+  api = await startApi(roomy)
+  k = kit(api)
+  f = await api.setupProgram({ attribution_window_days: 45 })
+})
+afterAll(() => api.stop())
+
+const post = (body: unknown, headers?: Record<string, string>) => api.call('POST', '/api/v1/track/click', { body, headers })
+const clicks = () => k.count('SELECT count(*) AS n FROM clicks')
+
+describe('POST /api/v1/track/click answers every 400 of SPEC.md and records nothing', () => {
+  const rows: [string, unknown, string][] = [
+    ['a missing affiliate_url', {}, 'affiliate_url is required'],
+    ['an empty affiliate_url', { affiliate_url: '' }, 'affiliate_url is required'],
+    ['an affiliate_url that is not a URL', { affiliate_url: 'not a url' }, 'Invalid affiliate_url'],
+    ['an affiliate_url without scheme', { affiliate_url: 'shop.test/?aff=abc' }, 'Invalid affiliate_url'],
+    ['an affiliate_url that is a number', { affiliate_url: 42 }, 'Invalid affiliate_url'],
+    ['an affiliate_url without aff', { affiliate_url: 'https://shop.test/?ref=abc' }, 'No aff parameter found in affiliate_url'],
+    ['an aff matching no link', { affiliate_url: 'https://shop.test/?aff=nobody-has-this' }, 'Referral link not found'],
+  ]
+  for (const [why, body, message] of rows) {
+    test(`${why} answers 400 "${message}"`, async () => {
+      const before = clicks()
+      const reply = await post(body)
+      expect(reply.status).toBe(400)
+      expect(reply.body).toEqual({ data: null, error: { status: 400, name: 'BadRequestError', message, details: {} } })
+      expect(clicks()).toBe(before)
+    })
+  }
+
+  test('a link that lacks its partner answers 400 "Invalid referral link configuration"', async () => {
+    const g = await api.setupProgram()
+    api.server.deps.database.client.exec(`UPDATE links SET partner_id = NULL WHERE id = ${g.linkId}`)
+    const reply = await k.click(g)
+    expect(reply.status).toBe(400)
+    expect(reply.body.error.message).toBe('Invalid referral link configuration')
+  })
+})
+
+describe('a click on an active link', () => {
+  test('answers success, an unguessable click_id and the program window as cookie_window_days', async () => {
+    const reply = await k.click(f)
+    expect(reply.status).toBe(200)
+    expect(reply.body).toEqual({ success: true, click_id: expect.any(String), cookie_window_days: 45 })
+    // At least 96 random bits, URL-safe (DECISIONS.md): base64url of 16 bytes is 22 characters.
+    expect(reply.body.click_id).toMatch(/^clk_[A-Za-z0-9_-]{22}$/)
+    expect(reply.headers.get('x-request-id')).toBeTruthy()
+    expect(k.count('SELECT count(*) AS n FROM clicks WHERE click_id = ? AND partner_id = ?', reply.body.click_id, f.partnerId)).toBe(1)
+  })
+
+  test('two visitors get two different click ids', async () => {
+    expect(await k.clickId(f)).not.toBe(await k.clickId(f))
+  })
+
+  test('an unknown click_id in the body is ignored and a new one is issued', async () => {
+    const reply = await k.click(f, { click_id: 'clk_made_up_by_someone' })
+    expect(reply.status).toBe(200)
+    expect(reply.body.click_id).not.toBe('clk_made_up_by_someone')
+  })
+
+  test('a click_id issued by another program is not reused', async () => {
+    const other = await api.setupProgram()
+    const foreign = await k.clickId(other)
+    expect((await k.click(f, { click_id: foreign })).body.click_id).not.toBe(foreign)
+  })
+})
+
+describe('first click wins (SPEC.md rule 1)', () => {
+  test('a second partner\'s click with the existing click_id is logged for that partner and answers the same click_id', async () => {
+    const bob = await k.partnerLink(f, unique('bob'))
+    const first = await k.clickId(f)
+    const again = await k.click(bob, { click_id: first })
+    expect(again.body).toEqual({ success: true, click_id: first, cookie_window_days: 45 })
+    expect(k.count('SELECT count(*) AS n FROM clicks WHERE click_id = ?', first)).toBe(2)
+    expect(k.count('SELECT count(*) AS n FROM clicks WHERE click_id = ? AND partner_id = ?', first, bob.partnerId)).toBe(1)
+  })
+
+  test('the customer and the commission stay with the first partner', async () => {
+    const bob = await k.partnerLink(f, unique('bob'))
+    const first = await k.clickId(f)
+    await k.click(bob, { click_id: first })
+    const customerKey = unique('cust')
+    expect((await k.lead(f, { click_id: first, customer_key: customerKey })).status).toBe(200)
+    const sale = await k.sale(f, { transaction_id: unique('txn'), customer_key: customerKey })
+    expect(sale.body.data.commission.partner_id).toBe(f.partnerId)
+  })
+})
+
+describe('referral link turned off (SPEC.md, States)', () => {
+  test('answers 410 link_disabled in the typed envelope with success false and message, recording nothing; on again it works', async () => {
+    const g = await api.setupProgram()
+    await api.admin('PATCH', `/links/${g.linkId}`, { active: false })
+    const before = clicks()
+    const reply = await k.click(g)
+    expect(reply.status).toBe(410)
+    expect(reply.body).toEqual({
+      success: false,
+      message: 'This referral link is disabled.',
+      error: { code: 'link_disabled', message: 'This referral link is disabled.', hint: expect.any(String) },
+    })
+    expect(reply.body.data).toBeUndefined()
+    expect(clicks()).toBe(before)
+    await api.admin('PATCH', `/links/${g.linkId}`, { active: true })
+    expect((await k.click(g)).status).toBe(200)
+  })
+})
+
+describe('browser origins', () => {
+  test('a click from an origin the program does not allow answers 403 and records nothing', async () => {
+    const before = clicks()
+    const reply = await k.click(f, {}, { origin: 'https://evil.example' })
+    expect(reply.status).toBe(403)
+    expect(reply.body.error).toEqual({ status: 403, name: 'ForbiddenError', message: 'Origin not allowed for this program', details: {} })
+    expect(clicks()).toBe(before)
+  })
+
+  test('a click from the program domain or its https subdomains is accepted', async () => {
+    for (const origin of ['https://shop.test', 'https://www.shop.test']) {
+      expect((await k.click(f, {}, { origin })).status).toBe(200)
+    }
+  })
+})
+
+describe('test mode', () => {
+  test('additional_data.test_mode marks the click as test data', async () => {
+    const reply = await k.click(f, { additional_data: { test_mode: true } })
+    expect(k.count('SELECT test_mode AS n FROM clicks WHERE click_id = ?', reply.body.click_id)).toBe(1)
+  })
+
+  test('a Bearer key with another program_id answers 403 "program_id does not match the API key"', async () => {
+    const before = clicks()
+    const reply = await k.click(f, { additional_data: { test_mode: true, program_id: f.programId + 1000 } }, { authorization: `Bearer ${f.apiKey}` })
+    expect(reply.status).toBe(403)
+    expect(reply.body.error.message).toBe('program_id does not match the API key')
+    expect(clicks()).toBe(before)
+  })
+
+  test('the key\'s own program_id is accepted, and without a key program_id is not checked', async () => {
+    expect((await k.click(f, { additional_data: { test_mode: true, program_id: f.programId } }, { authorization: `Bearer ${f.apiKey}` })).status).toBe(200)
+    expect((await k.click(f, { additional_data: { test_mode: true, program_id: 999_999 } })).status).toBe(200)
+  })
+
+  test('additional_data that is not an object answers 400', async () => {
+    const reply = await k.click(f, { additional_data: 'test' })
+    expect(reply.status).toBe(400)
+    expect(reply.body.error.message).toContain('additional_data')
+  })
+})
+
+test('the 61st click from one IP within a minute answers 429 rate_limited and is not recorded', async () => {
+  const limited = await startApi()
+  try {
+    const g = await limited.setupProgram()
+    const lk = kit(limited)
+    for (let i = 0; i < 60; i++) expect((await lk.click(g)).status).toBe(200)
+    const reply = await lk.click(g)
+    expect(reply.status).toBe(429)
+    expect(reply.body.error).toMatchObject({ code: 'rate_limited', status: 429 })
+    expect(lk.count('SELECT count(*) AS n FROM clicks')).toBe(60)
+  } finally {
+    await limited.stop()
+  }
+})
+
+test('a database failure answers 500 "Click tracking failed" with the request id in the header only', async () => {
+  const broken = await startApi()
+  try {
+    const g = await broken.setupProgram()
+    broken.server.deps.database.client.exec('CREATE TRIGGER fail_click BEFORE INSERT ON clicks BEGIN SELECT RAISE(ABORT, \'disk on fire\'); END')
+    const reply = await kit(broken).click(g)
+    expect(reply.status).toBe(500)
+    expect(reply.body).toEqual({ data: null, error: { status: 500, name: 'InternalServerError', message: 'Click tracking failed', details: {} } })
+    expect(reply.headers.get('x-request-id')).toBe(broken.errors[0].request_id as string)
+  } finally {
+    await broken.stop()
+  }
+})

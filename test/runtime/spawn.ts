@@ -1,0 +1,37 @@
+import { ADMIN_TOKEN } from '../helpers'
+
+export interface Spawned {
+  url: string
+  stop(): Promise<number>
+}
+
+/** Starts a server command as a user would and waits for its "svc listening" line (15 s at most). */
+export async function spawnServer(cmd: string[], env: Record<string, string>): Promise<Spawned> {
+  const child = Bun.spawn(cmd, {
+    cwd: `${import.meta.dir}/../..`,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SVC_ADMIN_TOKEN: ADMIN_TOKEN, SVC_LOG_REQUESTS: 'false', ...env },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
+  const reader = child.stdout.getReader()
+  let text = ''
+  const deadline = Date.now() + 15_000
+  while (Date.now() < deadline) {
+    const { value, done } = await Promise.race([reader.read(), Bun.sleep(deadline - Date.now()).then(() => ({ value: undefined, done: true }))])
+    if (done) break
+    text += new TextDecoder().decode(value)
+    const match = text.match(/"url":"(http:\/\/[^"]+)"/)
+    if (match) {
+      reader.releaseLock()
+      return {
+        url: match[1],
+        async stop() {
+          child.kill('SIGTERM')
+          return child.exited
+        },
+      }
+    }
+  }
+  child.kill()
+  throw new Error(`${cmd.join(' ')} did not start: ${text}${await new Response(child.stderr).text()}`)
+}
