@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import { adminRoutes } from './admin/routes'
 import { cliRoutes } from './cli-routes'
 import { clientIp } from './client-ip'
+import type { PeerAddress } from '../runtime/runtime'
 import { corsHeaders, preflight } from './cors'
 import type { Deps } from './deps'
 import { errorBody, HttpError, json } from './envelope'
@@ -28,9 +29,13 @@ export function buildRoutes(deps: Deps) {
     .onTransform(({ request, route }) => {
       stateOf(request).route = route
     })
-    .onAfterHandle(({ request, response }) => {
+    .onAfterHandle(({ request, response, set }) => {
+      // The pipeline's headers go in before Elysia builds the Response: cheaper than setting them after.
+      const state = stateOf(request)
+      Object.assign(set.headers, pipelineHeaders(deps, state, request, 200))
+      state.decorated = true
       // A key due for rotation adds top-level `warnings` beside `data` (SPEC.md, Authentication).
-      const { warnings } = stateOf(request)
+      const { warnings } = state
       if (warnings.length && response && typeof response === 'object' && !(response instanceof Response)) {
         return { ...(response as object), warnings }
       }
@@ -59,7 +64,17 @@ function renderError(deps: Deps, request: Request, error: unknown, code: unknown
     deps.log({ level: 'error', request_id: state.id, path: state.path, error: String((error as Error)?.stack ?? error) })
     failure = internalError(state.path, state.id)
   }
-  return json(errorBody(failure, state.path, state.warnings), failure.status, failure.options.headers)
+  state.decorated = true
+  return json(errorBody(failure, state.path, state.warnings), failure.status, { ...failure.options.headers, ...pipelineHeaders(deps, state, request, failure.status) })
+}
+
+/** What every answer carries: rate-limit and rotation headers, X-Request-ID (SPEC.md's exception aside), CORS. */
+function pipelineHeaders(deps: Deps, state: RequestState, request: Request, status: number): Record<string, string> {
+  const headers = { ...state.headers }
+  // SPEC.md, Request IDs: GET /api/v1/cli/status carries none except on its 500.
+  if (state.path !== '/api/v1/cli/status' || status === 500) headers['X-Request-ID'] = state.id
+  corsHeaders(deps, request, state.path, headers)
+  return headers
 }
 
 /** The service: createApp(deps).fetch answers every request (rate limits, ids, CORS, logs around the routes). */
@@ -68,7 +83,8 @@ export function createApp(deps: Deps) {
   const { config, clock, limiter } = deps
   const scale = config.rateLimitScale
 
-  async function fetch(request: Request): Promise<Response> {
+  /** `peer` is the runtime's lookup of the TCP peer address (absent under app.handle in tests). */
+  async function fetch(request: Request, peer?: PeerAddress): Promise<Response> {
     const started = performance.now()
     const url = request.url
     const pathStart = url.indexOf('/', url.indexOf('//') + 2)
@@ -79,7 +95,7 @@ export function createApp(deps: Deps) {
       id: crypto.randomUUID(), path, headers: {}, warnings: [],
       // Found only when a route needs it (click records it; key-limited routes rarely do).
       get ip() {
-        return (ip ??= clientIp(request, config.trustProxy))
+        return (ip ??= clientIp(request, config.trustProxy, peer))
       },
     }
     setState(request, state)
@@ -114,16 +130,18 @@ export function createApp(deps: Deps) {
     const retryAfter = Math.max(1, Math.ceil((decision.resetAt - clock.now()) / 1000))
     state.headers['Retry-After'] = String(retryAfter)
     // The typed envelope written out: refusing must stay cheap under a flood (no Error, no stack).
-    return json({ error: { code: 'rate_limited', message: shared.rateLimited, status: 429, retry_after_seconds: retryAfter } }, 429)
+    state.decorated = true
+    return json({ error: { code: 'rate_limited', message: shared.rateLimited, status: 429, retry_after_seconds: retryAfter } }, 429, pipelineHeaders(deps, state, request, 429))
   }
 
+  /** Adds the pipeline's headers to an answer built without them (preflight, a Response from a handler). */
   function decorate(response: Response, state: RequestState, request: Request): void {
-    const headers = response.headers
-    for (const name in state.headers) headers.set(name, state.headers[name])
-    // SPEC.md, Request IDs: GET /api/v1/cli/status carries none except on its 500.
-    const quiet = state.path === '/api/v1/cli/status' && response.status !== 500
-    if (!quiet) headers.set('X-Request-ID', state.id)
-    corsHeaders(deps, request, state.path, headers)
+    if (state.decorated) return
+    const add = pipelineHeaders(deps, state, request, response.status)
+    for (const name in add) {
+      if (name === 'Vary') response.headers.append(name, add[name])
+      else response.headers.set(name, add[name])
+    }
   }
 
   return { app, fetch }

@@ -9,13 +9,13 @@ const browserPaths = new Set(['/api/v1/track/click', '/api/v1/track/lead'])
 const EXPOSED = 'X-Request-ID, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Deprecation, Sunset, Link'
 
 /** Adds CORS headers to a browser route's answer when some program accepts the Origin. */
-export function corsHeaders(deps: Deps, request: Request, path: string, headers: Headers): void {
+export function corsHeaders(deps: Deps, request: Request, path: string, headers: Record<string, string>): void {
   if (!browserPaths.has(path)) return
-  headers.append('Vary', 'Origin')
+  headers.Vary = headers.Vary ? `${headers.Vary}, Origin` : 'Origin'
   const origin = request.headers.get('origin')
   if (!origin || !originKnown(deps.database, origin)) return
-  headers.set('Access-Control-Allow-Origin', origin)
-  headers.set('Access-Control-Expose-Headers', EXPOSED)
+  headers['Access-Control-Allow-Origin'] = origin
+  headers['Access-Control-Expose-Headers'] = EXPOSED
 }
 
 /**

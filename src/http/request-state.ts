@@ -10,6 +10,8 @@ export interface RequestState {
   warnings: unknown[]
   /** The route's label for the log line (the path without ids). */
   route?: string
+  /** Set once the pipeline's headers are in the answer (built with them, or added after). */
+  decorated?: boolean
 }
 
 const states = new WeakMap<Request, RequestState>()

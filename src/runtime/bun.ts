@@ -1,5 +1,5 @@
 import { Database } from 'bun:sqlite'
-import { rememberPeer, type Runtime, type SqliteDatabase } from './runtime'
+import type { Runtime, SqliteDatabase } from './runtime'
 
 /** The Bun adapter: bun:sqlite and Bun.serve. */
 export const bunRuntime: Runtime = {
@@ -15,8 +15,7 @@ export const bunRuntime: Runtime = {
       // this is only the transport's hard ceiling.
       maxRequestBodySize: 1024 * 1024,
       fetch(request, srv) {
-        rememberPeer(request, () => srv.requestIP(request)?.address)
-        return fetch(request)
+        return fetch(request, () => srv.requestIP(request)?.address)
       },
     })
     return {

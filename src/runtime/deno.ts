@@ -1,6 +1,6 @@
 // The Deno adapter: node:sqlite (built into Deno) behind bun:sqlite's shape, and Deno.serve.
 import { DatabaseSync, type StatementSync } from 'node:sqlite'
-import { rememberPeer, type Runtime, type SqliteDatabase, type SqliteStatement } from './runtime'
+import type { Runtime, SqliteDatabase, SqliteStatement } from './runtime'
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 declare const Deno: any
@@ -47,8 +47,7 @@ export const denoRuntime: Runtime = {
   },
   serve({ port, hostname, fetch }) {
     const server = Deno.serve({ port, hostname, onListen() {} }, (request: Request, info: { remoteAddr: { hostname: string } }) => {
-      rememberPeer(request, () => info.remoteAddr?.hostname)
-      return fetch(request)
+      return fetch(request, () => info.remoteAddr?.hostname)
     })
     return { port: server.addr.port, stop: () => server.shutdown() }
   },

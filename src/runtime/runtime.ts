@@ -17,6 +17,9 @@ export interface SqliteDatabase {
   close(): void
 }
 
+/** The TCP peer address of the request being answered, looked up on demand. */
+export type PeerAddress = () => string | undefined
+
 export interface Served {
   port: number
   stop(): Promise<void>
@@ -25,22 +28,9 @@ export interface Served {
 export interface Runtime {
   name: 'bun' | 'deno'
   openSqlite(path: string): SqliteDatabase
-  /** Serves fetch; records each request's peer address for clientAddress(). */
-  serve(options: { port: number; hostname: string; fetch: (request: Request) => Response | Promise<Response> }): Served
-}
-
-const peers = new WeakMap<Request, () => string | undefined>()
-
-/**
- * Remembers how to find the TCP peer address of a request (called by the runtime adapters).
- * It is looked up only when asked for: behind a trusted proxy, or on key-limited routes, the
- * lookup (a native call per request) is not needed at all.
- */
-export function rememberPeer(request: Request, address: () => string | undefined): void {
-  peers.set(request, address)
-}
-
-/** The TCP peer address of a request, or null when the runtime did not record one (app.handle in tests). */
-export function peerAddress(request: Request): string | null {
-  return peers.get(request)?.() ?? null
+  /**
+   * Serves fetch. `peer` finds the TCP peer address of the request; it is called only when
+   * asked (behind a trusted proxy, or on key-limited routes, the native lookup is not needed).
+   */
+  serve(options: { port: number; hostname: string; fetch: (request: Request, peer: PeerAddress) => Response | Promise<Response> }): Served
 }
