@@ -1,99 +1,106 @@
-import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "bun:test"
-import { existsSync, readFileSync, statSync, writeFileSync, mkdirSync } from "node:fs"
+import { expect, test } from "bun:test"
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { dirname } from "node:path"
-import { ID_TOKEN, LOGIN_TOKEN, startStub, SUSPENDED_ID_TOKEN, type Stub } from "./stub-server.ts"
-import { runCli, tempHome } from "./run-cli.ts"
+import { cliSuite, seenRequest } from "./harness.ts"
+import { runCli } from "./run-cli.ts"
 
-let stub: Stub
-let home: ReturnType<typeof tempHome>
-let env: Record<string, string>
+const s = cliSuite()
+const config = () => JSON.parse(readFileSync(s.home.configFile, "utf8"))
 
-beforeAll(() => {
-  stub = startStub()
-})
-afterAll(() => stub.stop())
-beforeEach(() => {
-  home = tempHome()
-  env = { ...home.env, SVC_BASE_URL: stub.url }
-  stub.pollsUntilComplete = 1
-  stub.expireSessions = false
-  stub.seen.length = 0
-})
-afterEach(() => home.cleanup())
-
-test("login prints the login URL, polls until complete and saves the token with mode 0600", async () => {
-  stub.pollsUntilComplete = 3
-  const r = await runCli(["login"], env)
+test("login prints the login URL, polls until the browser sign-in completes and saves the token with mode 0600", async () => {
+  const accountId = await s.account()
+  const running = s.run(["login"])
+  // The browser's part: the sign-in page posts the id_token to the callback for the session's state.
+  const firstPoll = await seenRequest(s.tap, "/api/v1/cli/auth/poll?state=")
+  const state = new URL(firstPoll.path, "http://x").searchParams.get("state")!
+  const callback = await s.api.call("POST", "/api/v1/cli/auth/callback", { body: { state, id_token: await s.idToken(accountId) } })
+  expect(callback.status).toBe(200)
+  const r = await running
   expect(r.code).toBe(0)
-  expect(r.stdout).toContain(`${stub.url}/cli/login?state=`)
+  expect(r.stdout).toContain(`${s.api.server.deps.config.publicBaseUrl}/cli/login?state=${encodeURIComponent(state)}`)
   expect(r.stdout).toContain("Logged in")
-  expect(stub.seen.filter((s) => s.path.startsWith("/api/v1/cli/auth/poll?state=st_")).length).toBe(3)
-  const config = JSON.parse(readFileSync(home.configFile, "utf8"))
-  expect(config).toEqual({ base_url: stub.url, token: LOGIN_TOKEN })
-  expect(statSync(home.configFile).mode & 0o777).toBe(0o600)
+  expect(s.tap.seen.filter((q) => q.path.startsWith("/api/v1/cli/auth/poll?state=")).length).toBeGreaterThanOrEqual(2)
+  expect(config()).toEqual({ base_url: s.tap.url, token: expect.stringMatching(/\S{20,}/) })
+  expect(statSync(s.home.configFile).mode & 0o777).toBe(0o600)
+  // The saved token is the one the server issued: it lists the account's programs.
+  expect((await s.run(["programs"])).code).toBe(0)
 })
 
 test("login uses ~/.config when XDG_CONFIG_HOME is unset", async () => {
-  const r = await runCli(["login", "--id-token", ID_TOKEN], { HOME: home.dir, SVC_BASE_URL: stub.url })
+  const r = await runCli(["login", "--id-token", await s.idToken(await s.account())], { HOME: s.home.dir, SVC_BASE_URL: s.tap.url })
   expect(r.code).toBe(0)
-  expect(existsSync(`${home.dir}/.config/svc/config.json`)).toBe(true)
+  expect(existsSync(`${s.home.dir}/.config/svc/config.json`)).toBe(true)
 })
 
 test("login tightens an existing config file that was world-readable", async () => {
-  mkdirSync(dirname(home.configFile), { recursive: true })
-  writeFileSync(home.configFile, "{}", { mode: 0o644 })
-  expect((await runCli(["login", "--id-token", ID_TOKEN], env)).code).toBe(0)
-  expect(statSync(home.configFile).mode & 0o777).toBe(0o600)
+  mkdirSync(dirname(s.home.configFile), { recursive: true })
+  writeFileSync(s.home.configFile, "{}", { mode: 0o644 })
+  await s.loggedIn()
+  expect(statSync(s.home.configFile).mode & 0o777).toBe(0o600)
 })
 
-test("login --id-token posts state and id_token to the callback, then polls", async () => {
-  const r = await runCli(["login", "--id-token", ID_TOKEN], env)
+test("login --id-token posts state and id_token to the callback, then polls, and prints no login URL", async () => {
+  const idToken = await s.idToken(await s.account())
+  const r = await s.run(["login", "--id-token", idToken])
   expect(r.code).toBe(0)
-  const callback = stub.seen.find((s) => s.path === "/api/v1/cli/auth/callback")!
+  const callback = s.tap.seen.find((q) => q.path === "/api/v1/cli/auth/callback")!
   const sent = JSON.parse(callback.body)
-  expect(sent.id_token).toBe(ID_TOKEN)
-  expect(stub.seen.some((s) => s.path === `/api/v1/cli/auth/poll?state=${sent.state}`)).toBe(true)
+  expect(sent.id_token).toBe(idToken)
+  expect(s.tap.seen.some((q) => q.path === `/api/v1/cli/auth/poll?state=${encodeURIComponent(sent.state)}`)).toBe(true)
   expect(r.stdout).not.toContain("/cli/login?state=")
-  expect(JSON.parse(readFileSync(home.configFile, "utf8")).token).toBe(LOGIN_TOKEN)
 })
 
 test("login --json prints one JSON document and never the token", async () => {
-  const r = await runCli(["login", "--id-token", ID_TOKEN, "--json"], env)
+  const r = await s.run(["login", "--id-token", await s.idToken(await s.account()), "--json"])
   expect(r.code).toBe(0)
-  expect(JSON.parse(r.stdout)).toEqual({ data: { status: "complete", config_path: home.configFile }, error: null })
-  expect(r.stdout + r.stderr).not.toContain(LOGIN_TOKEN)
+  expect(JSON.parse(r.stdout)).toEqual({ data: { status: "complete", config_path: s.home.configFile }, error: null })
+  expect(r.stdout + r.stderr).not.toContain(config().token)
 })
 
-test("a suspended account's login fails with exit 1 and the server's message and request id", async () => {
-  const r = await runCli(["login", "--id-token", SUSPENDED_ID_TOKEN], env)
+test("a suspended account's login fails with exit 1, the server's message and request id, and saves nothing", async () => {
+  const accountId = await s.account()
+  await s.api.admin("POST", `/accounts/${accountId}/suspend`)
+  const r = await s.run(["login", "--id-token", await s.idToken(accountId)])
   expect(r.code).toBe(1)
-  expect(r.stderr).toContain("Your account has been suspended. (request_id: req_stub_1)")
-  expect(existsSync(home.configFile)).toBe(false)
+  expect(r.stderr).toMatch(/Your account has been suspended\.[^\n]*\(request_id: \S+\)/)
+  expect(existsSync(s.home.configFile)).toBe(false)
+})
+
+test("a tampered id_token fails with exit 1 and saves nothing", async () => {
+  const idToken = await s.idToken(await s.account())
+  const r = await s.run(["login", "--id-token", `${idToken.slice(0, -4)}AAAA`])
+  expect(r.code).toBe(1)
+  expect(existsSync(s.home.configFile)).toBe(false)
 })
 
 test("an expired login session fails with exit 1 and saves nothing", async () => {
-  stub.expireSessions = true
-  const r = await runCli(["login"], env)
+  const running = s.run(["login"])
+  await seenRequest(s.tap, "/api/v1/cli/auth/poll?state=")
+  // Sessions live 5 minutes on the server's (injected) clock.
+  s.api.clock.advance(6 * 60_000)
+  const r = await running
   expect(r.code).toBe(1)
   expect(r.stderr).toContain("expired")
-  expect(existsSync(home.configFile)).toBe(false)
+  expect(existsSync(s.home.configFile)).toBe(false)
 })
 
 test("--base-url beats SVC_BASE_URL, and login remembers it for later commands", async () => {
-  const r = await runCli(["login", "--id-token", ID_TOKEN, "--base-url", stub.url], { ...env, SVC_BASE_URL: "http://127.0.0.1:1" })
+  const idToken = await s.idToken(await s.account())
+  const r = await s.run(["login", "--id-token", idToken, "--base-url", s.tap.url], { ...s.env, SVC_BASE_URL: "http://127.0.0.1:1" })
   expect(r.code).toBe(0)
-  const programs = await runCli(["programs"], home.env)
+  await s.program("Remembered")
+  const programs = await runCli(["programs"], s.home.env)
   expect(programs.code).toBe(0)
-  expect(programs.stdout).toContain("Acme")
+  expect(programs.stdout).toContain("Remembered")
 })
 
 test("logout removes the token and is a no-op when already logged out", async () => {
-  await runCli(["login", "--id-token", ID_TOKEN], env)
-  const first = await runCli(["logout"], env)
+  await s.loggedIn()
+  const first = await s.run(["logout"])
   expect(first.code).toBe(0)
   expect(first.stdout).toContain("Logged out.")
-  expect(JSON.parse(readFileSync(home.configFile, "utf8")).token).toBeUndefined()
-  const second = await runCli(["logout"], env)
+  expect(config().token).toBeUndefined()
+  const second = await s.run(["logout"])
   expect(second.code).toBe(0)
   expect(second.stdout).toContain("Not logged in")
 })
