@@ -57,7 +57,8 @@ async function readJson(request: Request): Promise<Body | null> {
   }
 }
 
-function serveCommit(db: Database) {
+/** Serves POSTs that insert one row each through `write`; a UNIQUE violation answers 409. */
+function serveInserts(db: Database, write: (insertOne: () => number) => number | Promise<number>) {
   const insert = db.prepare('INSERT INTO events (key, amount_cents, created_at) VALUES (?, ?, ?)')
   return Bun.serve({
     port, hostname: '127.0.0.1',
@@ -65,9 +66,7 @@ function serveCommit(db: Database) {
       const body = await readJson(request)
       if (!body) return bad('Malformed JSON')
       try {
-        // bun:sqlite in autocommit mode: one implicit transaction, one fsync of the WAL at FULL.
-        const result = insert.run(keyOf(body), Number(body.amount_cents ?? 1), Date.now())
-        return ok(Number(result.lastInsertRowid))
+        return ok(await write(() => Number(insert.run(keyOf(body), Number(body.amount_cents ?? 1), Date.now()).lastInsertRowid)))
       } catch {
         return bad('duplicate', 409)
       }
@@ -75,9 +74,12 @@ function serveCommit(db: Database) {
   })
 }
 
+/** bun:sqlite in autocommit mode: one implicit transaction, one fsync of the WAL at FULL, per request. */
+const serveCommit = (db: Database) => serveInserts(db, (insertOne) => insertOne())
+
+/** The group-commit writer of DECISIONS.md reduced to its core. */
 function serveGroup(db: Database) {
-  const insert = db.prepare('INSERT INTO events (key, amount_cents, created_at) VALUES (?, ?, ?)')
-  type Pending = { unit: () => unknown; resolve: (v: unknown) => void; reject: (e: unknown) => void }
+  type Pending = { unit: () => number; resolve: (v: number) => void; reject: (e: unknown) => void }
   let queue: Pending[] = []
   let scheduled = false
   const flush = () => {
@@ -105,28 +107,15 @@ function serveGroup(db: Database) {
       for (const p of batch) p.reject(error)
       return
     }
-    batch.forEach((p, i) => (outcomes[i].ok ? p.resolve(outcomes[i].value) : p.reject(outcomes[i].value)))
+    batch.forEach((p, i) => (outcomes[i].ok ? p.resolve(outcomes[i].value as number) : p.reject(outcomes[i].value)))
   }
-  const write = (unit: () => unknown) => new Promise((resolve, reject) => {
+  return serveInserts(db, (unit) => new Promise<number>((resolve, reject) => {
     queue.push({ unit, resolve, reject })
     if (!scheduled) {
       scheduled = true
       setImmediate(flush)
     }
-  })
-  return Bun.serve({
-    port, hostname: '127.0.0.1',
-    async fetch(request) {
-      const body = await readJson(request)
-      if (!body) return bad('Malformed JSON')
-      try {
-        const id = await write(() => Number(insert.run(keyOf(body), Number(body.amount_cents ?? 1), Date.now()).lastInsertRowid))
-        return ok(id)
-      } catch {
-        return bad('duplicate', 409)
-      }
-    },
-  })
+  }))
 }
 
 async function serveElysia() {

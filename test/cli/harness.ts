@@ -43,9 +43,21 @@ export const startCliServer = (env: Record<string, string> = {}) =>
  * One real server and tap for a test file, a fresh config home for each test (HOME and
  * XDG_CONFIG_HOME in a temp folder, SVC_BASE_URL at the tap), and the steps most tests start with.
  */
-export function cliSuite() {
+export interface CliSuite {
+  api: Api
+  tap: Tap
+  home: ReturnType<typeof tempHome>
+  env: Record<string, string>
+  run(args: string[], env?: Record<string, string>, stdin?: string): Promise<CliResult>
+  account(fields?: Record<string, unknown>): Promise<number>
+  idToken(accountId: number): Promise<string>
+  loggedIn(): Promise<number>
+  program(name?: string): Promise<{ program_id: number; api_key: string }>
+}
+
+export function cliSuite(): CliSuite {
   let n = 0
-  const s = {
+  const s: CliSuite = {
     api: undefined as unknown as Api,
     tap: undefined as unknown as Tap,
     home: undefined as unknown as ReturnType<typeof tempHome>,

@@ -1,13 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { days, startApi, type Api } from '../helpers'
-import { kit, roomy, unique } from './tracking-kit'
+import { trackingSetup, type Kit, unique } from './tracking-kit'
 
-let api: Api
-let k: ReturnType<typeof kit>
-beforeAll(async () => {
-  api = await startApi(roomy)
-  k = kit(api)
-})
+let api: Api, k: Kit
+beforeAll(async () => ({ api, k } = await trackingSetup()))
 afterAll(() => api.stop())
 
 const readiness = (token?: string, headers?: Record<string, string>) => api.call('GET', '/api/v1/programs/me/readiness', { token, headers })

@@ -1,15 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { startApi, type Api, type Fixture } from '../helpers'
-import { kit, roomy, unique } from './tracking-kit'
+import { kit, trackingSetup, type Kit, unique } from './tracking-kit'
 
-let api: Api
-let k: ReturnType<typeof kit>
-let f: Fixture
-beforeAll(async () => {
-  api = await startApi(roomy)
-  k = kit(api)
-  f = await api.setupProgram()
-})
+let api: Api, k: Kit, f: Fixture
+beforeAll(async () => ({ api, k, f } = await trackingSetup({})))
 afterAll(() => api.stop())
 
 const customers = () => k.count('SELECT count(*) AS n FROM customers')

@@ -2,15 +2,11 @@
 // never record two sales for one transaction_id, and never leave a commission without its sale.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import fc from 'fast-check'
-import { days, startApi, type Api, type Fixture } from '../helpers'
-import { kit, roomy, unique } from './tracking-kit'
+import { days, type Api, type Fixture } from '../helpers'
+import { trackingSetup, type Kit, unique } from './tracking-kit'
 
-let api: Api
-let k: ReturnType<typeof kit>
-beforeAll(async () => {
-  api = await startApi(roomy)
-  k = kit(api)
-})
+let api: Api, k: Kit
+beforeAll(async () => ({ api, k } = await trackingSetup()))
 afterAll(() => api.stop())
 
 const pick = (n: number) => fc.nat({ max: n - 1 })

@@ -1,13 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { days, startApi, type Api } from '../helpers'
-import { kit, roomy, unique } from './tracking-kit'
+import { kit, trackingSetup, type Kit, unique } from './tracking-kit'
 
-let api: Api
-let k: ReturnType<typeof kit>
-beforeAll(async () => {
-  api = await startApi(roomy)
-  k = kit(api)
-})
+let api: Api, k: Kit
+beforeAll(async () => ({ api, k } = await trackingSetup()))
 afterAll(() => api.stop())
 
 describe('a valid attributed sale', () => {

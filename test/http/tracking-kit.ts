@@ -1,8 +1,16 @@
 // Small helpers shared by the tracking suites: each call goes over real HTTP to startApi's server.
-import type { Api, Fixture, Reply } from '../helpers'
+import { startApi, type Api, type Fixture, type Reply } from '../helpers'
 
 /** A server whose per-minute limits are raised, so that suites not about rate limits never hit them. */
 export const roomy = { env: { SVC_RATE_LIMIT_SCALE: '1000' } }
+
+/** A suite's server (limits scaled up: every call comes from one IP), its kit, and a program when asked for. */
+export async function trackingSetup(program?: Record<string, unknown>): Promise<{ api: Api; k: ReturnType<typeof kit>; f: Fixture }> {
+  const api = await startApi(roomy)
+  return { api, k: kit(api), f: program ? await api.setupProgram(program) : (undefined as unknown as Fixture) }
+}
+
+export type Kit = ReturnType<typeof kit>
 
 export function kit(api: Api) {
   const click = (f: Fixture, extra: Record<string, unknown> = {}, headers?: Record<string, string>) =>
