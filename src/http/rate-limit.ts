@@ -18,19 +18,22 @@ export interface Decision {
 }
 
 const WINDOW_MS = 60_000
-/** Past this many live buckets the oldest are dropped even before their window ends. */
-const HARD_CAP = 200_000
+/**
+ * Past this many live buckets (about 7 MB) the oldest half is dropped even before its window
+ * ends: only more distinct clients than this within one minute ever get a fresh bucket early.
+ */
+const HARD_CAP = 100_000
 
 export class RateLimiter {
   private buckets = new Map<string, Bucket>()
   private lastSweep = 0
 
-  constructor(private readonly now: () => number) {}
+  constructor(private readonly now: () => number, private readonly hardCap = HARD_CAP) {}
 
   /** Takes one request from `key`'s bucket of `limit` per minute. */
   take(key: string, limit: number): Decision {
     const now = this.now()
-    if (now - this.lastSweep >= WINDOW_MS || this.buckets.size > HARD_CAP) this.sweep(now)
+    if (now - this.lastSweep >= WINDOW_MS || this.buckets.size > this.hardCap) this.sweep(now)
     let bucket = this.buckets.get(key)
     if (!bucket || bucket.resetAt <= now) {
       bucket = { remaining: limit, resetAt: now + WINDOW_MS }
@@ -51,7 +54,7 @@ export class RateLimiter {
     for (const [key, bucket] of this.buckets) if (bucket.resetAt <= now) this.buckets.delete(key)
     // Map iterates in insertion order: what is left over the cap is the oldest.
     for (const key of this.buckets.keys()) {
-      if (this.buckets.size <= HARD_CAP / 2) break
+      if (this.buckets.size <= this.hardCap / 2) break
       this.buckets.delete(key)
     }
   }

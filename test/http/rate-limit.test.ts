@@ -88,6 +88,17 @@ describe('the bucket store', () => {
     expect(limiter.size).toBe(1)
   })
 
+  test('past the hard cap the oldest half is dropped within the window; the newest keep their counts', () => {
+    const limiter = new RateLimiter(() => 0, 1_000)
+    for (let i = 0; i <= 1_000; i++) limiter.take(`ip:${i}`, 60)
+    expect(limiter.size).toBe(1_001)
+    limiter.take('ip:1000', 60)
+    expect(limiter.size).toBe(500)
+    // The newest bucket kept its count (two taken); the oldest starts again.
+    expect(limiter.take('ip:1000', 60).remaining).toBe(57)
+    expect(limiter.take('ip:0', 60).remaining).toBe(59)
+  })
+
   test('a refused key stays refused until its window ends, then gets the whole limit again', () => {
     let now = 0
     const limiter = new RateLimiter(() => now)
