@@ -32,6 +32,7 @@ const NORMAL = env.BENCH_NORMAL !== '0'
 const LOGGING = env.BENCH_LOGGING !== '0'
 const SALE_PROGRAMS = int('BENCH_SALE_PROGRAMS', 500, 5000) || 500
 const SALE_CUSTOMERS = int('BENCH_SALE_CUSTOMERS', 4, 50) || 4
+const CLICK_PROGRAMS = int('BENCH_CLICK_PROGRAMS', 20, 100) || 20
 const CPU_PROF = env.BENCH_CPU_PROF || null
 /** The service's entry point; another checkout's src/main.ts can be compared on the same machine. */
 const SERVICE_MAIN = env.BENCH_SERVICE_MAIN || join(import.meta.dir, '..', 'src/main.ts')
@@ -112,7 +113,7 @@ const clickShape = (links: string[]): Shape => ({
 async function clickAndFlood(ceilings: { commit: LoadResult | null; group: LoadResult | null; elysia: LoadResult | null }) {
   const { child, dbPath } = await startService('svc-click', {})
   try {
-    const programs = await createPrograms(child.url, ADMIN_TOKEN, `c${RUN}`, 20, 5)
+    const programs = await createPrograms(child.url, ADMIN_TOKEN, `c${RUN}`, CLICK_PROGRAMS, Math.ceil(100 / CLICK_PROGRAMS))
     const links = programs.flatMap((p) => p.shortLinks)
     const probe = await post(child.url, '/api/v1/track/click', { affiliate_url: `https://shop.test/?aff=${links[0]}` }, { 'x-forwarded-for': visitorIp(ipCounter++) })
     let clicked = probe.status === 200 ? 1 : 0
