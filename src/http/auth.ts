@@ -69,3 +69,14 @@ export function optionalProgramKey(deps: Deps, request: Request): KeyMatch | nul
   const bearer = readBearer(request)
   return bearer.kind === 'token' ? programKey(deps, request, bearer.token, 'lead') : null
 }
+
+/**
+ * Click: no key is needed and an unknown one is ignored (SPEC.md: Bearer optional, only for the
+ * test-mode program check), but a known key's rotation applies as on every route ("every
+ * request with it"): the rotation headers and `warnings`, or the retired key's typed 401.
+ */
+export function knownProgramKey(deps: Deps, request: Request): KeyMatch | null {
+  const bearer = readBearer(request)
+  if (bearer.kind !== 'token' || !deps.findKey(bearer.token)) return null
+  return programKey(deps, request, bearer.token, 'lead')
+}

@@ -10,6 +10,7 @@ import { stateOf } from './request-state'
 import { guardOrigin, guardTestProgram } from './track-guards'
 import { ClickBody } from './track-schemas'
 import { bodyChecker } from './validate'
+import { knownProgramKey } from './auth'
 import { ClickAnswer } from './track-answers'
 
 const check = bodyChecker(ClickBody)
@@ -40,6 +41,7 @@ function checked(body: unknown) {
 /** POST /api/v1/track/click: browser-callable, no key; logs a click for the link's partner. */
 export function trackClickRoutes(deps: Deps) {
   return new Elysia({ name: 'track-click' }).post('/api/v1/track/click', async ({ body, request }) => {
+    const key = knownProgramKey(deps, request)
     const input = checked(body)
     const aff = affOf(input.affiliate_url)
     if (!aff.ok) throw clickFailure(aff.reason)
@@ -48,7 +50,7 @@ export function trackClickRoutes(deps: Deps) {
     if (!decision.ok) throw clickFailure(decision.reason)
     // A configured link has a program row (foreign key), so its domain and origins are present.
     guardOrigin({ domain: link!.domain!, allowedOrigins: link!.allowedOrigins! }, request)
-    guardTestProgram(deps, request, input.additional_data)
+    guardTestProgram(deps, request, input.additional_data, key ? key.program : undefined)
     const clickId = await recordClick(deps, {
       programId: decision.programId, linkId: link!.id, partnerId: decision.partnerId, clickId: input.click_id ?? null,
       testMode: input.additional_data?.test_mode === true, ip: stateOf(request).ip, userAgent: request.headers.get('user-agent'),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { startApi, type Api, type Fixture } from '../helpers'
+import { days, startApi, type Api, type Fixture } from '../helpers'
 import { kit, trackingSetup, type Kit, unique } from './tracking-kit'
 
 let api: Api, k: Kit, f: Fixture
@@ -175,4 +175,37 @@ test('a database failure answers 500 "Click tracking failed" with the request id
   } finally {
     await broken.stop()
   }
+})
+
+describe('a program key sent with a click (SPEC.md, Authentication: key rotation applies to every request with it)', () => {
+  test('a key due for rotation still clicks, with Deprecation, Sunset, Link and top-level warnings; once retired it is refused', async () => {
+    const own = await startApi()
+    try {
+      const g = await own.setupProgram()
+      const rotateBy = new Date(own.clock.now() + days(7)).toISOString()
+      await own.admin('POST', `/programs/${g.programId}/api-key/rotation`, { rotate_by: rotateBy })
+      const body = { affiliate_url: `https://shop.test/?aff=${g.shortLink}` }
+      const before = await own.call('POST', '/api/v1/track/click', { body, token: g.apiKey })
+      expect(before.status).toBe(200)
+      expect(before.body).toEqual({
+        success: true, click_id: expect.any(String), cookie_window_days: expect.any(Number),
+        warnings: [expect.objectContaining({ code: 'api_key_rotation_required', rotate_by: rotateBy })],
+      })
+      expect(before.headers.get('sunset')).toBe(new Date(rotateBy).toUTCString())
+      expect(before.headers.get('deprecation')).toMatch(/^@\d+$/)
+      expect(before.headers.get('link')).toContain('#api_key_rotation_required>; rel="deprecation"')
+      own.clock.advance(days(7))
+      const after = await own.call('POST', '/api/v1/track/click', { body, token: g.apiKey })
+      expect(after.status).toBe(401)
+      expect(after.body.error).toMatchObject({ code: 'api_key_rotation_required', hint: expect.any(String), docs_url: expect.stringContaining('#api_key_rotation_required') })
+      expect(kit(own).count('SELECT count(*) AS n FROM clicks')).toBe(1)
+    } finally {
+      await own.stop()
+    }
+  })
+
+  test('an unknown key is ignored outside the test-mode check', async () => {
+    const reply = await api.call('POST', '/api/v1/track/click', { body: { affiliate_url: `https://shop.test/?aff=${f.shortLink}` }, token: 'sk_nobody_knows_this' })
+    expect(reply.status).toBe(200)
+  })
 })
