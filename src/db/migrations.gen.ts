@@ -7,5 +7,9 @@ export const migrations: { tag: string; sql: string }[] = [
   {
     "tag": "0001_customer_click_time",
     "sql": "ALTER TABLE `customers` ADD `clicked_at` integer;--> statement-breakpoint\nCREATE INDEX `customers_key` ON `customers` (`customer_key`);"
+  },
+  {
+    "tag": "0002_program_mode_shared_email",
+    "sql": "DROP INDEX `accounts_email_unique`;--> statement-breakpoint\nPRAGMA foreign_keys=OFF;--> statement-breakpoint\nCREATE TABLE `__new_programs` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`advertiser_id` integer NOT NULL,\n\t`name` text NOT NULL,\n\t`domain` text NOT NULL,\n\t`commission_type` text NOT NULL,\n\t`commission_rate` real NOT NULL,\n\t`lead_auth` text DEFAULT 'server_required' NOT NULL,\n\t`attribution_window_days` integer DEFAULT 60 NOT NULL,\n\t`allowed_origins` text DEFAULT '[]' NOT NULL,\n\t`livemode` integer,\n\t`stripe_account_id` text,\n\t`stripe_webhook_secrets` text DEFAULT '[]' NOT NULL,\n\t`created_at` integer NOT NULL,\n\tFOREIGN KEY (`advertiser_id`) REFERENCES `advertisers`(`id`) ON UPDATE no action ON DELETE no action\n);\n--> statement-breakpoint\nINSERT INTO `__new_programs`(\"id\", \"advertiser_id\", \"name\", \"domain\", \"commission_type\", \"commission_rate\", \"lead_auth\", \"attribution_window_days\", \"allowed_origins\", \"livemode\", \"stripe_account_id\", \"stripe_webhook_secrets\", \"created_at\") SELECT \"id\", \"advertiser_id\", \"name\", \"domain\", \"commission_type\", \"commission_rate\", \"lead_auth\", \"attribution_window_days\", \"allowed_origins\", \"livemode\", \"stripe_account_id\", \"stripe_webhook_secrets\", \"created_at\" FROM `programs`;--> statement-breakpoint\nDROP TABLE `programs`;--> statement-breakpoint\nALTER TABLE `__new_programs` RENAME TO `programs`;--> statement-breakpoint\nPRAGMA foreign_keys=ON;--> statement-breakpoint\nCREATE UNIQUE INDEX `programs_stripe_account_id_unique` ON `programs` (`stripe_account_id`);"
   }
 ]

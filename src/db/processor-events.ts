@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm'
+import { and, eq, isNull, sql } from 'drizzle-orm'
 import type { Database } from './open'
 import { processorEvents, programs, type Program } from './schema'
 
@@ -13,6 +13,7 @@ function build(database: Database) {
       // Nullable boolean: Drizzle's boolean encoder would turn null into 0, so the caller encodes it.
       livemode: sql`${p('livemode')}`, outcome: 'received', createdAt: p('createdAt'),
     }).returning({ id: processorEvents.id }).prepare(),
+    forgetUnrouted: db.delete(processorEvents).where(and(eq(processorEvents.eventId, p('eventId')), isNull(processorEvents.programId))).prepare(),
     settle: db.update(processorEvents).set({ outcome: p('outcome') as never, detail: p('detail') as never, saleId: p('saleId') as never })
       .where(eq(processorEvents.id, p('id'))).prepare(),
   }
@@ -57,6 +58,9 @@ export class ProcessorEventStore {
    * throws on a replay, so that the unit rolls back and nothing else runs. Returns the row id.
    */
   claim(event: ReceivedEvent): number {
+    // A Connect event stored before any program claimed its account is not a replay once one
+    // does: Stripe's (or the owner's) re-send is then applied.
+    if (event.programId !== null) this.s.forgetUnrouted.run({ eventId: event.eventId })
     const livemode = event.livemode === null ? null : event.livemode ? 1 : 0
     return this.s.claim.get({ ...event, livemode })!.id
   }

@@ -13,7 +13,8 @@ export const settings = sqliteTable('settings', {
 
 export const accounts = sqliteTable('accounts', {
   id: integer('id').primaryKey({ autoIncrement: true }),
-  email: text('email').notNull().unique(),
+  /** Not unique: one person may own several accounts (DECISIONS.md names none as unique). */
+  email: text('email').notNull(),
   name: text('name'),
   suspended: bool('suspended').notNull().default(false),
   createdAt: createdAt(),
@@ -38,8 +39,11 @@ export const programs = sqliteTable('programs', {
   attributionWindowDays: integer('attribution_window_days').notNull().default(60),
   /** JSON array of exact origins ("https://shop.example", "http://localhost:3000"). */
   allowedOrigins: text('allowed_origins', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
-  /** Processor events whose livemode differs from this are ignored (issue 6). */
-  livemode: bool('livemode').notNull().default(true),
+  /**
+   * The processor mode the program accepts: true live only, false test only, null (the
+   * default) both. Events of the other mode are stored as ignored (issue 6).
+   */
+  livemode: bool('livemode'),
   stripeAccountId: text('stripe_account_id').unique(),
   /** JSON array of signing secrets; several while one is being rotated. */
   stripeWebhookSecrets: text('stripe_webhook_secrets', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),

@@ -94,13 +94,14 @@ function readCheckout(event: StripeEnvelope): EventReading {
   const mode = text(session.mode)
   // SPEC.md, States: subscription checkouts are left to the invoice event, which carries the subscription's keys.
   if (mode === 'subscription') return ignored('Subscription checkout: its invoice.payment_succeeded event attributes the payment')
-  if (mode !== 'payment') return ignored(`Checkout mode ${mode ?? '(none)'}: no one-off payment to attribute`)
+  // A session without `mode` is read as a payment (every Checkout session that takes money once is).
+  if (mode !== null && mode !== 'payment') return ignored(`Checkout mode ${mode}: no one-off payment to attribute`)
   const keys = readKeys(session.metadata)
   if (!hasCustomer(keys)) return ignored('No svc_click_id or svc_customer_key in the checkout session metadata: not attributed')
   const sessionId = idOf(session.id) ?? event.id
   const amount = typeof session.amount_total === 'number' ? session.amount_total : 0
   // Delayed methods (bank debits) complete the session unpaid; the money is not in yet.
-  const paid = session.payment_status === 'paid'
+  const paid = session.payment_status === undefined || session.payment_status === null || session.payment_status === 'paid'
   return payment({
     transactionId: idOf(session.payment_intent) ?? sessionId,
     providerPaymentId: sessionId,
@@ -143,11 +144,12 @@ function readInvoice(event: StripeEnvelope): EventReading {
  * What an event means for `program`: a payment to record (and a lead to settle), or an ignored
  * event with the reason an owner reads in the events list.
  */
-export function readEvent(event: StripeEnvelope, program: { id: number; livemode: boolean }): EventReading {
+export function readEvent(event: StripeEnvelope, program: { id: number; livemode: boolean | null }): EventReading {
   if (!(HANDLED_TYPES as readonly string[]).includes(event.type)) {
     return ignored(`Event type ${event.type} is not used: only ${HANDLED_TYPES.join(' and ')} attribute`)
   }
-  if (event.livemode !== null && event.livemode !== program.livemode) {
+  // A program accepts both modes unless its livemode is set (operator API).
+  if (event.livemode !== null && program.livemode !== null && event.livemode !== program.livemode) {
     return ignored(`Livemode mismatch: a ${mode(event.livemode)} event for a ${mode(program.livemode)} program`)
   }
   const reading = event.type === 'checkout.session.completed' ? readCheckout(event) : readInvoice(event)

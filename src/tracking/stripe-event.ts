@@ -44,7 +44,7 @@ function apply(deps: TrackingDeps, program: Program, event: StripeEnvelope, now:
   const { payment } = reading
   const settled = settleProvisional(deps, program, payment)
   const lead = settled ? 'Provisional lead settled. ' : ''
-  const noSale = payment.noSale ?? unsellable(payment, now)
+  const noSale = payment.noSale ?? unsellable(payment)
   if (noSale) return { outcome: settled ? 'settled' : 'ignored', detail: lead + noSale, saleId: null }
   const outcome = recordSale(deps, program, event, payment, now)
   const result = describe(outcome, payment)
@@ -67,21 +67,26 @@ function settleProvisional(deps: TrackingDeps, program: Program, { keys }: Strip
 }
 
 /** Why the sale path would refuse this payment's fields (the checks of POST /track/sale), or null. */
-function unsellable(payment: StripePayment, now: number): string | null {
+function unsellable(payment: StripePayment): string | null {
   if (payment.currency === null || !Object.hasOwn(minorDigits, payment.currency)) {
     return `Currency ${payment.currency ?? '(none)'} is not supported (USD, EUR, VND): no sale recorded`
   }
-  if (payment.occurredAt !== null && !occurredAtInBounds(payment.occurredAt, now)) {
-    return `Payment time ${new Date(payment.occurredAt).toISOString()} is over 30 days old or over 5 minutes ahead: no sale recorded`
-  }
   return null
 }
+
+/**
+ * When the payment happened: the event's time, unless it lies outside the sale path's
+ * occurred_at bounds (a replayed old fixture, a skewed clock); then the time it was received.
+ * Stripe itself retries for three days, well inside the 30.
+ */
+const paidAt = (payment: StripePayment, now: number) =>
+  payment.occurredAt !== null && occurredAtInBounds(payment.occurredAt, now) ? payment.occurredAt : now
 
 function recordSale(deps: TrackingDeps, program: Program, event: StripeEnvelope, payment: StripePayment, now: number): SaleOutcome {
   const sales = SaleStore.of(deps.database)
   const input = {
     transactionId: payment.transactionId, amountCents: payment.amountCents, currency: payment.currency!,
-    customerKey: payment.keys.customerKey, clickId: payment.keys.clickId, occurredAt: payment.occurredAt ?? now,
+    customerKey: payment.keys.customerKey, clickId: payment.keys.clickId, occurredAt: paidAt(payment, now),
     provider: 'stripe', providerPaymentId: payment.providerPaymentId, livemode: event.livemode, testMode: false,
   }
   // A nested savepoint: a duplicate transaction_id undoes only the sale path's writes, not the event row.

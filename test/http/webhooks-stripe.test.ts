@@ -178,11 +178,43 @@ describe('replays and routing', () => {
     expect((await deliver(api, '/api/v1/webhooks/stripe', oneOff(f, { customerKey }, { account }), 'whsec_wrong')).status).toBe(400)
   })
 
-  test('a Connect event of an account no program claims is stored, unrouted', async () => {
-    const e = oneOff(await api.setupProgram(), { customerKey: 'u' }, { account: 'acct_nobody' })
+  test('a Connect event of an account no program claims is stored, unrouted, and applied when re-sent once a program claims it', async () => {
+    const account = `acct_${unique('late').replace(/_/g, '')}`
+    const { f, customerKey } = await stripeProgram()
+    const e = oneOff(f, { customerKey }, { account })
     expect((await deliver(api, '/api/v1/webhooks/stripe', e, CONNECT_SECRET)).status).toBe(200)
     const row = api.server.deps.database.client.prepare('SELECT program_id, outcome, detail FROM processor_events WHERE event_id = ?').get(e.id)
-    expect(row).toEqual({ program_id: null, outcome: 'ignored', detail: 'No program has stripe_account_id acct_nobody: not routed' })
+    expect(row).toEqual({ program_id: null, outcome: 'ignored', detail: `No program has stripe_account_id ${account}: not routed` })
+    expect((await api.admin('PATCH', `/programs/${f.programId}`, { stripe_account_id: account })).status).toBe(200)
+    expect((await deliver(api, '/api/v1/webhooks/stripe', e, CONNECT_SECRET)).status).toBe(200)
+    expect((await events(f))[0]).toMatchObject({ event_id: e.id, outcome: 'attributed' })
+    expect(stored(e.id)).toBe(1)
+    // From then on it is an ordinary replay.
+    expect((await deliver(api, '/api/v1/webhooks/stripe', e, CONNECT_SECRET)).status).toBe(200)
+    expect((await api.admin('GET', `/programs/${f.programId}/sales`)).body.data).toHaveLength(1)
+  })
+
+  test('a program that sets no livemode accepts test-mode and live-mode events', async () => {
+    const f = await api.setupProgram()
+    const secret = unique('whsec')
+    expect((await api.admin('PATCH', `/programs/${f.programId}`, { stripe_webhook_secret: secret })).status).toBe(200)
+    const path = `/api/v1/webhooks/stripe/${f.programId}`
+    for (const livemode of [false, true]) {
+      const customerKey = unique('user')
+      await k.customer(f, customerKey)
+      expect((await deliver(api, path, oneOff(f, { customerKey }, { livemode }), secret)).status).toBe(200)
+    }
+    expect((await events(f)).map((row) => row.outcome)).toEqual(['attributed', 'attributed'])
+  })
+
+  test('a checkout session without mode or payment_status is read as a paid one-off payment', async () => {
+    const { f, secret, customerKey, path } = await stripeProgram()
+    const e = oneOff(f, { customerKey })
+    const session = e.data.object as unknown as Record<string, unknown>
+    delete session.mode
+    delete session.payment_status
+    expect((await deliver(api, path, e, secret)).status).toBe(200)
+    expect((await events(f))[0]).toMatchObject({ outcome: 'attributed' })
   })
 
   test('without STRIPE_CONNECT_WEBHOOK_SECRET the Connect route answers 404', async () => {

@@ -36,9 +36,6 @@ export function accountAdminRoutes(deps: Deps) {
       const input = checkCreate(body)
       const created = await writer.run(() => {
         const email = input.email.toLowerCase()
-        if (db.select({ id: accounts.id }).from(accounts).where(eq(accounts.email, email)).get()) {
-          throw new HttpError(409, 'email is already registered')
-        }
         const now = deps.clock.now()
         const account = db.insert(accounts).values({ email, name: input.name, createdAt: now }).returning({ id: accounts.id }).get()
         const advertiser = db.insert(advertisers).values({ accountId: account.id, name: input.name, createdAt: now }).returning({ id: advertisers.id }).get()

@@ -19,7 +19,7 @@ const programFields = {
   allowed_origins: t.Optional(t.Array(t.String({ maxLength: 300 }), {
     maxItems: 100, error: 'allowed_origins must be an array of origins such as https://shop.example',
   })),
-  livemode: t.Optional(t.Boolean({ error: 'livemode must be a boolean' })),
+  livemode: t.Optional(t.Union([t.Boolean(), t.Null()], { error: 'livemode must be a boolean or null' })),
 }
 
 export const CreateAccount = t.Object({
