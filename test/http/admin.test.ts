@@ -61,12 +61,14 @@ describe('programs', () => {
     const key: string = reply.body.data.api_key
     expect(Buffer.from(key.replace(/^svc_live_/, ''), 'base64url').length).toBeGreaterThanOrEqual(16)
     const shown = await api.admin('GET', `/programs/${reply.body.data.program_id}`)
-    expect(shown.body.data).toMatchObject({
+    // A list of one, like every read route of DECISIONS.md.
+    expect(shown.body.data).toHaveLength(1)
+    expect(shown.body.data[0]).toMatchObject({
       program_id: reply.body.data.program_id, name: 'Shop', domain: 'shop.test', commission_type: 'percent', commission_rate: 10,
       lead_auth: 'server_required', attribution_window_days: 60, allowed_origins: [],
     })
-    expect(shown.body.data.api_key).not.toContain(key.slice(13))
-    expect(shown.body.data.api_key).toStartWith(key.slice(0, 13))
+    expect(shown.body.data[0].api_key).not.toContain(key.slice(13))
+    expect(shown.body.data[0].api_key).toStartWith(key.slice(0, 13))
   })
 
   test.each([
@@ -113,7 +115,7 @@ describe('programs', () => {
     const rotateBy = new Date(api.clock.now() + 86_400_000).toISOString()
     const reply = await api.admin('POST', `/programs/${fixture.programId}/api-key/rotation`, { rotate_by: rotateBy })
     expect(reply.body.data.rotate_by).toBe(rotateBy)
-    expect((await api.admin('GET', `/programs/${fixture.programId}`)).body.data.api_key_rotation.rotate_by).toBe(rotateBy)
+    expect((await api.admin('GET', `/programs/${fixture.programId}`)).body.data[0].api_key_rotation.rotate_by).toBe(rotateBy)
   })
 })
 

@@ -70,10 +70,12 @@ export function programAdminRoutes(deps: Deps) {
       const rows = db.select().from(programs).orderBy(desc(programs.id)).all()
       return ok(rows.map((p) => presentProgram(p, currentKey(p.id))))
     }, { detail: doc('List programs, newest first', 'operator', { security: 'adminToken' }) })
+    // DECISIONS.md lists GET /programs/:id among the read routes that answer `data` as a list:
+    // a list of the one program, with the same next_cursor as the others (always null).
     .get('/api/v1/admin/programs/:id', ({ params }) => {
       const program = findProgram(idParam(params.id, 'Program'))
-      return ok(presentProgram(program, currentKey(program.id)))
-    }, { detail: doc('Show a program (API key masked)', 'operator', { security: 'adminToken' }) })
+      return { data: [presentProgram(program, currentKey(program.id))], error: null, next_cursor: null }
+    }, { detail: doc('Show a program (API key masked), as a list of one like the other read routes', 'operator', { security: 'adminToken' }) })
     .patch('/api/v1/admin/programs/:id', async ({ params, body }) => {
       const id = idParam(params.id, 'Program')
       const input = checkUpdate(body)
