@@ -3,11 +3,6 @@
 
 /** SPEC.md, Limits: a CLI login session lives 5 minutes. */
 export const SESSION_LIFETIME_MS = 5 * 60_000
-/**
- * A signed-in session keeps its token for the poll this much longer than a pending one lives:
- * a sign-in at 4:59 must still reach a CLI that polls at 5:01.
- */
-export const HANDOFF_GRACE_MS = 5 * 60_000
 /** A login token works for 30 days after sign-in (our choice; docs/cli-server.md). */
 export const LOGIN_TOKEN_LIFETIME_MS = 30 * 86_400_000
 /** Sessions older than this are deleted when a new one starts: nothing can use them any more. */
@@ -27,10 +22,6 @@ export function sessionExpired(createdAt: number, now: number): boolean {
   return now > sessionExpiresAt(createdAt)
 }
 
-/** Whether a signed-in session's token can no longer be collected by a poll at `now`. */
-export function handoffExpired(createdAt: number, now: number): boolean {
-  return now > sessionExpiresAt(createdAt) + HANDOFF_GRACE_MS
-}
 
 export type ChainDecision = { ok: true; remaining: number } | { ok: false; retryAfterSeconds: number }
 

@@ -1,6 +1,6 @@
 import { Elysia, t } from 'elysia'
 import { abandonSession, completeSession, consumeSession, createSession, findAccount, findSession } from '../db/cli-store'
-import { handoffExpired, sessionExpired, sessionExpiresAt } from '../domain/cli-session'
+import { sessionExpired, sessionExpiresAt } from '../domain/cli-session'
 import { verifyIdToken } from '../domain/id-token'
 import type { Deps } from './deps'
 import { doc } from './docs'
@@ -71,7 +71,9 @@ export function cliAuthRoutes(deps: Deps) {
         if (session.status === 'pending') {
           return sessionExpired(session.createdAt, at) ? { status: 'expired' } : { status: 'pending', expires_at: iso(sessionExpiresAt(session.createdAt)) }
         }
-        if (!session.pendingToken || handoffExpired(session.createdAt, at)) {
+        // SPEC.md: a session older than 5 minutes polls as expired, signed in or not; its
+        // uncollected token is withdrawn.
+        if (!session.pendingToken || sessionExpired(session.createdAt, at)) {
           abandonSession(db, session)
           return { status: 'expired' }
         }

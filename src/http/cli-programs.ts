@@ -4,6 +4,7 @@ import { issueApiKey } from '../db/credentials'
 import { programs, type Program } from '../db/schema'
 import type { Deps } from './deps'
 import { doc } from './docs'
+import { acceptedBody } from './body'
 import { HttpError, ok } from './envelope'
 import { requireLoginToken } from './cli-login-token'
 import { cli } from './messages'
@@ -32,7 +33,8 @@ const quoted = (value: unknown) => (typeof value === 'string' ? value : JSON.str
  * advertiser_id (403) before the fields, a missing field before a wrong one, and the
  * commission_type message that repeats the value sent.
  */
-function precheck(body: unknown, advertiserId: number): void {
+function precheck(received: unknown, advertiserId: number): void {
+  const body = acceptedBody(received)
   const input = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>
   const given = input.advertiser_id
   if (given !== undefined && given !== null && given !== advertiserId) throw new HttpError(403, cli.initAdvertiserMismatch)

@@ -6,6 +6,7 @@ import { requireProgramKey } from './auth'
 import { testClick, testLead, testSale, type StepContext } from './cli-test-steps'
 import type { Deps } from './deps'
 import { doc } from './docs'
+import { acceptedBody } from './body'
 import { HttpError, ok } from './envelope'
 import { cli, shared } from './messages'
 import { stateOf } from './request-state'
@@ -29,14 +30,16 @@ const quoted = (value: unknown) => (typeof value === 'object' && value !== null 
 type Step = { step: string; ok: boolean } & Record<string, unknown>
 
 /**
- * The 500 of a chain that could not finish, with the outcome of every step up to the failing
- * one in details.steps (absent when none ran). The request id ends the message as errors.ts does for every CLI 500; it is
- * built here because the route's default 500 is the single-event message.
+ * The 500 of a chain that could not finish; the outcome of every step up to the failing one
+ * goes to the error log line under the request id. The request id ends the message as
+ * errors.ts does for every CLI 500; it is built here because the route's default 500 is the
+ * single-event message.
  */
 function chainFailure(deps: Deps, request: Request, steps: Step[], error: unknown): HttpError {
   const id = stateOf(request).id
   deps.log({ level: 'error', request_id: id, path: '/api/v1/cli/test-event', steps, error: String((error as Error)?.stack ?? error) })
-  return new HttpError(500, `${cli.chainFailed} (request_id: ${id})`, { details: { request_id: id, ...(steps.length ? { steps } : {}) } })
+  // SPEC.md: details holds request_id only on a CLI 500; the steps that ran are in the log line.
+  return new HttpError(500, `${cli.chainFailed} (request_id: ${id})`, { details: { request_id: id } })
 }
 
 /** SPEC.md, Limits: the typed 429 of the chain cap, with its own retry_after_seconds (and Retry-After). */
@@ -107,7 +110,8 @@ export function cliTestEventRoutes(deps: Deps) {
   return new Elysia({ name: 'cli-test-event' })
     .post('/api/v1/cli/test-event', async ({ request, body }) => {
       const { program } = requireProgramKey(deps, request, 'cli')
-      const input = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>
+      const parsed = acceptedBody(body)
+      const input = (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed : {}) as Record<string, unknown>
       if (input.type === 'chain') return ok(await chain(request, program))
       const eventType = input.event_type
       if (!(eventTypes as readonly unknown[]).includes(eventType)) throw new HttpError(400, cli.testEventType(quoted(eventType)))

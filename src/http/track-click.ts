@@ -4,6 +4,7 @@ import { TrackingStore } from '../db/tracking-store'
 import { recordClick } from '../tracking/click'
 import type { Deps } from './deps'
 import { doc } from './docs'
+import { acceptedBody } from './body'
 import { HttpError } from './envelope'
 import { click } from './messages'
 import { stateOf } from './request-state'
@@ -32,7 +33,8 @@ export function clickFailure(reason: keyof typeof failures): HttpError {
 }
 
 /** A present affiliate_url that is not a string cannot be parsed as a URL. */
-function checked(body: unknown) {
+function checked(received: unknown) {
+  const body = acceptedBody(received)
   const url = (body as { affiliate_url?: unknown } | null)?.affiliate_url
   if (url !== undefined && url !== null && typeof url !== 'string') throw clickFailure('invalid_url')
   return check(body)

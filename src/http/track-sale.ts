@@ -5,6 +5,7 @@ import { recordSale, type SaleInput, type SaleOutcome } from '../tracking/sale'
 import { requireProgramKey } from './auth'
 import type { Deps } from './deps'
 import { doc } from './docs'
+import { acceptedBody } from './body'
 import { HttpError, ok } from './envelope'
 import { sale } from './messages'
 import { stateOf } from './request-state'
@@ -19,7 +20,8 @@ const check = bodyChecker(SaleBody)
  * A sale body checked in SPEC.md's order (the 400 rows, then the 422 currency) and turned into
  * the input of recordSale. Test mode may omit transaction_id.
  */
-export function parseSale(body: unknown, now: number): SaleInput {
+export function parseSale(received: unknown, now: number): SaleInput {
+  const body = acceptedBody(received)
   const raw = (typeof body === 'object' && body !== null ? body : {}) as Record<string, any>
   const testMode = raw.additional_data?.test_mode === true
   if ((raw.transaction_id === undefined || raw.transaction_id === null) && !testMode) throw new HttpError(400, sale.transactionId)

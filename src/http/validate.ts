@@ -1,6 +1,7 @@
 import type { Static, TObject, TSchema } from '@sinclair/typebox'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { Value } from '@sinclair/typebox/value'
+import { acceptedBody } from './body'
 import { HttpError } from './envelope'
 
 type Described = TSchema & { error?: string }
@@ -18,7 +19,8 @@ export function bodyChecker<T extends TObject>(schema: T): (body: unknown) => St
   const fail = (property: Described): never => {
     throw new HttpError(400, property.error ?? (schema as Described).error ?? 'Invalid request body')
   }
-  return (body) => {
+  return (received) => {
+    const body = acceptedBody(received)
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return fail(entries[0][1])
     const input = body as Record<string, unknown>
     for (const [key, value] of Object.entries(input)) if (value === null && !required.has(key)) delete input[key]

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { decideChain, handoffExpired, sessionExpired } from '../../src/domain/cli-session'
+import { decideChain, sessionExpired } from '../../src/domain/cli-session'
 
 const MIN = 60_000
 const HOUR = 60 * MIN
@@ -9,10 +9,6 @@ describe('sessionExpired: a login session lives 5 minutes', () => {
   for (const [age, expired] of rows) test(`age ${age} ms: ${expired ? 'expired' : 'alive'}`, () => expect(sessionExpired(1000, 1000 + age)).toBe(expired))
 })
 
-describe('handoffExpired: a signed-in session keeps its token 5 more minutes for the poll', () => {
-  const rows: [number, boolean][] = [[5 * MIN + 1, false], [10 * MIN, false], [10 * MIN + 1, true]]
-  for (const [age, expired] of rows) test(`age ${age} ms: ${expired ? 'withdrawn' : 'collectable'}`, () => expect(handoffExpired(0, age)).toBe(expired))
-})
 
 describe('decideChain: 10 chains per program per hour', () => {
   const now = 10 * HOUR

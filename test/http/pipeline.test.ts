@@ -33,11 +33,33 @@ describe('every failure ends in the platform envelope', () => {
     expect(reply.body.error.message).toBe('Request body too large (limit 65536 bytes)')
   })
 
-  test('sale errors carry error.code in the platform envelope, even before the handler runs', async () => {
-    const reply = await api.call('POST', '/api/v1/track/sale', { body: '{oops', headers: { 'content-type': 'application/json', authorization: 'Bearer whatever' } })
+  test('a malformed body on a sale with a valid key answers 400 with error.code in the platform envelope', async () => {
+    const f = await api.setupProgram()
+    const reply = await api.call('POST', '/api/v1/track/sale', { body: '{oops', headers: { 'content-type': 'application/json', authorization: `Bearer ${f.apiKey}` } })
     expect(reply.status).toBe(400)
-    expect(reply.body.error.code).toBe('invalid_request')
+    expect(reply.body.error).toMatchObject({ message: 'Malformed JSON body', code: 'invalid_request' })
     expect(reply.body.data).toBeNull()
+  })
+
+  test('credentials are checked before the body is: a bad body without a valid key answers the 401', async () => {
+    const cases: [string, Record<string, string>, string][] = [
+      ['/api/v1/track/sale', {}, 'Missing or malformed Authorization header. Expected: Bearer <token>'],
+      ['/api/v1/track/refund', { authorization: 'Bearer whatever' }, 'Invalid API token'],
+      ['/api/v1/admin/accounts', {}, 'Invalid or missing admin token'],
+    ]
+    for (const [path, headers, message] of cases) {
+      for (const [body, type] of [['{oops', 'application/json'], ['a=b', 'application/x-www-form-urlencoded'], [JSON.stringify({ x: 'y'.repeat(70_000) }), 'application/json']]) {
+        const reply = await api.call('POST', path, { body, headers: { 'content-type': type, ...headers } })
+        expect({ path, type, status: reply.status, message: reply.body.error.message }).toEqual({ path, type, status: 401, message })
+      }
+    }
+  })
+
+  test('a route that reads no body answers as it always does, whatever body comes with it', async () => {
+    const gone = await api.call('POST', '/api/v1/cli/stripe-connect', { body: '{oops', headers: { 'content-type': 'application/json' } })
+    expect(gone.status).toBe(410)
+    const start = await api.call('POST', '/api/v1/cli/auth/start', { body: '', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+    expect(start.status).toBe(200)
   })
 })
 
