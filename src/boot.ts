@@ -1,7 +1,7 @@
 import { systemClock } from './clock'
 import { ConfigError, loadConfig } from './config'
 import type { Runtime } from './runtime/runtime'
-import { startServer } from './server'
+import { StartError, startServer } from './server'
 import { trackerSource } from './tracker-source'
 
 /** Starts the service on `runtime` from the environment; exits 2 with a clear message on a bad value. */
@@ -16,7 +16,16 @@ export function boot(runtime: Runtime, env: Record<string, string | undefined>):
     }
     throw error
   }
-  const server = startServer({ config, clock: systemClock, runtime, trackerSource })
+  let server
+  try {
+    server = startServer({ config, clock: systemClock, runtime, trackerSource })
+  } catch (error) {
+    if (error instanceof StartError) {
+      console.error(`svc: configuration error: ${error.message}`)
+      process.exit(2)
+    }
+    throw error
+  }
   console.log(JSON.stringify({ level: 'info', msg: 'svc listening', url: server.url, runtime: runtime.name, database: config.databasePath, admin_api: config.adminToken !== null }))
   const shutdown = async () => {
     await server.stop()

@@ -26,11 +26,12 @@ function parseBoolean(name: string, value: string | undefined, fallback: boolean
   throw new ConfigError(`${name} must be true or false, got "${value}"`)
 }
 
-function parseUrl(name: string, value: string): string {
+/** An http(s) URL; `trim` drops trailing slashes (a base URL that paths are appended to). */
+function parseUrl(name: string, value: string, trim = true): string {
   try {
     const url = new URL(value)
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error()
-    return value.replace(/\/+$/, '')
+    return trim ? value.replace(/\/+$/, '') : value
   } catch {
     throw new ConfigError(`${name} must be an http(s) URL, got "${value}"`)
   }
@@ -58,7 +59,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     trustProxy: parseBoolean('TRUST_PROXY', env.TRUST_PROXY, false),
     publicBaseUrl,
     stripeConnectWebhookSecret: nonEmpty(env.STRIPE_CONNECT_WEBHOOK_SECRET),
-    docsUrl: parseUrl('DOCS_URL', nonEmpty(env.DOCS_URL) ?? `${publicBaseUrl}/docs`),
+    // {docs_url} is used as given: `{docs_url}#api_key_rotation_required` keeps its trailing slash.
+    docsUrl: parseUrl('DOCS_URL', nonEmpty(env.DOCS_URL) ?? `${publicBaseUrl}/docs`, false),
     rateLimitScale,
     logRequests: parseBoolean('SVC_LOG_REQUESTS', env.SVC_LOG_REQUESTS, true),
   }

@@ -17,6 +17,11 @@ export interface Started {
   stop(): Promise<void>
 }
 
+/** A start that failed on a setting's value (the database file, the address): boot names it and exits 2. */
+export class StartError extends Error {}
+
+const reason = (error: unknown) => String((error as Error)?.message ?? error)
+
 /** SVC_SECRET when configured, else the one generated on first start and kept in the database. */
 function serverSecret(database: Database, configured: string | null): string {
   if (configured) return configured
@@ -31,7 +36,12 @@ function serverSecret(database: Database, configured: string | null): string {
 /** Opens and migrates the database, builds the app and serves it: the whole service in one call. */
 export function startServer(options: { config: Config; clock: Clock; runtime: Runtime; trackerSource: string; log?: Deps['log'] }): Started {
   const { config, clock, runtime } = options
-  const database = openDatabase(runtime, config.databasePath)
+  let database: Database
+  try {
+    database = openDatabase(runtime, config.databasePath)
+  } catch (error) {
+    throw new StartError(`DATABASE_PATH "${config.databasePath}" cannot be opened: ${reason(error)}`)
+  }
   const deps: Deps = {
     config,
     clock,
@@ -43,7 +53,13 @@ export function startServer(options: { config: Config; clock: Clock; runtime: Ru
     log: options.log ?? ((line) => console.log(JSON.stringify({ time: new Date().toISOString(), ...line }))),
   }
   const { fetch } = createApp(deps)
-  const served = runtime.serve({ port: config.port, hostname: config.host, fetch })
+  let served: ReturnType<Runtime['serve']>
+  try {
+    served = runtime.serve({ port: config.port, hostname: config.host, fetch })
+  } catch (error) {
+    database.close()
+    throw new StartError(`cannot listen on HOST "${config.host}" PORT ${config.port}: ${reason(error)}`)
+  }
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host
   return {
     url: `http://${host}:${served.port}`,

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, test } from 'bun:test'
 import { loadConfig } from '../src/config'
 
@@ -12,6 +15,8 @@ describe('configuration (DECISIONS.md, Configuration)', () => {
   test('DOCS_URL follows PUBLIC_BASE_URL unless set', () => {
     expect(loadConfig({ PUBLIC_BASE_URL: 'https://t.shop.test/' }).docsUrl).toBe('https://t.shop.test/docs')
     expect(loadConfig({ DOCS_URL: 'https://docs.shop.test' }).docsUrl).toBe('https://docs.shop.test')
+    // Used as given: {docs_url}#api_key_rotation_required keeps a trailing slash.
+    expect(loadConfig({ DOCS_URL: 'https://docs.shop.test/ref/' }).docsUrl).toBe('https://docs.shop.test/ref/')
   })
 
   test.each([
@@ -28,5 +33,24 @@ describe('configuration (DECISIONS.md, Configuration)', () => {
     const run = Bun.spawnSync([process.execPath, 'src/main.ts'], { env: { ...process.env, PORT: 'nope' }, stderr: 'pipe' })
     expect(run.exitCode).toBe(2)
     expect(run.stderr.toString()).toContain('svc: configuration error: PORT must be a whole number')
+  })
+
+  test('a database path that cannot be made, a bad bind address or a taken port stop start the same way, naming the setting', () => {
+    const taken = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } })
+    try {
+      const cases: [Record<string, string>, string][] = [
+        [{ DATABASE_PATH: '/proc/svc-nowhere/svc.db' }, 'svc: configuration error: DATABASE_PATH "/proc/svc-nowhere/svc.db" cannot be opened'],
+        [{ HOST: '999.1.1.1', PORT: '0' }, 'svc: configuration error: cannot listen on HOST "999.1.1.1" PORT 0'],
+        [{ HOST: '127.0.0.1', PORT: String(taken.port) }, `svc: configuration error: cannot listen on HOST "127.0.0.1" PORT ${taken.port}`],
+      ]
+      for (const [env, message] of cases) {
+        const dir = mkdtempSync(join(tmpdir(), 'svc-start-'))
+        const run = Bun.spawnSync([process.execPath, 'src/main.ts'], { env: { ...process.env, DATABASE_PATH: join(dir, 'svc.db'), ...env }, stderr: 'pipe', timeout: 20_000 })
+        rmSync(dir, { recursive: true, force: true })
+        expect({ env, code: run.exitCode, stderr: run.stderr.toString().split('\n')[0] }).toEqual({ env, code: 2, stderr: expect.stringContaining(message) })
+      }
+    } finally {
+      taken.stop(true)
+    }
   })
 })

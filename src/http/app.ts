@@ -3,7 +3,7 @@ import { adminRoutes } from './admin/routes'
 import { cliRoutes } from './cli-routes'
 import { clientIp } from './client-ip'
 import type { PeerAddress } from '../runtime/runtime'
-import { corsHeaders, preflight } from './cors'
+import { corsHeaders, isBrowserPath, preflight } from './cors'
 import type { Deps } from './deps'
 import { errorBody, HttpError, json } from './envelope'
 import { internalError } from './errors'
@@ -104,7 +104,8 @@ export function createApp(deps: Deps) {
     const group = request.method === 'OPTIONS' ? null : limitGroup(path)
     const refused = group ? takeToken(state, group, request) : null
     if (refused) response = refused
-    else if (request.method === 'OPTIONS') response = preflight(deps, request, path)
+    // Only the browser routes answer preflights; elsewhere OPTIONS is a route that does not exist.
+    else if (request.method === 'OPTIONS' && isBrowserPath(path)) response = preflight(deps, request, path)
     else response = await app.handle(request)
 
     decorate(response, state, request)

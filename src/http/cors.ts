@@ -6,6 +6,8 @@ import { originKnown } from './origin'
 /** The only routes meant for direct browser requests (SPEC.md, Authentication, Other rules). */
 const browserPaths = new Set(['/api/v1/track/click', '/api/v1/track/lead'])
 
+export const isBrowserPath = (path: string) => browserPaths.has(path)
+
 const EXPOSED = 'X-Request-ID, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Deprecation, Sunset, Link'
 
 /** Adds CORS headers to a browser route's answer when some program accepts the Origin. */

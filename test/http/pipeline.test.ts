@@ -101,6 +101,15 @@ describe('CORS', () => {
     const reply = await api.call('OPTIONS', '/api/v1/track/sale', { headers: { origin: 'https://cors-shop.test', 'access-control-request-method': 'POST' } })
     expect(reply.headers.get('access-control-allow-origin')).toBeNull()
   })
+
+  test('OPTIONS elsewhere than the browser routes is a route that does not exist: 404, with or without an Origin', async () => {
+    for (const path of ['/nope', '/healthz', '/api/v1/track/sale', '/api/v1/admin/programs']) {
+      for (const headers of [{}, { origin: 'https://cors-shop.test' }]) {
+        const reply = await api.call('OPTIONS', path, { headers })
+        expect({ path, status: reply.status, message: reply.body?.error?.message }).toEqual({ path, status: 404, message: 'Route not found' })
+      }
+    }
+  })
 })
 
 test('GET /openapi.json is generated from the routes, with their body schemas', async () => {
