@@ -33,8 +33,11 @@ export function parseSale(received: unknown, now: number): SaleInput {
     occurredAt = parsed
   }
   // Omitted currency is USD (DECISIONS.md); case is forgiven since processors send "usd".
-  const currency = input.currency === undefined ? 'USD' : String(input.currency).toUpperCase()
-  if (!(CURRENCIES as readonly string[]).includes(currency)) throw new HttpError(422, sale.currency(String(input.currency)))
+  const given: unknown = input.currency
+  const currency = given === undefined ? 'USD' : typeof given === 'string' ? given.toUpperCase() : null
+  if (currency === null || !(CURRENCIES as readonly string[]).includes(currency)) {
+    throw new HttpError(422, sale.currency(typeof given === 'string' ? given : JSON.stringify(given)))
+  }
   return {
     transactionId: input.transaction_id ?? null, amountCents: input.amount_cents, currency, occurredAt,
     customerKey: identifier(input.customer_key), clickId: identifier(input.click_id),
@@ -62,7 +65,8 @@ export function saleAnswer(deps: Deps, request: Request, outcome: SaleOutcome) {
     case 'rejected':
       throw new HttpError(400, rejections[outcome.reason], { code: 'no_attribution' })
     case 'unattributed':
-      throw new HttpError(400, sale.partnerRequired, { code: 'no_attribution', details: { sale_id: outcome.sale.id } })
+      // The sale is stored (a resend answers 409 with its id); SPEC.md notes no details here.
+      throw new HttpError(400, sale.partnerRequired, { code: 'no_attribution' })
     case 'commission_failed':
       deps.log({ level: 'error', request_id: stateOf(request).id, path: '/api/v1/track/sale', transaction_id: outcome.sale.transactionId, error: String((outcome.error as Error)?.stack ?? outcome.error) })
       throw new HttpError(500, sale.commissionFailed)

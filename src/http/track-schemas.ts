@@ -38,8 +38,9 @@ export const LeadBody = t.Object({
 })
 
 export const SaleBody = t.Object({
+  // No length limit in SPEC.md; the 64 KiB body limit bounds it.
   transaction_id: t.Optional(t.String({
-    minLength: 1, maxLength: 255, error: sale.transactionId,
+    minLength: 1, error: sale.transactionId,
     description: 'Idempotency key, unique across programs; test mode may omit it (test_txn_<timestamp>)',
   })),
   amount_cents: Type.Integer({ exclusiveMinimum: 0, maximum: Number.MAX_SAFE_INTEGER, error: sale.amount }),
@@ -55,7 +56,7 @@ export const SaleBody = t.Object({
 })
 
 export const RefundBody = t.Object({
-  transaction_id: t.String({ minLength: 1, maxLength: 255, error: refund.transactionId, description: 'The transaction_id of the sale' }),
+  transaction_id: t.String({ minLength: 1, error: refund.transactionId, description: 'The transaction_id of the sale' }),
   reason: t.Optional(t.Union([t.Literal('refund'), t.Literal('chargeback')], { error: refund.reason, description: 'Default refund' })),
   refund_reason: t.Optional(t.String({ maxLength: 1000, error: refund.refundReasonType })),
 })

@@ -106,6 +106,25 @@ describe('currency (SPEC.md 422; DECISIONS.md default USD)', () => {
     expect(resent.body.data.currency).toBe('EUR')
   })
 
+  test('a currency that is not a string answers 422 naming the value as sent, never read as text', async () => {
+    const g = await api.setupProgram()
+    const key = unique('cust')
+    await k.customer(g, key)
+    for (const [currency, shown] of [[['USD'], '["USD"]'], [{ a: 1 }, '{"a":1}'], [840, '840']] as const) {
+      const reply = await k.sale(g, { transaction_id: unique('txn'), customer_key: key, currency })
+      expect(reply.body).toEqual(platform(422, 'UnprocessableEntityError', `currency ${shown} is not supported`, 'unsupported_currency'))
+    }
+  })
+
+  test('a transaction_id has no length limit of its own (the 64 KiB body bounds it)', async () => {
+    const g = await api.setupProgram()
+    const key = unique('cust')
+    await k.customer(g, key)
+    const txn = `${unique('txn')}-${'t'.repeat(400)}`
+    expect((await k.sale(g, { transaction_id: txn, customer_key: key })).status).toBe(200)
+    expect((await k.refund(g, { transaction_id: txn })).body.data.status).toBe('refunded')
+  })
+
   test('an omitted currency is USD and a lower-case one is accepted', async () => {
     const g = await api.setupProgram({ commission_type: 'recurring_percent' })
     const key = unique('cust')
@@ -149,7 +168,7 @@ describe('customer resolution errors carry error.code no_attribution and record 
     const txn = unique('txn')
     const reply = await k.sale(f, { transaction_id: txn, customer_key: key })
     expect(reply.status).toBe(400)
-    expect(reply.body.error).toMatchObject({ message: 'partnerId required to create commission', code: 'no_attribution' })
+    expect(reply.body).toEqual(platform(400, 'BadRequestError', 'partnerId required to create commission', 'no_attribution'))
     const saleId = k.count('SELECT id AS n FROM sales WHERE transaction_id = ?', txn)
     expect(k.count('SELECT count(*) AS n FROM commissions WHERE sale_id = ?', saleId)).toBe(0)
     const resent = await k.sale(f, { transaction_id: txn, customer_key: key })
