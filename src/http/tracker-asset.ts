@@ -27,9 +27,16 @@ export function trackerRoutes(deps: Deps) {
       vary: 'Accept-Encoding',
       'access-control-allow-origin': '*',
     }
-    if (request.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers })
+    if (etagMatches(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers })
     const wantsGzip = /\bgzip\b/.test(request.headers.get('accept-encoding') ?? '')
     if (wantsGzip) headers['content-encoding'] = 'gzip'
     return new Response((wantsGzip ? gzip : plain) as BodyInit, { headers })
   }, { detail: { summary: 'The browser tracker script', tags: ['tracker'] } })
+}
+
+/** If-None-Match by weak comparison (RFC 9110): `*`, or any listed tag with or without W/. */
+export function etagMatches(header: string | null, etag: string): boolean {
+  if (!header) return false
+  if (header.trim() === '*') return true
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)
 }
