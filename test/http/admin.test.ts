@@ -109,13 +109,25 @@ describe('programs', () => {
     expect(api.server.deps.findKey(reply.body.data.api_key)?.program.id).toBe(fixture.programId)
   })
 
-  test('rotation needs a future rotate_by and shows on the program', async () => {
+  test('rotation needs an ISO 8601 rotate_by and shows on the program', async () => {
     const fixture = await api.setupProgram()
-    expect((await api.admin('POST', `/programs/${fixture.programId}/api-key/rotation`, { rotate_by: 'soon' })).status).toBe(400)
+    for (const rotate_by of ['soon', '01/02/2030', '']) {
+      const refused = await api.admin('POST', `/programs/${fixture.programId}/api-key/rotation`, { rotate_by })
+      expect({ rotate_by, status: refused.status, message: refused.body.error.message }).toEqual({ rotate_by, status: 400, message: 'rotate_by must be an ISO 8601 date or time' })
+    }
     const rotateBy = new Date(api.clock.now() + 86_400_000).toISOString()
     const reply = await api.admin('POST', `/programs/${fixture.programId}/api-key/rotation`, { rotate_by: rotateBy })
     expect(reply.body.data.rotate_by).toBe(rotateBy)
     expect((await api.admin('GET', `/programs/${fixture.programId}`)).body.data[0].api_key_rotation.rotate_by).toBe(rotateBy)
+  })
+
+  test('a rotate_by already past retires the key at once; a date alone is midnight UTC', async () => {
+    const fixture = await api.setupProgram()
+    const marked = await api.admin('POST', `/programs/${fixture.programId}/api-key/rotation`, { rotate_by: '2020-01-01' })
+    expect(marked.body.data.rotate_by).toBe('2020-01-01T00:00:00.000Z')
+    const retired = await api.call('GET', '/api/v1/programs/me/readiness', { token: fixture.apiKey })
+    expect(retired.status).toBe(401)
+    expect(retired.body.error.code).toBe('api_key_rotation_required')
   })
 })
 

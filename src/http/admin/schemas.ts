@@ -42,7 +42,7 @@ export const UpdateProgram = t.Object({
 })
 
 export const Rotation = t.Object({
-  rotate_by: t.String({ minLength: 1, error: 'rotate_by must be an ISO 8601 time in the future' }),
+  rotate_by: t.String({ minLength: 1, error: 'rotate_by must be an ISO 8601 date or time', description: 'When the key stops working; a time already past retires it at once' }),
 })
 
 export const CreatePartner = t.Object({
