@@ -60,7 +60,7 @@ export function trackClickRoutes(deps: Deps) {
     return { success: true, click_id: clickId, cookie_window_days: link!.windowDays }
   }, {
     detail: doc('Record a click on a referral link', 'tracking', {
-      body: ClickBody, answer: ClickAnswer,
+      body: ClickBody, answer: ClickAnswer, security: 'programKey', optionalSecurity: true,
       description: 'Answers { success: true, click_id, cookie_window_days }. A click_id the program issued before is repeated (first click wins); an inactive link answers 410 link_disabled and records nothing.',
     }),
   })

@@ -49,7 +49,7 @@ export function trackLeadRoutes(deps: Deps) {
     return leadAnswer(outcome)
   }, {
     detail: doc('Record a lead (signup)', 'tracking', {
-      body: LeadBody, answer: answer(LeadData), security: 'programKey',
+      body: LeadBody, answer: answer(LeadData), security: 'programKey', optionalSecurity: true,
       description: 'Bearer key optional: without one (browser mode) a program with lead_auth server_required records a provisional lead. Answers { data: { customer_id, status, provisional? }, error: null }.',
     }),
   })

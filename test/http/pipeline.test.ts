@@ -104,7 +104,7 @@ describe('CORS', () => {
 
   test('OPTIONS elsewhere than the browser routes is a route that does not exist: 404, with or without an Origin', async () => {
     for (const path of ['/nope', '/healthz', '/api/v1/track/sale', '/api/v1/admin/programs']) {
-      for (const headers of [{}, { origin: 'https://cors-shop.test' }]) {
+      for (const headers of [{}, { origin: 'https://cors-shop.test' }] as Record<string, string>[]) {
         const reply = await api.call('OPTIONS', path, { headers })
         expect({ path, status: reply.status, message: reply.body?.error?.message }).toEqual({ path, status: 404, message: 'Route not found' })
       }
