@@ -12,7 +12,7 @@ import { readBody } from './body'
 import { docsRoutes } from './docs'
 import { limitGroup, limits } from './rate-limit'
 import { setState, stateOf, type RequestState } from './request-state'
-import { readBearer } from './auth'
+import { noteRotation, readBearer } from './auth'
 import { trackerRoutes } from './tracker-asset'
 import { trackClickRoutes } from './track-click'
 import { trackLeadRoutes } from './track-lead'
@@ -130,9 +130,14 @@ export function createApp(deps: Deps) {
     if (decision.allowed) return null
     const retryAfter = Math.max(1, Math.ceil((decision.resetAt - clock.now()) / 1000))
     state.headers['Retry-After'] = String(retryAfter)
+    // SPEC.md: every response to a key due for rotation carries the rotation headers and warnings.
+    const known = bearer?.kind === 'token' ? deps.findKey(bearer.token) : null
+    if (known) noteRotation(deps, request, known)
     // The typed envelope written out: refusing must stay cheap under a flood (no Error, no stack).
     state.decorated = true
-    return json({ error: { code: 'rate_limited', message: shared.rateLimited, status: 429, retry_after_seconds: retryAfter } }, 429, pipelineHeaders(deps, state, request, 429))
+    const body: Record<string, unknown> = { error: { code: 'rate_limited', message: shared.rateLimited, status: 429, retry_after_seconds: retryAfter } }
+    if (state.warnings.length) body.warnings = state.warnings
+    return json(body, 429, pipelineHeaders(deps, state, request, 429))
   }
 
   /** Adds the pipeline's headers to an answer built without them (preflight, a Response from a handler). */

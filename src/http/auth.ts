@@ -35,26 +35,37 @@ const unauthorized = (profile: Profile, kind: 'absent' | 'empty' | 'invalid'): H
 export function programKey(deps: Deps, request: Request, token: string, profile: Profile): KeyMatch {
   const match = deps.findKey(token)
   if (!match) throw unauthorized(profile, 'invalid')
-  const { rotateBy, rotationMarkedAt } = match.key
-  if (rotateBy !== null && rotationMarkedAt !== null) {
-    const docsUrl = `${deps.config.docsUrl}#api_key_rotation_required`
-    if (deps.clock.now() >= rotateBy) {
-      const message = profile === 'cli' ? auth.rotationRequired : auth.rotationRetired
-      throw new HttpError(401, message, { typed: true, code: 'api_key_rotation_required', extra: { hint: auth.rotationHint, docs_url: docsUrl } })
-    }
-    const state = stateOf(request)
-    state.headers.Deprecation = `@${Math.floor(rotationMarkedAt / 1000)}`
-    state.headers.Sunset = new Date(rotateBy).toUTCString()
-    state.headers.Link = `<${docsUrl}>; rel="deprecation"`
-    state.warnings = [{
-      code: 'api_key_rotation_required',
-      message: auth.rotationWarning,
-      hint: auth.rotationHint,
-      rotate_by: new Date(rotateBy).toISOString(),
-      docs_url: docsUrl,
-    }]
+  if (noteRotation(deps, request, match) === 'retired') {
+    const message = profile === 'cli' ? auth.rotationRequired : auth.rotationRetired
+    throw new HttpError(401, message, { typed: true, code: 'api_key_rotation_required', extra: { hint: auth.rotationHint, docs_url: rotationDocsUrl(deps) } })
   }
   return match
+}
+
+const rotationDocsUrl = (deps: Deps) => `${deps.config.docsUrl}#api_key_rotation_required`
+
+/**
+ * A key due for rotation puts Deprecation, Sunset and Link and the `warnings` entry on the
+ * request's answer, whatever it is (a 429 included); a retired one is reported for the caller
+ * to refuse.
+ */
+export function noteRotation(deps: Deps, request: Request, match: KeyMatch): 'none' | 'warned' | 'retired' {
+  const { rotateBy, rotationMarkedAt } = match.key
+  if (rotateBy === null || rotationMarkedAt === null) return 'none'
+  if (deps.clock.now() >= rotateBy) return 'retired'
+  const docsUrl = rotationDocsUrl(deps)
+  const state = stateOf(request)
+  state.headers.Deprecation = `@${Math.floor(rotationMarkedAt / 1000)}`
+  state.headers.Sunset = new Date(rotateBy).toUTCString()
+  state.headers.Link = `<${docsUrl}>; rel="deprecation"`
+  state.warnings = [{
+    code: 'api_key_rotation_required',
+    message: auth.rotationWarning,
+    hint: auth.rotationHint,
+    rotate_by: new Date(rotateBy).toISOString(),
+    docs_url: docsUrl,
+  }]
+  return 'warned'
 }
 
 /** A required program key: 401 in the profile's words when absent, empty or unknown. */

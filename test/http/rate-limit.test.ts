@@ -77,6 +77,20 @@ describe('per-minute limits (SPEC.md, Limits)', () => {
   })
 })
 
+test('a 429 to a key due for rotation still carries the rotation headers and warnings', async () => {
+  api = await startApi()
+  const f = await api.setupProgram()
+  const rotateBy = new Date(api.clock.now() + 7 * 86_400_000).toISOString()
+  await api.admin('POST', `/programs/${f.programId}/api-key/rotation`, { rotate_by: rotateBy })
+  let reply = await api.call('GET', '/api/v1/programs/me/readiness', { token: f.apiKey })
+  for (let i = 0; i < 30 && reply.status !== 429; i++) reply = await api.call('GET', '/api/v1/programs/me/readiness', { token: f.apiKey })
+  expect(reply.status).toBe(429)
+  expect(reply.headers.get('sunset')).toBe(new Date(rotateBy).toUTCString())
+  expect(reply.headers.get('deprecation')).toMatch(/^@\d+$/)
+  expect(reply.body.warnings).toEqual([expect.objectContaining({ code: 'api_key_rotation_required', rotate_by: rotateBy })])
+  expect(reply.body.error.code).toBe('rate_limited')
+})
+
 describe('the bucket store', () => {
   test('idle buckets are evicted, so many distinct IPs cannot grow memory without bound', () => {
     let now = 0
