@@ -101,8 +101,10 @@ export function createApp(deps: Deps) {
     setState(request, state)
 
     let response: Response
-    const group = request.method === 'OPTIONS' ? null : limitGroup(path)
-    const refused = group ? takeToken(state, group, request) : null
+    // SPEC.md: every response on a limited route carries the X-RateLimit headers; a preflight
+    // reports them without spending a token (and is never refused).
+    const group = limitGroup(path)
+    const refused = group ? takeToken(state, group, request, request.method !== 'OPTIONS') : null
     if (refused) response = refused
     // Only the browser routes answer preflights; elsewhere OPTIONS is a route that does not exist.
     else if (request.method === 'OPTIONS' && isBrowserPath(path)) response = preflight(deps, request, path)
@@ -118,16 +120,17 @@ export function createApp(deps: Deps) {
     return response
   }
 
-  /** Takes one token; a refusal answers 429 before any handler or body parsing runs. */
-  function takeToken(state: RequestState, group: NonNullable<ReturnType<typeof limitGroup>>, request: Request): Response | null {
+  /** Takes one token (or only looks, when `spend` is false); a refusal answers 429 before any handler or body parsing runs. */
+  function takeToken(state: RequestState, group: NonNullable<ReturnType<typeof limitGroup>>, request: Request, spend: boolean): Response | null {
     const rule = limits[group]
     const bearer = rule.by === 'key' ? readBearer(request) : null
     const key = bearer?.kind === 'token' ? `${group}:k:${bearer.token}` : `${group}:ip:${state.ip}`
-    const decision = limiter.take(key, Math.floor(rule.perMinute * scale))
+    const limit = Math.floor(rule.perMinute * scale)
+    const decision = spend ? limiter.take(key, limit) : limiter.peek(key, limit)
     state.headers['X-RateLimit-Limit'] = String(decision.limit)
     state.headers['X-RateLimit-Remaining'] = String(decision.remaining)
     state.headers['X-RateLimit-Reset'] = String(Math.ceil(decision.resetAt / 1000))
-    if (decision.allowed) return null
+    if (decision.allowed || !spend) return null
     const retryAfter = Math.max(1, Math.ceil((decision.resetAt - clock.now()) / 1000))
     state.headers['Retry-After'] = String(retryAfter)
     // SPEC.md: every response to a key due for rotation carries the rotation headers and warnings.

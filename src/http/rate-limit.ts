@@ -44,6 +44,14 @@ export class RateLimiter {
     return { allowed: true, limit, remaining: bucket.remaining, resetAt: bucket.resetAt }
   }
 
+  /** What `take` would see, without taking (a CORS preflight reports the limit but spends none of it). */
+  peek(key: string, limit: number): Decision {
+    const now = this.now()
+    const bucket = this.buckets.get(key)
+    if (!bucket || bucket.resetAt <= now) return { allowed: true, limit, remaining: limit, resetAt: now + WINDOW_MS }
+    return { allowed: bucket.remaining > 0, limit, remaining: bucket.remaining, resetAt: bucket.resetAt }
+  }
+
   /** How many buckets are held (for the eviction test and the benchmark). */
   get size(): number {
     return this.buckets.size

@@ -77,6 +77,18 @@ describe('per-minute limits (SPEC.md, Limits)', () => {
   })
 })
 
+test('a CORS preflight on a limited route reports the limit without spending it', async () => {
+  api = await startApi()
+  for (let i = 0; i < 3; i++) {
+    const preflight = await api.call('OPTIONS', '/api/v1/track/click', { headers: { origin: 'https://nobody.example', 'access-control-request-method': 'POST' } })
+    expect(preflight.headers.get('x-ratelimit-limit')).toBe('60')
+    expect(preflight.headers.get('x-ratelimit-remaining')).toBe('60')
+  }
+  expect((await click()).headers.get('x-ratelimit-remaining')).toBe('59')
+  const after = await api.call('OPTIONS', '/api/v1/track/click', { headers: { origin: 'https://nobody.example' } })
+  expect(after.headers.get('x-ratelimit-remaining')).toBe('59')
+})
+
 test('a 429 to a key due for rotation still carries the rotation headers and warnings', async () => {
   api = await startApi()
   const f = await api.setupProgram()
