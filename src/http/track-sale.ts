@@ -26,6 +26,8 @@ export function parseSale(received: unknown, now: number): SaleInput {
   const testMode = raw.additional_data?.test_mode === true
   if ((raw.transaction_id === undefined || raw.transaction_id === null) && !testMode) throw new HttpError(400, sale.transactionId)
   const input = check(body)
+  // SPEC.md counts characters; the schema's maxLength counts UTF-16 units (two for an emoji).
+  if (input.provider_payment_id !== undefined && [...input.provider_payment_id].length > 255) throw new HttpError(400, sale.providerPaymentId)
   let occurredAt = now
   if (input.occurred_at !== undefined) {
     const parsed = parseOccurredAt(input.occurred_at)

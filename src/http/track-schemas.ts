@@ -46,7 +46,8 @@ export const SaleBody = t.Object({
   amount_cents: Type.Integer({ exclusiveMinimum: 0, maximum: Number.MAX_SAFE_INTEGER, error: sale.amount }),
   occurred_at: t.Optional(t.String({ maxLength: 64, error: sale.occurredAt, description: 'ISO 8601 with offset; at most 30 days old, 5 minutes ahead' })),
   provider: t.Optional(t.Union(PROVIDERS.map((v) => t.Literal(v)), { error: sale.provider(PROVIDERS) })),
-  provider_payment_id: t.Optional(t.String({ minLength: 1, maxLength: 255, error: sale.providerPaymentId })),
+  // 255 characters (checked in track-sale.ts); 510 UTF-16 units is their most.
+  provider_payment_id: t.Optional(t.String({ minLength: 1, maxLength: 510, error: sale.providerPaymentId })),
   livemode: t.Optional(t.Boolean({ error: sale.livemode })),
   customer_key: t.Optional(customerKey(sale.customerKeyType)),
   click_id: t.Optional(clickId(sale.clickIdType)),

@@ -55,6 +55,7 @@ describe('sale validation answers 400 invalid_request in SPEC.md\'s order and re
     ['a provider outside the allowed set', { provider: 'venmo' }, 'provider must be one of: stripe, paddle, lemonsqueezy, paypal, braintree, chargebee, manual'],
     ['an empty provider_payment_id', { provider_payment_id: '' }, 'provider_payment_id must be a string of 1 to 255 characters'],
     ['a 256-character provider_payment_id', { provider_payment_id: 'p'.repeat(256) }, 'provider_payment_id must be a string of 1 to 255 characters'],
+    ['a 256-emoji provider_payment_id', { provider_payment_id: '😀'.repeat(256) }, 'provider_payment_id must be a string of 1 to 255 characters'],
     ['a string livemode', { livemode: 'yes' }, 'livemode must be a boolean'],
     ['a bad amount and a bad provider together: the amount first', { amount_cents: -1, provider: 'venmo' }, 'amount_cents is required and must be a positive integer'],
   ]
@@ -123,6 +124,13 @@ describe('currency (SPEC.md 422; DECISIONS.md default USD)', () => {
     const txn = `${unique('txn')}-${'t'.repeat(400)}`
     expect((await k.sale(g, { transaction_id: txn, customer_key: key })).status).toBe(200)
     expect((await k.refund(g, { transaction_id: txn })).body.data.status).toBe('refunded')
+  })
+
+  test('provider_payment_id counts characters, not UTF-16 units: 255 emoji are accepted', async () => {
+    const g = await api.setupProgram()
+    const key = unique('cust')
+    await k.customer(g, key)
+    expect((await k.sale(g, { transaction_id: unique('txn'), customer_key: key, provider_payment_id: '😀'.repeat(255) })).status).toBe(200)
   })
 
   test('an omitted currency is USD and a lower-case one is accepted', async () => {
