@@ -10,12 +10,18 @@ export const isBrowserPath = (path: string) => browserPaths.has(path)
 
 const EXPOSED = 'X-Request-ID, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Deprecation, Sunset, Link'
 
-/** Adds CORS headers to a browser route's answer when some program accepts the Origin. */
+/**
+ * Adds CORS headers to a browser route's answer. Click and lead are simple requests (the tracker
+ * sends text/plain), checked against their own program before anything is recorded; every
+ * answer to them is readable by the page that sent it, so that a refused origin sees its 403
+ * `Origin not allowed for this program` rather than a network error. Preflights, which carry
+ * no program, are answered for the origins some program accepts only (DECISIONS.md).
+ */
 export function corsHeaders(deps: Deps, request: Request, path: string, headers: Record<string, string>): void {
   if (!browserPaths.has(path)) return
   headers.Vary = headers.Vary ? `${headers.Vary}, Origin` : 'Origin'
   const origin = request.headers.get('origin')
-  if (!origin || !originKnown(deps.database, origin)) return
+  if (!origin || (request.method === 'OPTIONS' && !originKnown(deps.database, origin))) return
   headers['Access-Control-Allow-Origin'] = origin
   headers['Access-Control-Expose-Headers'] = EXPOSED
 }

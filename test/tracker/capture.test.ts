@@ -55,11 +55,12 @@ describeBrowser("tracker capture", () => {
     await context.close()
   })
 
-  test("cookieDomain given to init overrides root-domain detection", async () => {
+  test("cookieDomain given to init overrides root-domain detection, also from a stub that stubs getClickId too", async () => {
     const context = await world.context()
-    // The stub queue, as the README snippet builds it, set up before any page script runs.
+    // The stub queue, as the README snippet builds it (plus a getClickId placeholder some
+    // integrations add), set up before any page script runs.
     await context.addInitScript(() => {
-      ;(window as any).svc = { q: [["init", [{ cookieDomain: "www.shop.test" }]]] }
+      ;(window as any).svc = { q: [["init", [{ cookieDomain: "www.shop.test" }]]], getClickId: () => null }
     })
     const { page } = await watchedPage(context)
     await clicked(page, () => page.goto(world.shop.url("www.shop.test", `/?aff=${world.backend.links.alice}`)))

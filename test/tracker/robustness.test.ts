@@ -74,16 +74,34 @@ describeBrowser("tracker robustness", () => {
     }
   })
 
-  test("a page on an origin the program does not allow gets no cookie", async () => {
+  test("a page on an origin the program does not allow sees the 403, logs its message and gets no cookie", async () => {
     const context = await world.context()
     const { page, logs, errors } = await watchedPage(context)
-    // Refused with 403, or with no CORS header at all: either way the click fails and is logged.
     const failed = page.waitForEvent("console", (m) => m.text().startsWith("[svc] click"))
+    const answer = page.waitForResponse((r) => r.url().endsWith("/api/v1/track/click"))
     await page.goto(landing("evil.shop.test"))
+    // The answer is readable by the page (not a CORS network error): the server's own 403.
+    expect((await answer).status()).toBe(403)
     await failed
     await noCookie(context)
-    expect(svcLines(logs)).toHaveLength(1)
-    expect(svcLines(logs)[0]).toStartWith("error: [svc] click")
+    expect(svcLines(logs)).toEqual(["error: [svc] click 403 Origin not allowed for this program"])
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
+  test("a page whose fetch throws at once still gets no exception, and signup resolves null", async () => {
+    const context = await world.context()
+    await context.addInitScript(() => {
+      window.fetch = () => {
+        throw new Error("boom-fetch")
+      }
+    })
+    const { page, logs, errors } = await watchedPage(context)
+    const failed = page.waitForEvent("console", (m) => m.text().startsWith("[svc] click"))
+    await page.goto(landing())
+    await failed
+    expect(await page.evaluate(() => (window as any).svc.signup("cust-throw", "t@shop.test"))).toBeNull()
+    expect(svcLines(logs).every((l) => l.startsWith("error: [svc]"))).toBe(true)
     expect(errors).toEqual([])
     await context.close()
   })

@@ -7,8 +7,8 @@ type Answer = Record<string, any> | null
 ;((w: any, d: Document) => {
   try {
     const prev: SvcStub & { getClickId?: unknown } = w.svc || {}
-    // A second copy of the script must not send a second click.
-    if (prev.getClickId) return
+    // A second copy of the script must not send a second click; a stub (it has a queue) is replaced.
+    if (prev.getClickId && !prev.q) return
     const NAME = "svc_click_id"
     const script = d.currentScript as HTMLScriptElement
     const opts: SvcInitOptions = { programId: +script.dataset.svcProgramId! || undefined }
@@ -48,12 +48,14 @@ type Answer = Record<string, any> | null
 
     // JSON as text/plain keeps the request "simple": no CORS preflight. The URL resolves
     // against the script's own src: {base_url} is wherever tracker.js came from, prefix included.
+    // Started inside a promise: a fetch that throws at once (a page's own wrapper) is caught too.
     const post = (path: string, body: object, keepalive?: boolean): Promise<Answer> =>
-      fetch(new URL("api/v1/track/" + path, script.src), {
-        method: "POST",
-        body: JSON.stringify(body),
-        keepalive,
-      })
+      Promise.resolve()
+        .then(() => fetch(new URL("api/v1/track/" + path, script.src), {
+          method: "POST",
+          body: JSON.stringify(body),
+          keepalive,
+        }))
         // A non-JSON answer lands in catch below, logged like a network error.
         .then((r) => r.json().then((json) => (r.ok ? json : (log("error", path, r.status, (json.error || json).message), null))))
         .catch((e) => (log("error", path, e), null))
@@ -81,7 +83,8 @@ type Answer = Record<string, any> | null
         ready.then(() => post("lead", { click_id: read(NAME) || undefined, customer_key: customerId, email }, true)),
     }
     w.svc = api
-    ;(prev.q || []).map(([m, a]) => (api as any)[m](...(a as unknown[])))
+    // apply takes the stub's `arguments` objects as they are, and anything not array-like as no arguments.
+    ;(prev.q || []).map(([m, a]) => (api as any)[m].apply(api, a))
   } catch (e) {
     console.error("[svc]", e)
   }
