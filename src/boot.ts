@@ -1,4 +1,5 @@
-import { systemClock } from './clock'
+import { disableCatalog } from './db/catalog'
+import { FileClock, systemClock, type Clock } from './clock'
 import { ConfigError, loadConfig } from './config'
 import type { Runtime } from './runtime/runtime'
 import { StartError, startServer } from './server'
@@ -16,9 +17,16 @@ export function boot(runtime: Runtime, env: Record<string, string | undefined>):
     }
     throw error
   }
+  // Test only: a clock the test process moves through a file, and no in-memory copies of rows
+  // that the test process may change in the shared database (test/helpers.ts, remote mode).
+  let clock: Clock = systemClock
+  if (env.SVC_TEST_CLOCK_FILE) {
+    clock = new FileClock(env.SVC_TEST_CLOCK_FILE)
+    disableCatalog()
+  }
   let server
   try {
-    server = startServer({ config, clock: systemClock, runtime, trackerSource })
+    server = startServer({ config, clock, runtime, trackerSource })
   } catch (error) {
     if (error instanceof StartError) {
       console.error(`svc: configuration error: ${error.message}`)

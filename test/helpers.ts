@@ -1,9 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { Database } from 'bun:sqlite'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ManualClock } from '../src/clock'
+import { FileClock, ManualClock } from '../src/clock'
 import { loadConfig } from '../src/config'
+import { keyLookup } from '../src/db/credentials'
+import { drizzleOver } from '../src/db/drizzle'
+import type { Database as SvcDatabase } from '../src/db/open'
 import { bunRuntime } from '../src/runtime/bun'
+import type { SqliteDatabase } from '../src/runtime/runtime'
 import { startServer, type Started } from '../src/server'
 import { trackerSource } from '../src/tracker-source'
 
@@ -15,7 +20,7 @@ export const minutes = (n: number) => n * 60_000
 export interface Api {
   url: string
   port: number
-  clock: ManualClock
+  clock: TestClock
   server: Started
   dir: string
   /** Error lines the server logged (unexpected failures); tests that inject a failure read them. */
@@ -27,6 +32,13 @@ export interface Api {
   /** Creates an account, a program, a partner and an active link through the operator API. */
   setupProgram(fields?: Record<string, unknown>): Promise<Fixture>
   stop(): Promise<void>
+}
+
+/** The server's clock as tests move it: in process, or through a file for a server in another process. */
+export interface TestClock {
+  now(): number
+  advance(ms: number): void
+  set(ms: number): void
 }
 
 export interface Reply {
@@ -47,20 +59,90 @@ export interface Fixture {
 
 let sequence = 0
 
+const START = Date.parse('2026-06-01T12:00:00Z')
+const ROOT = join(import.meta.dir, '..')
+const DENO = join(ROOT, 'node_modules/.bin/deno')
+
+/** The runtime the HTTP suites run the server on: Bun in this process, or Deno (SVC_TEST_RUNTIME=deno). */
+export const testRuntime = process.env.SVC_TEST_RUNTIME === 'deno' ? 'deno' : 'bun'
+
+interface Hosted {
+  server: Started
+  clock: TestClock
+  readonly errors: Record<string, unknown>[]
+  stop(): Promise<void>
+}
+
+/** The server in this process on Bun, with a manual clock and its error lines collected. */
+function hostInProcess(env: Record<string, string>): Hosted {
+  const clock = new ManualClock(START)
+  const errors: Record<string, unknown>[] = []
+  const server = startServer({ config: loadConfig(env), clock, runtime: bunRuntime, trackerSource, log: (line) => line.level === 'error' && errors.push(line) })
+  return { server, clock, errors, stop: () => server.stop() }
+}
+
+/**
+ * The server as `deno run src/main-deno.ts` in a subprocess (DECISIONS.md: the HTTP suite runs
+ * against Deno too). The test process reaches what the suites use in process through the same
+ * files: the clock through SVC_TEST_CLOCK_FILE, the database through its own connection to the
+ * SQLite file, the error lines through the server's log file.
+ */
+async function hostOnDeno(dir: string, env: Record<string, string>): Promise<Hosted> {
+  const clock = new FileClock(join(dir, 'clock'))
+  clock.set(START)
+  const logPath = join(dir, 'server.log')
+  const secret = env.SVC_SECRET ?? 'test-secret-of-the-deno-runs-0123456789'
+  const child = Bun.spawn([DENO, 'run', '--node-modules-dir=manual', '--sloppy-imports', '-A', 'src/main-deno.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, SVC_SECRET: secret, SVC_TEST_CLOCK_FILE: join(dir, 'clock') },
+    stdout: Bun.file(logPath), stderr: Bun.file(join(dir, 'server.err')),
+  })
+  const lines = () => (existsSync(logPath) ? readFileSync(logPath, 'utf8').split('\n').filter(Boolean) : [])
+  let url: string | null = null
+  for (const deadline = Date.now() + 20_000; !url && Date.now() < deadline; await Bun.sleep(20)) {
+    url = lines().map((l) => l.match(/"url":"(http:\/\/[^"]+)"/)?.[1]).find(Boolean) ?? null
+    if (child.exitCode !== null) break
+  }
+  if (!url) {
+    child.kill()
+    throw new Error(`deno did not start: ${lines().join('\n')} ${existsSync(join(dir, 'server.err')) ? readFileSync(join(dir, 'server.err'), 'utf8') : ''}`)
+  }
+  const client = new Database(env.DATABASE_PATH, { strict: true })
+  client.exec('PRAGMA busy_timeout = 5000')
+  const config = loadConfig(env)
+  // A fresh lookup each call: nothing is cached on this side either.
+  const database = () => ({ client, db: drizzleOver(client as unknown as SqliteDatabase) }) as unknown as SvcDatabase
+  const server = {
+    url, port: Number(new URL(url).port),
+    deps: { config, secret, database: database(), findKey: (token: string) => keyLookup(database())(token) },
+    stop: async () => {},
+  } as unknown as Started
+  return {
+    server, clock,
+    get errors() {
+      return lines().map((l) => { try { return JSON.parse(l) } catch { return null } }).filter((l) => l?.level === 'error')
+    },
+    async stop() {
+      child.kill('SIGTERM')
+      await child.exited
+      client.close()
+    },
+  }
+}
+
 /** Starts the real server on port 0 over a fresh SQLite file in a temp dir, with a manual clock. */
 export async function startApi(options: { env?: Record<string, string> } = {}): Promise<Api> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-test-'))
-  const config = loadConfig({
+  const env = {
     PORT: '0',
     HOST: '127.0.0.1',
     DATABASE_PATH: join(dir, 'svc.db'),
     SVC_ADMIN_TOKEN: ADMIN_TOKEN,
     SVC_LOG_REQUESTS: 'false',
     ...options.env,
-  })
-  const clock = new ManualClock(Date.parse('2026-06-01T12:00:00Z'))
-  const errors: Record<string, unknown>[] = []
-  const server = startServer({ config, clock, runtime: bunRuntime, trackerSource, log: (line) => line.level === 'error' && errors.push(line) })
+  }
+  const hosted = testRuntime === 'deno' ? await hostOnDeno(dir, env) : hostInProcess(env)
+  const { server, clock } = hosted
   const url = server.url
 
   const call: Api['call'] = async (method, path, { body, headers, token } = {}) => {
@@ -101,9 +183,12 @@ export async function startApi(options: { env?: Record<string, string> } = {}): 
   }
 
   return {
-    url, port: server.port, clock, server, dir, errors, call, admin, setupProgram,
+    url, port: server.port, clock, server, dir, call, admin, setupProgram,
+    get errors() {
+      return hosted.errors
+    },
     async stop() {
-      await server.stop()
+      await hosted.stop()
       rmSync(dir, { recursive: true, force: true })
     },
   }

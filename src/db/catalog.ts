@@ -16,6 +16,15 @@ interface Catalog {
 /** Past this many rows the copy starts again empty: memory stays bounded under scans of bad keys. */
 const MAX_ENTRIES = 20_000
 const catalogs = new WeakMap<Database, Catalog>()
+let enabled = true
+
+/**
+ * Test only: with another process writing to the same database (the HTTP suite against a server
+ * in a subprocess), no copy can be trusted, so every read goes to SQLite.
+ */
+export function disableCatalog(): void {
+  enabled = false
+}
 
 function catalogOf(database: Database): Catalog {
   let catalog = catalogs.get(database)
@@ -25,6 +34,7 @@ function catalogOf(database: Database): Catalog {
 
 /** The row under `key`, loaded once by `load`; null (never kept) when it does not exist. */
 export function cachedRow<T>(database: Database, key: string, load: () => T | null): T | null {
+  if (!enabled) return load()
   const { entries } = catalogOf(database)
   const hit = entries.get(key)
   if (hit !== undefined) return hit as T
@@ -38,6 +48,7 @@ export function cachedRow<T>(database: Database, key: string, load: () => T | nu
 
 /** A value derived from every program (the browser origins), computed once per change. */
 export function cachedOrigins<T>(database: Database, load: () => T): T {
+  if (!enabled) return load()
   const catalog = catalogOf(database)
   return (catalog.origins ??= load()) as T
 }

@@ -92,7 +92,7 @@ describeBrowser("tracker robustness", () => {
   test("a page whose fetch throws at once still gets no exception, and signup resolves null", async () => {
     const context = await world.context()
     await context.addInitScript(() => {
-      window.fetch = () => {
+      ;(window as any).fetch = () => {
         throw new Error("boom-fetch")
       }
     })
