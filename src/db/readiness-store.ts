@@ -34,7 +34,9 @@ export function readinessFacts(database: Database, programId: number): Readiness
     }
   }
   const one = (query: string) => (client.prepare(query).get(programId) as { n: number }).n
-  facts.activeLinks = one('SELECT count(*) AS n FROM links WHERE program_id = ? AND active = 1 AND partner_id IS NOT NULL')
+  // The synthetic chain's own link (test_fixtures) is not a partner's: it never makes a program ready.
+  facts.activeLinks = one(`SELECT count(*) AS n FROM links l WHERE l.program_id = ?1 AND l.active = 1 AND l.partner_id IS NOT NULL
+    AND NOT EXISTS (SELECT 1 FROM test_fixtures f WHERE f.program_id = ?1 AND f.link_id = l.id)`)
   facts.processorEvents = one('SELECT count(*) AS n FROM processor_events WHERE program_id = ?')
   return facts
 }

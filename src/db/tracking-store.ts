@@ -17,7 +17,7 @@ function build(database: Database) {
   const customerColumns = {
     id: customers.id, status: customers.status, partnerId: customers.partnerId, partnerProgramId: partners.programId,
     clickId: customers.clickId, linkId: customers.linkId, clickedAt: customers.clickedAt, leadAt: customers.leadAt,
-    convertedAt: customers.convertedAt,
+    convertedAt: customers.convertedAt, testMode: customers.testMode,
   }
   const customerBy = (column: typeof customers.customerKey | typeof customers.clickId) => db.select(customerColumns).from(customers)
     .leftJoin(partners, eq(partners.id, customers.partnerId))

@@ -19,6 +19,8 @@ export interface SaleCustomer {
   clickedAt: number | null
   leadAt: number | null
   convertedAt: number | null
+  /** A test-mode customer (made by test events); a test sale never converts a live one. */
+  testMode: boolean
 }
 
 /** What the store resolved from customer_key and click_id, in that order. */
@@ -65,7 +67,7 @@ export function decideSale(facts: SaleFacts, program: ProgramTerms, sale: SaleTe
   if (facts.kind === 'foreign') return { ok: false, reason: 'foreign_program' }
   const customer: SaleCustomer = facts.kind === 'customer' ? facts.customer : {
     id: 0, status: 'converted', partnerId: facts.click.partnerId, partnerProgramId: program.id,
-    clickId: facts.click.clickId, linkId: facts.click.linkId, clickedAt: facts.click.createdAt, leadAt: null, convertedAt: null,
+    clickId: facts.click.clickId, linkId: facts.click.linkId, clickedAt: facts.click.createdAt, leadAt: null, convertedAt: null, testMode: false,
   }
   const resolvedBy = facts.kind === 'customer' ? facts.resolvedBy : 'click_id'
   if (customer.partnerId === null) {

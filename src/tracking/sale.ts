@@ -80,7 +80,9 @@ function book(stores: { store: TrackingStore; sales: SaleStore }, program: Progr
     transactionId, amountCents, currency,
   }
   if (!decision.attributed) return { kind: 'unattributed', sale }
-  if (facts.kind === 'customer' && decision.firstSale) store.convertCustomer(customerId!, now)
+  // A test sale converts only a test customer: on a live one it would end the live customer's
+  // first-sale commission and its rule 4 checks (test records never count as live).
+  if (facts.kind === 'customer' && decision.firstSale && (!input.testMode || facts.customer.testMode)) store.convertCustomer(customerId!, now)
   if (decision.commissionCents === null) return { kind: 'recorded', sale, commission: null }
   const entry = { partnerId: decision.partnerId, amountCents: decision.commissionCents }
   const booked = sales.attempt(() => sales.insertCommission({ programId: program.id, saleId: sale.id, kind: 'commission', currency, testMode, createdAt: now, ...entry }))

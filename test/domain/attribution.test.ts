@@ -8,7 +8,7 @@ const sale = (occurredAt: number) => ({ amountCents: 1000, currency: 'USD', occu
 
 const customer = (over: Partial<SaleCustomer> = {}): SaleFacts => ({
   kind: 'customer', resolvedBy: 'customer_key',
-  customer: { id: 7, status: 'lead', partnerId: 3, partnerProgramId: 1, clickId: 'clk_a', linkId: 4, clickedAt: T0, leadAt: T0 + DAY, convertedAt: null, ...over },
+  customer: { id: 7, status: 'lead', partnerId: 3, partnerProgramId: 1, clickId: 'clk_a', linkId: 4, clickedAt: T0, leadAt: T0 + DAY, convertedAt: null, testMode: false, ...over },
 })
 
 describe('decideSale', () => {

@@ -58,6 +58,14 @@ describe('the readiness checklist', () => {
     expect(reply.body.data.checks.find((c: { id: string }) => c.id === 'live_data').message).toBe('Only test-mode data so far.')
   })
 
+  test("the synthetic chain's own link does not make a program without partner links pass active_link", async () => {
+    const f = await api.setupProgram()
+    await api.admin('PATCH', `/links/${f.linkId}`, { active: false })
+    const chain = await api.call('POST', '/api/v1/cli/test-event', { token: f.apiKey, body: { type: 'chain' } })
+    expect(chain.status).toBe(200)
+    expect(checks((await readiness(f.apiKey)).body).active_link).toBe(false)
+  })
+
   test('a program whose only link is off fails active_link', async () => {
     const f = await api.setupProgram()
     await api.admin('PATCH', `/links/${f.linkId}`, { active: false })

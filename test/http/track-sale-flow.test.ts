@@ -166,6 +166,19 @@ describe('commission types (DECISIONS.md)', () => {
   test('recurring_fixed pays on every sale', async () => {
     expect(await second({ commission_type: 'recurring_fixed', commission_rate: 3 }, 'EUR')).toEqual([300, 300])
   })
+
+  test('a test sale on a live customer does not convert it: the first live sale still pays', async () => {
+    const f = await api.setupProgram({ commission_type: 'fixed', commission_rate: 5 })
+    const key = unique('cust')
+    const { customerId } = await k.customer(f, key)
+    const test = await k.sale(f, { customer_key: key, additional_data: { test_mode: true } })
+    expect(test.body.data.commission.amount_cents).toBe(500)
+    const live = await k.sale(f, { transaction_id: unique('txn'), customer_key: key })
+    expect(live.body.data.commission.amount_cents).toBe(500)
+    const row = api.server.deps.database.client.prepare('SELECT status, test_mode FROM customers WHERE id = ?').get(customerId)
+    expect(row).toEqual({ status: 'converted', test_mode: 0 })
+    expect(k.count('SELECT count(*) AS n FROM commissions WHERE sale_id IN (SELECT id FROM sales WHERE customer_id = ?) AND test_mode = 0', customerId)).toBe(1)
+  })
 })
 
 describe('500s', () => {
