@@ -72,7 +72,7 @@ function renderError(deps: Deps, request: Request, error: unknown, code: unknown
 function pipelineHeaders(deps: Deps, state: RequestState, request: Request, status: number): Record<string, string> {
   const headers = { ...state.headers }
   // SPEC.md, Request IDs: GET /api/v1/cli/status carries none except on its 500.
-  if (state.path !== '/api/v1/cli/status' || status === 500) headers['X-Request-ID'] = state.id
+  if (state.path !== '/api/v1/cli/status' || request.method !== 'GET' || status === 500) headers['X-Request-ID'] = state.id
   corsHeaders(deps, request, state.path, headers)
   return headers
 }
@@ -89,7 +89,10 @@ export function createApp(deps: Deps) {
     const url = request.url
     const pathStart = url.indexOf('/', url.indexOf('//') + 2)
     const queryStart = url.indexOf('?', pathStart)
-    const path = url.slice(pathStart, queryStart === -1 ? undefined : queryStart)
+    const raw = url.slice(pathStart, queryStart === -1 ? undefined : queryStart)
+    // Elysia routes /api/v1/track/sale/ to the sale handler: limits, error codes and the request
+    // id rules must see the same route, so the pipeline's path has no trailing slash.
+    const path = raw.length > 1 && raw.endsWith('/') ? raw.replace(/\/+$/, '') || '/' : raw
     let ip: string | undefined
     const state: RequestState = {
       id: crypto.randomUUID(), path, headers: {}, warnings: [],

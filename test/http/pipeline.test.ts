@@ -63,7 +63,26 @@ describe('every failure ends in the platform envelope', () => {
   })
 })
 
+test('a trailing slash is the same route for the limits, error codes and request ids', async () => {
+  const f = await api.setupProgram()
+  const sale = await api.call('POST', '/api/v1/track/sale/', { body: { transaction_id: 'x', amount_cents: 1, customer_key: 'nobody' }, token: f.apiKey })
+  expect(sale.status).toBe(400)
+  expect(sale.body.error.code).toBe('no_attribution')
+  expect(sale.headers.get('x-ratelimit-limit')).toBe('120')
+  const readiness = await api.call('GET', '/api/v1/programs/me/readiness/', { token: f.apiKey })
+  expect(readiness.headers.get('x-ratelimit-remaining')).toBe('29')
+  const status = await api.call('GET', '/api/v1/cli/status/', { token: f.apiKey })
+  expect(status.status).toBe(200)
+  expect(status.headers.get('x-request-id')).toBeNull()
+})
+
 describe('request ids', () => {
+  test('the cli/status exception is GET only: another method on that path carries X-Request-ID', async () => {
+    const reply = await api.call('POST', '/api/v1/cli/status', { body: {} })
+    expect(reply.status).toBe(404)
+    expect(reply.headers.get('x-request-id')).toBeTruthy()
+  })
+
   test('tracking and CLI responses carry X-Request-ID, errors included', async () => {
     for (const path of ['/api/v1/track/click', '/api/v1/cli/auth/poll']) {
       const reply = await api.call(path.includes('poll') ? 'GET' : 'POST', path, { body: path.includes('poll') ? undefined : {} })
