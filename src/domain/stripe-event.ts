@@ -106,7 +106,7 @@ function readCheckout(event: StripeEnvelope): EventReading {
     transactionId: idOf(session.payment_intent) ?? sessionId,
     providerPaymentId: sessionId,
     amountCents: amount,
-    currency: text(session.currency)?.toUpperCase() ?? null,
+    currency: text(session.currency)?.toUpperCase() ?? 'USD', // absent: USD, as on POST /track/sale (DECISIONS.md)
     occurredAt: event.createdAt ?? seconds(session.created),
     billingReason: null,
     keys,
@@ -131,7 +131,7 @@ function readInvoice(event: StripeEnvelope): EventReading {
     transactionId: invoiceId,
     providerPaymentId: invoiceId,
     amountCents: amount,
-    currency: text(invoice.currency)?.toUpperCase() ?? null,
+    currency: text(invoice.currency)?.toUpperCase() ?? 'USD',
     occurredAt: seconds(transitions.paid_at) ?? event.createdAt,
     billingReason: reason,
     keys,

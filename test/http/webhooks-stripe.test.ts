@@ -207,14 +207,16 @@ describe('replays and routing', () => {
     expect((await events(f)).map((row) => row.outcome)).toEqual(['attributed', 'attributed'])
   })
 
-  test('a checkout session without mode or payment_status is read as a paid one-off payment', async () => {
+  test('a checkout session without mode, payment_status or currency is read as a paid one-off payment in USD', async () => {
     const { f, secret, customerKey, path } = await stripeProgram()
     const e = oneOff(f, { customerKey })
     const session = e.data.object as unknown as Record<string, unknown>
     delete session.mode
     delete session.payment_status
+    delete session.currency
     expect((await deliver(api, path, e, secret)).status).toBe(200)
     expect((await events(f))[0]).toMatchObject({ outcome: 'attributed' })
+    expect((await api.admin('GET', `/programs/${f.programId}/sales`)).body.data[0].currency).toBe('USD')
   })
 
   test('without STRIPE_CONNECT_WEBHOOK_SECRET the Connect route answers 404', async () => {
