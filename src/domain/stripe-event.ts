@@ -101,7 +101,7 @@ function readCheckout(event: StripeEnvelope): EventReading {
   const sessionId = idOf(session.id) ?? event.id
   const amount = typeof session.amount_total === 'number' ? session.amount_total : 0
   // Delayed methods (bank debits) complete the session unpaid; the money is not in yet.
-  const paid = session.payment_status === undefined || session.payment_status === null || session.payment_status === 'paid'
+  const paid = (session.payment_status ?? 'paid') === 'paid'
   return payment({
     transactionId: idOf(session.payment_intent) ?? sessionId,
     providerPaymentId: sessionId,

@@ -35,6 +35,11 @@ const unauthorized = (profile: Profile, kind: 'absent' | 'empty' | 'invalid'): H
 export function programKey(deps: Deps, request: Request, token: string, profile: Profile): KeyMatch {
   const match = deps.findKey(token)
   if (!match) throw unauthorized(profile, 'invalid')
+  return unlessRetired(deps, request, match, profile)
+}
+
+/** The key, its rotation noted on the answer; the typed 401 when it is retired. */
+function unlessRetired(deps: Deps, request: Request, match: KeyMatch, profile: Profile): KeyMatch {
   if (noteRotation(deps, request, match) === 'retired') {
     const message = profile === 'cli' ? auth.rotationRequired : auth.rotationRetired
     throw new HttpError(401, message, { typed: true, code: 'api_key_rotation_required', extra: { hint: auth.rotationHint, docs_url: rotationDocsUrl(deps) } })
@@ -88,6 +93,6 @@ export function optionalProgramKey(deps: Deps, request: Request): KeyMatch | nul
  */
 export function knownProgramKey(deps: Deps, request: Request): KeyMatch | null {
   const bearer = readBearer(request)
-  if (bearer.kind !== 'token' || !deps.findKey(bearer.token)) return null
-  return programKey(deps, request, bearer.token, 'lead')
+  const match = bearer.kind === 'token' ? deps.findKey(bearer.token) : null
+  return match && unlessRetired(deps, request, match, 'lead')
 }

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from "bun:test"
-import { startApi, type Api } from "../helpers"
+import type { Api } from "../helpers"
+import { idToken, newAccount, startCliApi } from "../http/cli-fixtures"
 import { runCli, tempHome, type CliResult } from "./run-cli.ts"
 
 /** What the program sent, as the tap saw it on its way to the real server. */
@@ -35,9 +36,6 @@ export function startTap(target: string): Tap {
 
 export const CONNECT_SECRET = "whsec_cli_connect_test"
 
-/** The CLI suites' server: the per-minute limit scaled up, since every call here comes from one IP. */
-export const startCliServer = (env: Record<string, string> = {}) =>
-  startApi({ env: { SVC_RATE_LIMIT_SCALE: "1000", STRIPE_CONNECT_WEBHOOK_SECRET: CONNECT_SECRET, ...env } })
 
 /**
  * One real server and tap for a test file, a fresh config home for each test (HOME and
@@ -49,14 +47,15 @@ export interface CliSuite {
   home: ReturnType<typeof tempHome>
   env: Record<string, string>
   run(args: string[], env?: Record<string, string>, stdin?: string): Promise<CliResult>
-  account(fields?: Record<string, unknown>): Promise<number>
+  /** A new account through the operator API. */
+  account(): Promise<number>
+  /** An id_token for the account, as the operator API issues it (signed by the server). */
   idToken(accountId: number): Promise<string>
   loggedIn(): Promise<number>
   program(name?: string): Promise<{ program_id: number; api_key: string }>
 }
 
 export function cliSuite(): CliSuite {
-  let n = 0
   const s: CliSuite = {
     api: undefined as unknown as Api,
     tap: undefined as unknown as Tap,
@@ -64,17 +63,8 @@ export function cliSuite(): CliSuite {
     env: {} as Record<string, string>,
     run: (args: string[], env: Record<string, string> = s.env, stdin?: string): Promise<CliResult> => runCli(args, env, stdin),
 
-    /** A new account through the operator API. */
-    async account(fields: Record<string, unknown> = {}): Promise<number> {
-      const reply = await s.api.admin("POST", "/accounts", { email: `cli${++n}-${Date.now()}@shop.test`, ...fields })
-      expect(reply.status).toBe(201)
-      return reply.body.data.account_id
-    },
-
-    /** An id_token for the account, as the operator API issues it (signed by the server). */
-    async idToken(accountId: number): Promise<string> {
-      return (await s.api.admin("POST", `/accounts/${accountId}/id-token`)).body.data.id_token
-    },
+    account: async () => (await newAccount(s.api)).accountId,
+    idToken: (accountId) => idToken(s.api, accountId),
 
     /** A new account logged in through `svc login --id-token` in this test's home. */
     async loggedIn(): Promise<number> {
@@ -92,7 +82,7 @@ export function cliSuite(): CliSuite {
     },
   }
   beforeAll(async () => {
-    s.api = await startCliServer()
+    s.api = await startCliApi({ STRIPE_CONNECT_WEBHOOK_SECRET: CONNECT_SECRET })
     s.tap = startTap(s.api.url)
   })
   afterAll(async () => {

@@ -9,6 +9,7 @@ let n = 0
 /** A new account (with its advertiser) through the operator API. */
 export async function newAccount(api: Api): Promise<{ accountId: number; advertiserId: number }> {
   const reply = await api.admin('POST', '/accounts', { email: `cli-${++n}-${Date.now()}@shop.test` })
+  expect(reply.status).toBe(201)
   return { accountId: reply.body.data.account_id, advertiserId: reply.body.data.advertiser_id }
 }
 

@@ -1,5 +1,6 @@
 import Stripe from 'stripe'
 import type { Api, Fixture } from '../helpers'
+import { unique } from './tracking-kit'
 
 /**
  * Stripe event payloads shaped like the current API (the stripe package's types, API version
@@ -101,31 +102,6 @@ export async function deliver(
   const payload = typeof body === 'string' ? body : JSON.stringify(body)
   const header = options.header ?? await signatureHeader(payload, secret, api.clock.now() + (options.skewMs ?? 0))
   return api.call('POST', path, { body: payload, headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': header } })
-}
-
-let n = 0
-/** A fresh identifier for one test's data. */
-export const unique = (prefix: string) => `${prefix}_${++n}_${Math.random().toString(36).slice(2, 8)}`
-
-/** The tracking calls these suites need, over real HTTP (the same endpoints an advertiser calls). */
-export function tracking(api: Api) {
-  const clickId = async (f: Fixture) => {
-    const reply = await api.call('POST', '/api/v1/track/click', { body: { affiliate_url: `https://shop.test/?aff=${f.shortLink}` } })
-    if (reply.status !== 200) throw new Error(`click: ${reply.status} ${JSON.stringify(reply.body)}`)
-    return reply.body.click_id as string
-  }
-  /** A server-mode lead (with the key) or, with `f` null, a browser-mode one. */
-  const lead = (f: Fixture | null, body: Record<string, unknown>) => api.call('POST', '/api/v1/track/lead', { body, token: f?.apiKey })
-  /** A customer who clicked the fixture's link and signed up under `customerKey`. */
-  const customer = async (f: Fixture, customerKey: string) => {
-    const id = await clickId(f)
-    const reply = await lead(f, { click_id: id, customer_key: customerKey })
-    if (reply.status !== 200) throw new Error(`lead: ${reply.status} ${JSON.stringify(reply.body)}`)
-    return { clickId: id }
-  }
-  const sale = (f: Fixture, body: Record<string, unknown>) => api.call('POST', '/api/v1/track/sale', { body: { amount_cents: 4900, ...body }, token: f.apiKey })
-  const count = (query: string, ...params: string[]) => (api.server.deps.database.client.prepare(query).get(...params) as { n: number }).n
-  return { clickId, lead, customer, sale, count }
 }
 
 /** A test-mode program with a signing secret, and events made at the server clock, for `api()`. */

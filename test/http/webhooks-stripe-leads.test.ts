@@ -1,14 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { startApi, type Api, type Fixture } from '../helpers'
-import { referralMetadata, scenario, tracking, unique } from './webhooks-stripe-fixtures'
+import type { Api, Fixture } from '../helpers'
+import { trackingSetup, unique, type Kit } from './tracking-kit'
+import { referralMetadata, scenario } from './webhooks-stripe-fixtures'
 
 // SPEC.md, States: a processor event settles a provisional lead when it resolves the customer.
-let api: Api
-let k: ReturnType<typeof tracking>
-beforeAll(async () => {
-  api = await startApi({ env: { SVC_RATE_LIMIT_SCALE: '1000' } })
-  k = tracking(api)
-})
+let api: Api, k: Kit
+beforeAll(async () => ({ api, k } = await trackingSetup()))
 afterAll(() => api.stop())
 
 const { stripeProgram, checkout, paidInvoice } = scenario(() => api)

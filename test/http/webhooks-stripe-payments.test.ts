@@ -1,15 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { DAY, startApi, type Api } from '../helpers'
-import { event, referralMetadata, scenario, subscriptionInvoice, tracking, unique } from './webhooks-stripe-fixtures'
+import { DAY, type Api } from '../helpers'
+import { trackingSetup, unique, type Kit } from './tracking-kit'
+import { event, referralMetadata, scenario, subscriptionInvoice } from './webhooks-stripe-fixtures'
 
 // What Stripe events record, over real HTTP: sales through the /track/sale path, commissions by
 // commission type, and the outcome an owner reads for each event (provisional leads: -leads.test.ts).
-let api: Api
-let k: ReturnType<typeof tracking>
-beforeAll(async () => {
-  api = await startApi({ env: { SVC_RATE_LIMIT_SCALE: '1000' } })
-  k = tracking(api)
-})
+let api: Api, k: Kit
+beforeAll(async () => ({ api, k } = await trackingSetup()))
 afterAll(() => api.stop())
 
 const { seconds, stripeProgram, checkout, paidInvoice } = scenario(() => api)

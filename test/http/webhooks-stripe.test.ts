@@ -1,16 +1,17 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type Stripe from 'stripe'
 import { startApi, type Api, type Fixture } from '../helpers'
-import { checkoutSession, deliver, event, referralMetadata, signatureHeader, tracking, unique } from './webhooks-stripe-fixtures'
+import { kit, roomy, unique, type Kit } from './tracking-kit'
+import { checkoutSession, deliver, event, referralMetadata, signatureHeader } from './webhooks-stripe-fixtures'
 
 // Delivery over real HTTP: signatures, bodies, replays, routing. What events record is in
 // webhooks-stripe-payments.test.ts.
 const CONNECT_SECRET = 'whsec_connect_platform_secret'
 let api: Api
-let k: ReturnType<typeof tracking>
+let k: Kit
 beforeAll(async () => {
-  api = await startApi({ env: { SVC_RATE_LIMIT_SCALE: '1000', STRIPE_CONNECT_WEBHOOK_SECRET: CONNECT_SECRET } })
-  k = tracking(api)
+  api = await startApi({ env: { ...roomy.env, STRIPE_CONNECT_WEBHOOK_SECRET: CONNECT_SECRET } })
+  k = kit(api)
 })
 afterAll(() => api.stop())
 
