@@ -130,6 +130,16 @@ async function hostOnDeno(dir: string, env: Record<string, string>): Promise<Hos
   }
 }
 
+/** Runs `run` with a server of the test's own (broken on purpose, or at SPEC.md's real limits), stopped whatever happens. */
+export async function withOwnServer(run: (api: Api) => Promise<void>): Promise<void> {
+  const api = await startApi()
+  try {
+    await run(api)
+  } finally {
+    await api.stop()
+  }
+}
+
 /** Starts the real server on port 0 over a fresh SQLite file in a temp dir, with a manual clock. */
 export async function startApi(options: { env?: Record<string, string> } = {}): Promise<Api> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-test-'))

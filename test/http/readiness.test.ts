@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { days, startApi, type Api } from '../helpers'
+import { days, type Api, withOwnServer } from '../helpers'
 import { trackingSetup, type Kit, unique } from './tracking-kit'
 
 let api: Api, k: Kit
@@ -87,15 +87,12 @@ describe('the readiness checklist', () => {
 })
 
 test('a failure answers 500 "Failed to compute readiness. Retry shortly." with internal_error and retry_after_seconds 10', async () => {
-  const broken = await startApi()
-  try {
+  await withOwnServer(async (broken) => {
     const f = await broken.setupProgram()
     broken.server.deps.database.client.exec('DROP TABLE refunds; DROP TABLE processor_events')
     const reply = await broken.call('GET', '/api/v1/programs/me/readiness', { token: f.apiKey })
     expect(reply.status).toBe(500)
     expect(reply.body).toEqual({ error: { code: 'internal_error', message: 'Failed to compute readiness. Retry shortly.', retry_after_seconds: 10 } })
     expect(reply.headers.get('x-request-id')).toBeTruthy()
-  } finally {
-    await broken.stop()
-  }
+  })
 })

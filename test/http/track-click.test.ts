@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { days, startApi, type Api, type Fixture } from '../helpers'
+import { days, type Api, type Fixture, withOwnServer } from '../helpers'
 import { kit, trackingSetup, type Kit, unique } from './tracking-kit'
 
 let api: Api, k: Kit, f: Fixture
@@ -151,8 +151,7 @@ describe('test mode', () => {
 })
 
 test('the 61st click from one IP within a minute answers 429 rate_limited and is not recorded', async () => {
-  const limited = await startApi()
-  try {
+  await withOwnServer(async (limited) => {
     const g = await limited.setupProgram()
     const lk = kit(limited)
     for (let i = 0; i < 60; i++) expect((await lk.click(g)).status).toBe(200)
@@ -160,29 +159,23 @@ test('the 61st click from one IP within a minute answers 429 rate_limited and is
     expect(reply.status).toBe(429)
     expect(reply.body.error).toMatchObject({ code: 'rate_limited', status: 429 })
     expect(lk.count('SELECT count(*) AS n FROM clicks')).toBe(60)
-  } finally {
-    await limited.stop()
-  }
+  })
 })
 
 test('a database failure answers 500 "Click tracking failed" with the request id in the header only', async () => {
-  const broken = await startApi()
-  try {
+  await withOwnServer(async (broken) => {
     const g = await broken.setupProgram()
     broken.server.deps.database.client.exec('CREATE TRIGGER fail_click BEFORE INSERT ON clicks BEGIN SELECT RAISE(ABORT, \'disk on fire\'); END')
     const reply = await kit(broken).click(g)
     expect(reply.status).toBe(500)
     expect(reply.body).toEqual({ data: null, error: { status: 500, name: 'InternalServerError', message: 'Click tracking failed', details: {} } })
     expect(reply.headers.get('x-request-id')).toBe(broken.errors[0].request_id as string)
-  } finally {
-    await broken.stop()
-  }
+  })
 })
 
 describe('a program key sent with a click (SPEC.md, Authentication: key rotation applies to every request with it)', () => {
   test('a key due for rotation still clicks, with Deprecation, Sunset, Link and top-level warnings; once retired it is refused', async () => {
-    const own = await startApi()
-    try {
+    await withOwnServer(async (own) => {
       const g = await own.setupProgram()
       const rotateBy = new Date(own.clock.now() + days(7)).toISOString()
       await own.admin('POST', `/programs/${g.programId}/api-key/rotation`, { rotate_by: rotateBy })
@@ -201,9 +194,7 @@ describe('a program key sent with a click (SPEC.md, Authentication: key rotation
       expect(after.status).toBe(401)
       expect(after.body.error).toMatchObject({ code: 'api_key_rotation_required', hint: expect.any(String), docs_url: expect.stringContaining('#api_key_rotation_required') })
       expect(kit(own).count('SELECT count(*) AS n FROM clicks')).toBe(1)
-    } finally {
-      await own.stop()
-    }
+    })
   })
 
   test('an unknown key is ignored outside the test-mode check', async () => {

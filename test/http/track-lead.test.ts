@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { startApi, type Api, type Fixture } from '../helpers'
+import { type Api, type Fixture, withOwnServer } from '../helpers'
 import { kit, trackingSetup, type Kit, unique } from './tracking-kit'
 
 let api: Api, k: Kit, f: Fixture
@@ -175,8 +175,7 @@ describe('test mode', () => {
 })
 
 test('a database failure answers 500 "Lead tracking failed"', async () => {
-  const broken = await startApi()
-  try {
+  await withOwnServer(async (broken) => {
     const g = await broken.setupProgram()
     const bk = kit(broken)
     const clickId = await bk.clickId(g)
@@ -185,7 +184,5 @@ test('a database failure answers 500 "Lead tracking failed"', async () => {
     expect(reply.status).toBe(500)
     expect(reply.body).toEqual({ data: null, error: { status: 500, name: 'InternalServerError', message: 'Lead tracking failed', details: {} } })
     expect(reply.headers.get('x-request-id')).toBeTruthy()
-  } finally {
-    await broken.stop()
-  }
+  })
 })

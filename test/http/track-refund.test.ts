@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { startApi, type Api, type Fixture } from '../helpers'
+import { type Api, type Fixture, withOwnServer } from '../helpers'
 import { kit, trackingSetup, type Kit, unique } from './tracking-kit'
 
 let api: Api, k: Kit, f: Fixture
@@ -98,8 +98,7 @@ describe('a refund of a recorded sale', () => {
 })
 
 test('a database failure answers 500 "Refund tracking failed" (internal_error)', async () => {
-  const broken = await startApi()
-  try {
+  await withOwnServer(async (broken) => {
     const g = await broken.setupProgram()
     const bk = kit(broken)
     await bk.customer(g, 'c1')
@@ -109,7 +108,5 @@ test('a database failure answers 500 "Refund tracking failed" (internal_error)',
     expect(reply.body).toEqual(error(500, 'InternalServerError', 'Refund tracking failed', 'internal_error'))
     expect(reply.headers.get('x-request-id')).toBeTruthy()
     expect(bk.count('SELECT count(*) AS n FROM commissions WHERE kind = \'reversal\'')).toBe(0)
-  } finally {
-    await broken.stop()
-  }
+  })
 })

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { days, startApi, type Api } from '../helpers'
+import { days, type Api, withOwnServer } from '../helpers'
 import { kit, trackingSetup, type Kit, unique } from './tracking-kit'
 
 let api: Api, k: Kit
@@ -183,8 +183,7 @@ describe('commission types (DECISIONS.md)', () => {
 
 describe('500s', () => {
   test('a failing sale write answers 500 "Sale tracking failed" with error.code internal_error and the request id header', async () => {
-    const broken = await startApi()
-    try {
+    await withOwnServer(async (broken) => {
       const f = await broken.setupProgram()
       const bk = kit(broken)
       await bk.customer(f, 'c1')
@@ -193,14 +192,11 @@ describe('500s', () => {
       expect(reply.status).toBe(500)
       expect(reply.body).toEqual({ data: null, error: { status: 500, name: 'InternalServerError', message: 'Sale tracking failed', details: {}, code: 'internal_error' } })
       expect(reply.headers.get('x-request-id')).toBe(broken.errors[0].request_id as string)
-    } finally {
-      await broken.stop()
-    }
+    })
   })
 
   test('a failing commission answers 500 "Failed to create commission" and leaves the sale written (a resend answers 409)', async () => {
-    const broken = await startApi()
-    try {
+    await withOwnServer(async (broken) => {
       const f = await broken.setupProgram()
       const bk = kit(broken)
       await bk.customer(f, 'c1')
@@ -212,8 +208,6 @@ describe('500s', () => {
       expect(bk.count('SELECT count(*) AS n FROM sales WHERE transaction_id = \'t1\'')).toBe(1)
       expect(bk.count('SELECT count(*) AS n FROM commissions')).toBe(0)
       expect((await bk.sale(f, { transaction_id: 't1', customer_key: 'c1' })).status).toBe(409)
-    } finally {
-      await broken.stop()
-    }
+    })
   })
 })
