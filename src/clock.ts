@@ -1,5 +1,3 @@
-import { readFileSync, writeFileSync } from 'node:fs'
-
 /** The one source of time for every time-dependent rule (DECISIONS.md, Time). Epoch milliseconds. */
 export interface Clock {
   now(): number
@@ -21,19 +19,3 @@ export class ManualClock implements Clock {
   }
 }
 
-/**
- * Test only (SVC_TEST_CLOCK_FILE): a manual clock kept in a file, so that a test process can move
- * the time of a server running in another process (the HTTP suite against Deno).
- */
-export class FileClock implements Clock {
-  constructor(private readonly path: string) {}
-  now(): number {
-    return Number(readFileSync(this.path, 'utf8'))
-  }
-  advance(ms: number): void {
-    this.set(this.now() + ms)
-  }
-  set(ms: number): void {
-    writeFileSync(this.path, String(ms))
-  }
-}

@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia'
-import { abandonSession, completeSession, consumeSession, createSession, findAccount, findSession } from '../db/cli-store'
 import { sessionExpired, sessionExpiresAt } from '../domain/cli-session'
 import { verifyIdToken } from '../domain/id-token'
+import { iso } from '../domain/time'
 import type { Deps } from './deps'
 import { doc } from './docs'
 import { HttpError, ok } from './envelope'
@@ -15,19 +15,18 @@ export const CallbackBody = t.Object({
 })
 const checkCallback = bodyChecker(CallbackBody)
 
-const iso = (ms: number) => new Date(ms).toISOString()
-
 /**
  * The CLI login flow (SPEC.md, States: CLI login session): start creates a pending session,
  * callback signs it in with an id_token, poll hands the login token out exactly once.
  */
 export function cliAuthRoutes(deps: Deps) {
-  const { db, writer } = deps.database
+  const { writer, stores } = deps.database
+  const sessions = stores.cli
   const now = () => deps.clock.now()
 
   return new Elysia({ name: 'cli-auth' })
     .post('/api/v1/cli/auth/start', async () => {
-      const session = await writer.run(() => createSession(db, now()))
+      const session = await writer.run(() => sessions.createSession(now()))
       return ok({
         state: session.state,
         login_url: `${deps.config.publicBaseUrl}/cli/login?state=${encodeURIComponent(session.state)}`,
@@ -39,17 +38,17 @@ export function cliAuthRoutes(deps: Deps) {
       const input = checkCallback(body)
       await writer.run(() => {
         const at = now()
-        const session = findSession(db, input.state)
+        const session = sessions.findSession(input.state)
         // A signed-in or consumed session reads as "already used": its state cannot sign in twice.
         if (!session || session.status !== 'pending') throw new HttpError(404, cli.callbackNotFound)
         if (sessionExpired(session.createdAt, at)) throw new HttpError(400, cli.sessionExpired)
         // A refused id_token leaves the session pending, so that a corrected token can still sign in.
         const check = verifyIdToken(input.id_token, deps.secret, deps.config.publicBaseUrl, at)
         if (!check.ok) throw new HttpError(401, cli.invalidIdToken, { details: { reason: check.reason } })
-        const account = findAccount(db, check.claims.sub)
+        const account = stores.accounts.findAccount(check.claims.sub)
         if (!account) throw new HttpError(401, cli.invalidIdToken, { details: { reason: 'unknown_account' } })
         if (account.suspended) throw new HttpError(403, cli.suspended, { details: { code: 'ACCOUNT_BLOCKED' } })
-        completeSession(db, session, account.id, at)
+        sessions.completeSession(session, account.id, at)
       })
       return ok({ state: input.state, status: 'complete' })
     }, {
@@ -65,7 +64,7 @@ export function cliAuthRoutes(deps: Deps) {
       // Read and update in one writer unit: two concurrent polls cannot both see `complete`.
       const data = await writer.run(() => {
         const at = now()
-        const session = findSession(db, state)
+        const session = sessions.findSession(state)
         if (!session) throw new HttpError(404, cli.pollNotFound)
         if (session.status === 'consumed') throw new HttpError(400, cli.pollConsumed)
         if (session.status === 'pending') {
@@ -74,10 +73,10 @@ export function cliAuthRoutes(deps: Deps) {
         // SPEC.md: a session older than 5 minutes polls as expired, signed in or not; its
         // uncollected token is withdrawn.
         if (!session.pendingToken || sessionExpired(session.createdAt, at)) {
-          abandonSession(db, session)
+          sessions.abandonSession(session)
           return { status: 'expired' }
         }
-        consumeSession(db, session)
+        sessions.consumeSession(session)
         return { status: 'complete', token: session.pendingToken }
       })
       return ok(data)

@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import { readinessFacts, type ReadinessFacts } from '../db/readiness-store'
+import type { Counts, ReadinessFacts } from '../db/count-store'
 import type { ApiKey, Program } from '../db/schema'
 import { requireProgramKey } from './auth'
 import type { Deps } from './deps'
@@ -14,7 +14,7 @@ interface Check {
 
 /** The checklist of GET /api/v1/programs/me/readiness, in the order an integration gets through it. */
 export function readinessChecks(program: Program, key: ApiKey, facts: ReadinessFacts): Check[] {
-  const { live, test } = facts
+  const { live, test } = facts.counts
   const origins = [`https://${program.domain}`, `https://*.${program.domain}`, ...program.allowedOrigins]
   return [
     key.rotateBy === null
@@ -34,15 +34,19 @@ export function readinessChecks(program: Program, key: ApiKey, facts: ReadinessF
   ]
 }
 
+const withoutCommissions = ({ commissions: _, ...counts }: Counts) => counts
+
 /** GET /api/v1/programs/me/readiness: a computed readiness check for the key's program. */
 export function readinessRoutes(deps: Deps) {
   return new Elysia({ name: 'readiness' }).get('/api/v1/programs/me/readiness', ({ request }) => {
     const { program, key } = requireProgramKey(deps, request, 'readiness')
-    const facts = readinessFacts(deps.database, program.id)
+    const facts = deps.database.stores.counts.readinessFacts(program.id)
     const checks = readinessChecks(program, key, facts)
+    // The same counts as GET /api/v1/cli/status, without commissions (DECISIONS.md's readiness body).
+    const { live, test } = facts.counts
     return ok({
       program_id: program.id, ready: checks.every((c) => c.ok), checks,
-      counts: { live: facts.live, test: facts.test, processor_events: facts.processorEvents },
+      counts: { live: withoutCommissions(live), test: withoutCommissions(test), processor_events: facts.processorEvents },
     })
   }, {
     detail: doc('Readiness checklist of the key\'s program', 'tracking', {

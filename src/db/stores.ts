@@ -1,0 +1,33 @@
+import { AccountStore } from './account-store'
+import { Catalog } from './catalog'
+import { CliStore } from './cli-store'
+import { CountStore } from './count-store'
+import { ListStore } from './list-store'
+import type { Connection, OpenOptions } from './open'
+import { ProcessorEventStore } from './processor-events'
+import { ProgramStore } from './program-store'
+import { SaleStore } from './sale-store'
+import { SettingsStore } from './settings-store'
+import { TrackingStore } from './tracking-store'
+
+/**
+ * Every store of one database, built once when it opens (openDatabase) and reached through
+ * `deps.database.stores`. The pattern is in src/db/README.md: a new store is a class over the
+ * Connection, added here.
+ */
+export function createStores(connection: Connection, options: OpenOptions = {}) {
+  const catalog = new Catalog(connection.writer, options.catalog ?? true)
+  return {
+    accounts: new AccountStore(connection),
+    cli: new CliStore(connection, catalog),
+    counts: new CountStore(connection),
+    events: new ProcessorEventStore(connection),
+    lists: new ListStore(connection),
+    programs: new ProgramStore(connection, catalog),
+    sales: new SaleStore(connection),
+    settings: new SettingsStore(connection),
+    tracking: new TrackingStore(connection, catalog),
+  }
+}
+
+export type Stores = ReturnType<typeof createStores>
