@@ -1,6 +1,7 @@
 import { createInterface } from "node:readline/promises"
 import { COMMISSION_TYPES } from "../domain/commission.ts"
 import { cli as messages } from "../http/messages.ts"
+import { flagValues } from "./args.ts"
 import type { Ctx } from "./context.ts"
 import { CliError, usageError } from "./errors.ts"
 import { call } from "./http.ts"
@@ -25,7 +26,7 @@ const FIELDS: Field[] = [
   {
     flag: "commission-rate",
     question: "Commission rate (percent, or major currency units for fixed types)",
-    check: (v) => (Number.isFinite(Number(v)) && Number(v) > 0 && v.trim() !== "" ? null : messages.initCommissionRate),
+    check: (v) => (flagValues.commissionRate.safeParse(v).success ? null : messages.initCommissionRate),
   },
 ]
 
