@@ -4,6 +4,6 @@
 // test process writes to the same SQLite file through its own connection.
 import { boot } from '../src/boot'
 import { denoRuntime } from '../src/runtime/deno'
-import { FileClock } from './file-clock'
+import { FileClock } from './clocks'
 
 boot(denoRuntime, process.env, { clock: new FileClock(process.env.SVC_TEST_CLOCK_FILE!), catalog: false })
