@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { Counts, ReadinessFacts } from '../db/count-store'
 import type { ApiKey, Program } from '../db/schema'
+import { iso } from '../domain/time'
 import { requireProgramKey } from './auth'
 import type { Deps } from './deps'
 import { doc } from './docs'
@@ -19,7 +20,7 @@ export function readinessChecks(program: Program, key: ApiKey, facts: ReadinessF
   return [
     key.rotateBy === null
       ? { id: 'api_key', ok: true, message: 'The API key is valid.' }
-      : { id: 'api_key', ok: false, message: `The API key is marked for rotation and stops working at ${new Date(key.rotateBy).toISOString()}; regenerate it.` },
+      : { id: 'api_key', ok: false, message: `The API key is marked for rotation and stops working at ${iso(key.rotateBy)}; regenerate it.` },
     { id: 'browser_origins', ok: program.domain !== '', message: `Browser calls are accepted from ${origins.join(', ')}.` },
     facts.activeLinks > 0
       ? { id: 'active_link', ok: true, message: `${facts.activeLinks} active partner link(s).` }
