@@ -49,5 +49,5 @@ test.skipIf(!script)("init on a terminal offers to save the key; yes keeps it fo
   expect(JSON.parse(readFileSync(keys, "utf8"))[s.tap.url].api_key).toBe(apiKey)
   const status = await s.run(["status", "--json"])
   expect(status.code).toBe(0)
-  expect(s.tap.seen.findLast((q) => q.path === "/api/v1/cli/status")!.auth).toBe(`Bearer ${apiKey}`)
+  expect(s.tap.seen.filter((q) => q.path === "/api/v1/cli/status").at(-1)!.auth).toBe(`Bearer ${apiKey}`)
 })
