@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, lt, ne, sql, type SQL } from 'drizzle-orm'
+import { and, desc, eq, inArray, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm'
 import { alias, type SQLiteColumn } from 'drizzle-orm/sqlite-core'
 import type { LedgerFacts, PayoutState, PlannedPayout } from '../domain/payout'
 import type { Database } from './open'
@@ -34,13 +34,15 @@ const pair = alias(commissions, 'pair')
 const activePayoutOf = (entryId: SQLiteColumn) =>
   sql<PayoutState>`(select pe.status from payout_entries pe where pe.ledger_entry_id = ${entryId} and pe.status <> 'canceled')`
 
-// SQLite allows 32766 bound variables per statement; entry rows bind 3.
-const CHUNK = 5000
-
 /** Payout runs, payouts and the ledger facts behind commission statuses; writes run inside a writer unit. */
 export class PayoutStore {
   private static cache = new WeakMap<Database, PayoutStore>()
-  private constructor(private readonly database: Database) {}
+  private readonly insertEntry
+  private constructor(private readonly database: Database) {
+    // Prepared once: a first run over a large ledger inserts one row per entry.
+    const p = sql.placeholder
+    this.insertEntry = database.db.insert(payoutEntries).values({ payoutId: p('payoutId'), ledgerEntryId: p('ledgerEntryId'), status: 'pending' }).prepare()
+  }
 
   static of(database: Database): PayoutStore {
     let store = PayoutStore.cache.get(database)
@@ -67,9 +69,16 @@ export class PayoutStore {
       .map(({ pairId, pairPayout, ...row }) => ({ ...row, pair: pairId === null ? null : { payout: pairPayout } }))
   }
 
-  /** Every live (not test-mode) ledger entry of the program with its payout facts: a run's candidates. */
-  liveLedger(programId: number): LedgerRow[] {
-    return this.ledger(and(eq(commissions.programId, programId), eq(commissions.testMode, false)))
+  /**
+   * The live (not test-mode) ledger entries of the program in no pending or paid payout: a run's
+   * candidates. Pairs reversed before any payout are left out here already (domain/payout.ts
+   * would find them `reversed`), so that they are not read again by every later run.
+   */
+  unpaidLedger(programId: number): LedgerRow[] {
+    return this.ledger(and(
+      eq(commissions.programId, programId), eq(commissions.testMode, false), sql`${activePayoutOf(commissions.id)} is null`,
+      or(isNull(pair.id), sql`${activePayoutOf(pair.id)} is not null`),
+    ))
   }
 
   /** The given ledger entries with their payout facts (the commissions read route's statuses). */
@@ -88,9 +97,7 @@ export class PayoutStore {
         programId, partnerId: plan.partnerId, currency: plan.currency, amountCents: plan.amountCents,
         commissions: plan.entryIds.length, status: 'pending', createdAt: now,
       }).returning().get()
-      for (let i = 0; i < plan.entryIds.length; i += CHUNK) {
-        db.insert(payoutEntries).values(plan.entryIds.slice(i, i + CHUNK).map((ledgerEntryId) => ({ payoutId: payout.id, ledgerEntryId, status: 'pending' as const }))).run()
-      }
+      for (const ledgerEntryId of plan.entryIds) this.insertEntry.run({ payoutId: payout.id, ledgerEntryId })
       return payout
     })
   }

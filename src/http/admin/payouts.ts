@@ -78,7 +78,7 @@ export function payoutAdminRoutes(deps: Deps) {
       const created = await writer.run(() => {
         const { terms } = programOf(params.id)
         const now = deps.clock.now()
-        const due = dueEntries(store.liveLedger(programId), terms.holdingPeriodDays, now, untilOf(input.until, now))
+        const due = dueEntries(store.unpaidLedger(programId), terms.holdingPeriodDays, now, untilOf(input.until, now))
         return store.createPayouts(programId, planPayouts(due, terms.minimumPayout), now)
       })
       set.status = 201
