@@ -174,7 +174,11 @@ export const commissions = sqliteTable('commissions', {
   currency: text('currency').notNull(),
   testMode: bool('test_mode').notNull().default(false),
   createdAt: createdAt(),
-}, (t) => [uniqueIndex('commissions_sale_kind').on(t.saleId, t.kind), index('commissions_program').on(t.programId, t.createdAt)])
+}, (t) => [
+  uniqueIndex('commissions_sale_kind').on(t.saleId, t.kind), index('commissions_program').on(t.programId, t.createdAt),
+  // A partner's own ledger (balances, the partner portal) without reading the whole program's.
+  index('commissions_partner').on(t.partnerId, t.id),
+])
 
 export const refunds = sqliteTable('refunds', {
   id: integer('id').primaryKey({ autoIncrement: true }),
@@ -226,7 +230,7 @@ export const payouts = sqliteTable('payouts', {
   createdAt: createdAt(),
   paidAt: integer('paid_at'),
   canceledAt: integer('canceled_at'),
-}, (t) => [index('payouts_program').on(t.programId, t.id)])
+}, (t) => [index('payouts_program').on(t.programId, t.id), index('payouts_partner').on(t.partnerId, t.id)])
 
 /**
  * The ledger entries of each payout. `status` repeats the payout's so that the partial UNIQUE
