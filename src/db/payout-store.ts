@@ -89,11 +89,11 @@ export class PayoutStore {
   }
 
   /**
-   * The live ledger of a program (or of one partner of it) added up by partner, currency, kind,
+   * The live ledger of a program (or of one partner, or a page of partners) added up by partner, currency, kind,
    * payout facts and dueness: what domain/payout.ts `balances` needs, in one grouped read.
    * `cutoffs` are domain/payout.ts `dueCutoffs`.
    */
-  ledgerGroups(programId: number, cutoffs: { commission: number; reversal: number }, partnerId?: number): LedgerGroup[] {
+  ledgerGroups(programId: number, cutoffs: { commission: number; reversal: number }, partnerId?: number | number[]): LedgerGroup[] {
     const { db } = this.database
     const paired = sql<number>`${pair.id} is not null`
     const due = sql<number>`${commissions.createdAt} <= case ${commissions.kind} when 'reversal' then ${cutoffs.reversal} else ${cutoffs.commission} end`
@@ -104,7 +104,8 @@ export class PayoutStore {
       .leftJoin(pair, and(eq(pair.saleId, commissions.saleId), ne(pair.kind, commissions.kind)))
       .leftJoin(entryPayout, and(eq(entryPayout.ledgerEntryId, commissions.id), ne(entryPayout.status, 'canceled')))
       .leftJoin(pairPayout, and(eq(pairPayout.ledgerEntryId, pair.id), ne(pairPayout.status, 'canceled')))
-      .where(and(eq(commissions.programId, programId), eq(commissions.testMode, false), partnerId === undefined ? undefined : eq(commissions.partnerId, partnerId)))
+      .where(and(eq(commissions.programId, programId), eq(commissions.testMode, false), partnerId === undefined ? undefined
+        : Array.isArray(partnerId) ? inArray(commissions.partnerId, partnerId.length ? partnerId : [0]) : eq(commissions.partnerId, partnerId)))
       .groupBy(commissions.partnerId, commissions.currency, commissions.kind, entryPayout.status, paired, pairPayout.status, due)
       .all()
     return rows.map((r) => ({
