@@ -194,6 +194,10 @@ describe('test data (DECISIONS.md: livemode false is test data like additional_d
     expect(k.count('SELECT count(*) AS n FROM commissions WHERE sale_id = ? AND test_mode = 0', saleId)).toBe(0)
     const counts = (await api.call('GET', '/api/v1/programs/me/readiness', { token: f.apiKey })).body.data.counts
     expect([counts.live.sales, counts.test.sales]).toEqual([0, 1])
+    // Never paid: a payout run finds nothing due.
+    await api.admin('PATCH', `/programs/${f.programId}`, { holding_period_days: 0 })
+    const run = await api.admin('POST', `/programs/${f.programId}/payouts`, {})
+    expect([run.status, run.body.data]).toEqual([201, []])
   })
 
   test('livemode: true or absent stays live', async () => {
@@ -204,6 +208,9 @@ describe('test data (DECISIONS.md: livemode false is test data like additional_d
       const reply = await k.sale(f, { transaction_id: unique('txn'), customer_key: key, ...extra })
       expect(k.count('SELECT count(*) AS n FROM commissions WHERE sale_id = ? AND test_mode = 0', reply.body.data.sale_id)).toBe(1)
     }
+    await api.admin('PATCH', `/programs/${f.programId}`, { holding_period_days: 0 })
+    const run = await api.admin('POST', `/programs/${f.programId}/payouts`, {})
+    expect(run.body.data).toMatchObject([{ partner_id: f.partnerId, currency: 'USD', amount_cents: 1000 }])
   })
 })
 
