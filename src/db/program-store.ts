@@ -8,10 +8,10 @@ import { apiKeys, links, partners, programs, type ApiKey, type Link, type Progra
 const p = sql.placeholder
 
 export type NewProgram = Pick<typeof programs.$inferInsert,
-  'advertiserId' | 'name' | 'domain' | 'commissionType' | 'commissionRate' | 'leadAuth' | 'attributionWindowDays' | 'allowedOrigins' | 'livemode' | 'createdAt'>
+  'advertiserId' | 'name' | 'domain' | 'commissionType' | 'commissionRate' | 'leadAuth' | 'attributionWindowDays' | 'allowedOrigins' | 'livemode' | 'holdingPeriodDays' | 'minimumPayout' | 'createdAt'>
 
 export type ProgramChanges = Partial<Pick<Program,
-  'name' | 'domain' | 'commissionType' | 'commissionRate' | 'leadAuth' | 'attributionWindowDays' | 'allowedOrigins' | 'livemode' | 'stripeAccountId' | 'stripeWebhookSecrets'>>
+  'name' | 'domain' | 'commissionType' | 'commissionRate' | 'leadAuth' | 'attributionWindowDays' | 'allowedOrigins' | 'livemode' | 'stripeAccountId' | 'stripeWebhookSecrets' | 'holdingPeriodDays' | 'minimumPayout'>>
 
 /**
  * Programs, their API keys, partners and referral links: the rows the catalog copies. Every

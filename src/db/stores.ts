@@ -4,6 +4,7 @@ import { CliStore } from './cli-store'
 import { CountStore } from './count-store'
 import { ListStore } from './list-store'
 import type { Connection, OpenOptions } from './open'
+import { PayoutStore } from './payout-store'
 import { ProcessorEventStore } from './processor-events'
 import { ProgramStore } from './program-store'
 import { SaleStore } from './sale-store'
@@ -23,6 +24,7 @@ export function createStores(connection: Connection, options: OpenOptions = {}) 
     counts: new CountStore(connection),
     events: new ProcessorEventStore(connection),
     lists: new ListStore(connection),
+    payouts: new PayoutStore(connection),
     programs: new ProgramStore(connection, catalog),
     sales: new SaleStore(connection),
     settings: new SettingsStore(connection),

@@ -16,6 +16,11 @@ export const minorDigits = { USD: 2, EUR: 2, VND: 0 } as const
 export type Currency = keyof typeof minorDigits
 export const CURRENCIES = Object.keys(minorDigits) as Currency[]
 
+/** The digits after the decimal point of a currency's major unit; 2 for one not in CURRENCIES. */
+export function minorDigitsOf(currency: string): number {
+  return isCurrency(currency) ? minorDigits[currency] : 2
+}
+
 /** Whether `value` is one of CURRENCIES (upper case). */
 export function isCurrency(value: unknown): value is Currency {
   return typeof value === 'string' && Object.hasOwn(minorDigits, value)
@@ -52,6 +57,6 @@ export function commissionCents({ type, rate, amountCents, currency, firstSale }
   if (type === 'percent' || type === 'recurring_percent') {
     return roundHalfUp(BigInt(amountCents) * scaledRate, 100n * RATE_SCALE)
   }
-  const digits = isCurrency(currency) ? minorDigits[currency] : 2
+  const digits = minorDigitsOf(currency)
   return roundHalfUp(scaledRate * 10n ** BigInt(digits), RATE_SCALE)
 }

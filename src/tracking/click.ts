@@ -78,7 +78,8 @@ export async function trackClick(deps: TrackingDeps, request: ClickRequest, admi
   admit?.({ domain: link!.domain!, allowedOrigins: link!.allowedOrigins! })
   const clickId = await recordClick(deps, {
     programId: decision.programId, linkId: link!.id, partnerId: decision.partnerId, clickId: request.clickId,
-    testMode: request.testMode, ip: request.ip, userAgent: request.userAgent,
+    // The CLI test chain's own link (docs/cli.md): every click on it is test data, a real visitor's too.
+    testMode: request.testMode || link!.testFixture, ip: request.ip, userAgent: request.userAgent,
   })
   return { kind: 'recorded', clickId, partnerId: decision.partnerId, windowDays: link!.windowDays! }
 }

@@ -4,6 +4,7 @@ import type { Deps } from '../deps'
 import { doc } from '../docs'
 import { HttpError } from '../envelope'
 import { idParam, listed, page, requireAdmin } from './guard'
+import { commissionStatuses } from './payouts'
 import { presentRow } from './present'
 
 /** The read routes: each a program's records, newest first, `?limit` and `?cursor` paginated. */
@@ -27,7 +28,9 @@ export function listAdminRoutes(deps: Deps) {
       const { limit, cursor } = page(query)
       if (!store.programExists(programId)) throw new HttpError(404, 'Program not found')
       const rows = store.page(segment, programId, limit + 1, cursor)
-      return listed(rows, limit, (row) => presentRow(name, row))
+      // DECISIONS.md, Payouts: the commissions read route shows each entry's status.
+      const statuses = segment === 'commissions' ? commissionStatuses(deps, programId, rows.map((r) => r.id)) : null
+      return listed(rows, limit, (row) => ({ ...presentRow(name, row), ...(statuses && { status: statuses.get(row.id) }) }))
     }, { detail: doc(summary, 'operator', { security: 'adminToken' }) })
   }
   return app
