@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
 import type { Deps } from './deps'
+import { docsPageHeaders, renderDocsPage } from './docs-page'
 import { answersOf, componentSchemas } from './openapi'
 
 interface RouteLike {
@@ -64,6 +65,8 @@ export function openApiDocument(routes: RouteLike[], deps: Deps): Record<string,
       .map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'integer', minimum: 1 } }))
     const { hide: _hide, ...operation } = detail as Record<string, unknown>
     const answers = answersOf(route.method, route.path)
+    const requestBody = operation.requestBody as { content: Record<string, Record<string, unknown>> } | undefined
+    if (requestBody && answers?.request !== undefined) requestBody.content['application/json'].example = answers.request
     if (answers) parameters.push(...answers.parameters)
     if (route.path.startsWith('/api/v1/webhooks/')) {
       parameters.push({ name: 'Stripe-Signature', in: 'header', required: true, description: 't=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">', schema: { type: 'string' } })
@@ -92,30 +95,14 @@ export function openApiDocument(routes: RouteLike[], deps: Deps): Record<string,
   }
 }
 
-const page = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>svc API reference</title>
-<meta name="viewport" content="width=device-width,initial-scale=1">
-<style>body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
-h2{margin-top:2rem;border-bottom:1px solid #ddd}code,pre{background:#f5f5f5;padding:.1rem .3rem;border-radius:3px}
-pre{padding:.6rem;overflow:auto}.m{font-weight:700;text-transform:uppercase;margin-right:.5rem}</style></head>
-<body><h1>svc API reference</h1><p>Generated from <a href="/openapi.json">/openapi.json</a>.</p>
-<section id="api_key_rotation_required"><h2>api_key_rotation_required</h2><p>An API key marked for mandatory rotation
-keeps working until its deadline; until then every response carries <code>Deprecation</code>, <code>Sunset</code> and
-<code>Link</code> headers and a top-level <code>warnings</code> entry. After the deadline the key answers 401 with code
-<code>api_key_rotation_required</code>. Regenerate the key (operator API: <code>POST /api/v1/admin/programs/:id/api-key</code>)
-and deploy the new one.</p></section><div id="ops"></div>
-<script>fetch('/openapi.json').then(r=>r.json()).then(doc=>{const root=document.getElementById('ops');
-for(const [path,ops] of Object.entries(doc.paths))for(const [m,op] of Object.entries(ops)){const s=document.createElement('section');
-const h=document.createElement('h2');h.innerHTML='<span class="m"></span><code></code>';h.children[0].textContent=m;h.children[1].textContent=path;
-const p=document.createElement('p');p.textContent=(op.summary||'')+(op.description?' — '+op.description:'');s.append(h,p);
-const b=op.requestBody&&op.requestBody.content;if(b){const pre=document.createElement('pre');pre.textContent=JSON.stringify(Object.values(b)[0].schema,null,2);s.append(pre)}
-root.append(s)}})</script></body></html>`
-
-/** GET /openapi.json and GET /docs (the reference page, also {docs_url}). */
+/** GET /openapi.json and GET /docs (the reference page, also {docs_url}); both built once, on first request. */
 export function docsRoutes(deps: Deps, routes: () => RouteLike[]) {
   let document: Record<string, unknown> | null = null
+  let page: string | null = null
+  const built = () => (document ??= openApiDocument(routes(), deps))
   return new Elysia({ name: 'docs' })
-    .get('/openapi.json', () => (document ??= openApiDocument(routes(), deps)), { detail: { hide: true } })
-    .get('/docs', () => new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8' } }), { detail: { hide: true } })
+    .get('/openapi.json', built, { detail: { hide: true } })
+    .get('/docs', () => new Response(page ??= renderDocsPage(built()), { headers: docsPageHeaders }), { detail: { hide: true } })
 }
 
 /**

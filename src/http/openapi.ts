@@ -117,6 +117,8 @@ interface Operation {
   paged?: boolean
   query?: { name: string; required: boolean; description: string }[]
   example?: unknown
+  /** An example request body. */
+  request?: unknown
   /** A success body that is not JSON. */
   media?: string
 }
@@ -137,21 +139,25 @@ export const operations: Record<string, Operation> = {
     id: 'getTracker', media: 'text/javascript', body: { type: 'string' }, errors: {},
   },
   'POST /api/v1/track/click': {
+    request: { affiliate_url: 'https://shop.example/pricing?aff=ada' },
     id: 'trackClick', body: ref('ClickAnswer'), limited: true,
     errors: { 400: 'affiliate_url missing or invalid, no aff parameter, referral link not found or misconfigured', 403: 'Origin not allowed for this program, or program_id does not match the API key', 410: 'link_disabled', 500: 'Click tracking failed' },
     example: { success: true, click_id: 'clk_0dX9bYq3c1vN0aZ8k2Lm4PqR', cookie_window_days: 60 },
   },
   'POST /api/v1/track/lead': {
+    request: { click_id: 'clk_0dX9bYq3c1vN0aZ8k2Lm4PqR', customer_key: 'user_42', email: 'jane@customer.example' },
     id: 'trackLead', body: data(ref('LeadData')), limited: true, rotation: true,
     errors: { 400: 'No identifier, customer not found, customer of another program, or status cannot be updated to lead', 401: 'Invalid API token', 403: 'Origin not allowed, or program_id does not match the API key', 500: 'Lead tracking failed' },
     example: { data: { customer_id: 7, status: 'lead' }, error: null },
   },
   'POST /api/v1/track/sale': {
+    request: { transaction_id: 'in_1001', amount_cents: 4900, currency: 'USD', customer_key: 'user_42' },
     id: 'trackSale', body: data(ref('SaleData')), envelope: 'coded', limited: true, rotation: true,
     errors: { 400: 'invalid_request (a field) or no_attribution', 401: 'unauthorized', 409: 'duplicate_transaction: already recorded (details.sale_id); treat as success', 422: 'unsupported_currency', 500: 'internal_error' },
     example: { data: { sale_id: 3, transaction_id: 'in_1001', amount_cents: 4900, currency: 'USD', commission: { commission_id: 3, partner_id: 1, amount_cents: 980 } }, error: null },
   },
   'POST /api/v1/track/refund': {
+    request: { transaction_id: 'in_1001', reason: 'refund', refund_reason: 'customer asked' },
     id: 'trackRefund', body: data(ref('RefundData')), envelope: 'coded', limited: true, rotation: true,
     errors: { 400: 'invalid_request', 401: 'unauthorized', 404: 'not_found: Sale not found for transaction_id', 500: 'internal_error' },
     example: { data: { sale_id: 3, transaction_id: 'in_1001', status: 'refunded' }, error: null },
@@ -209,11 +215,12 @@ export const operations: Record<string, Operation> = {
     id: 'receiveStripeConnectEvent', body: obj({ received: { const: true } }),
     errors: { 400: 'Bad signature, body too large, or not a Stripe event', 404: 'STRIPE_CONNECT_WEBHOOK_SECRET is not set', 500: 'Internal error' },
   },
-  'POST /api/v1/admin/accounts': { id: 'createAccount', status: 201, body: data(obj({ account_id: int, advertiser_id: int })), errors: adminBody },
+  'POST /api/v1/admin/accounts': { id: 'createAccount', request: { email: 'owner@shop.example' }, status: 201, body: data(obj({ account_id: int, advertiser_id: int })), errors: adminBody },
   'POST /api/v1/admin/accounts/:id/suspend': { id: 'suspendAccount', body: data(obj({ account_id: int, suspended: bool })), errors: admin },
   'POST /api/v1/admin/accounts/:id/unsuspend': { id: 'unsuspendAccount', body: data(obj({ account_id: int, suspended: bool })), errors: admin },
   'POST /api/v1/admin/accounts/:id/id-token': { id: 'issueIdToken', body: data(obj({ id_token: str, expires_at: time })), errors: admin },
   'POST /api/v1/admin/programs': {
+    request: { account_id: 1, name: 'Shop', domain: 'shop.example', commission_type: 'percent', commission_rate: 20, allowed_origins: ['http://localhost:5173'] },
     id: 'createProgram', status: 201, body: data(obj({ program_id: int, api_key: { ...str, description: 'Shown only this once' } })), errors: adminBody,
     example: { data: { program_id: 1, api_key: 'svc_live_…' }, error: null },
   },
@@ -222,9 +229,9 @@ export const operations: Record<string, Operation> = {
   'PATCH /api/v1/admin/programs/:id': { id: 'updateProgram', body: data(ref('Program')), errors: { ...adminBody, 409: 'stripe_account_id is already connected to another program' } },
   'POST /api/v1/admin/programs/:id/api-key': { id: 'regenerateApiKey', body: data(obj({ program_id: int, api_key: str })), errors: admin },
   'POST /api/v1/admin/programs/:id/api-key/rotation': { id: 'markKeyRotation', body: data(obj({ program_id: int, marked_at: time, rotate_by: time })), errors: adminBody },
-  'POST /api/v1/admin/programs/:id/partners': { id: 'createPartner', status: 201, body: data(obj({ partner_id: int })), errors: adminBody },
+  'POST /api/v1/admin/programs/:id/partners': { id: 'createPartner', request: { name: 'Ada', email: 'ada@partner.example' }, status: 201, body: data(obj({ partner_id: int })), errors: adminBody },
   'POST /api/v1/admin/programs/:id/links': {
-    id: 'createLink', status: 201, body: data(obj({ link_id: int, short_link: str, active: bool })), errors: { ...adminBody, 409: 'short_link is already taken' },
+    id: 'createLink', status: 201, request: { partner_id: 1, short_link: 'ada' }, body: data(obj({ link_id: int, short_link: str, active: bool })), errors: { ...adminBody, 409: 'short_link is already taken' },
   },
   'PATCH /api/v1/admin/links/:id': { id: 'updateLink', body: data(obj({ link_id: int, active: bool })), errors: adminBody },
   'GET /api/v1/admin/programs/:id/partners': { id: 'listPartners', paged: true, body: list('Partner'), errors: adminBody },
@@ -247,7 +254,7 @@ const rateHeaders = {
 }
 
 /** The `responses` (and pagination parameters) of the operation `method path`, or null when the table lacks it. */
-export function answersOf(method: string, path: string): { operationId: string; responses: Record<string, unknown>; parameters: unknown[] } | null {
+export function answersOf(method: string, path: string): { operationId: string; responses: Record<string, unknown>; parameters: unknown[]; request?: unknown } | null {
   const op = operations[`${method} ${path}`]
   if (!op) return null
   const envelope = op.envelope ?? 'platform'
@@ -277,5 +284,5 @@ export function answersOf(method: string, path: string): { operationId: string; 
       { name: 'cursor', in: 'query', required: false, description: 'next_cursor of the previous page', schema: str },
     ] : []),
   ]
-  return { operationId: op.id, responses, parameters }
+  return { operationId: op.id, responses, parameters, request: op.request }
 }
