@@ -142,10 +142,10 @@ export const operations: Record<string, Operation> = {
     request: { affiliate_url: 'https://shop.example/pricing?aff=ada' },
     id: 'trackClick', body: ref('ClickAnswer'), limited: true,
     errors: { 400: 'affiliate_url missing or invalid, no aff parameter, referral link not found or misconfigured', 403: 'Origin not allowed for this program, or program_id does not match the API key', 410: 'link_disabled', 500: 'Click tracking failed' },
-    example: { success: true, click_id: 'clk_0dX9bYq3c1vN0aZ8k2Lm4PqR', cookie_window_days: 60 },
+    example: { success: true, click_id: 'clk_VboA2NnBR0C56SXiWUI0GBS', cookie_window_days: 60 },
   },
   'POST /api/v1/track/lead': {
-    request: { click_id: 'clk_0dX9bYq3c1vN0aZ8k2Lm4PqR', customer_key: 'user_42', email: 'jane@customer.example' },
+    request: { click_id: 'clk_VboA2NnBR0C56SXiWUI0GBS', customer_key: 'user_42', email: 'jane@customer.example' },
     id: 'trackLead', body: data(ref('LeadData')), limited: true, rotation: true,
     errors: { 400: 'No identifier, customer not found, customer of another program, or status cannot be updated to lead', 401: 'Invalid API token', 403: 'Origin not allowed, or program_id does not match the API key', 500: 'Lead tracking failed' },
     example: { data: { customer_id: 7, status: 'lead' }, error: null },
