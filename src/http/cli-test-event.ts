@@ -124,7 +124,7 @@ export function cliTestEventRoutes(deps: Deps) {
         body: TestEventBody, security: 'programKey',
         description: 'Single event: data { event_type, test_mode: true, click_id, … the lead or sale answer }. Chain: data { type: "chain", test_mode: true, ' +
           'steps: [{ step: click|lead|sale|commission, ok, … }], chains_remaining }; 10 chains per program per hour, then the typed 429 rate_limited ' +
-          'with retry_after_seconds. A chain step that fails answers 500 with every step so far in error.details.steps.',
+          'with retry_after_seconds. A chain step that fails answers 500 with error.details.request_id; the log line under that id lists the steps.',
       }),
     })
 }

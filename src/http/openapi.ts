@@ -204,7 +204,7 @@ export const operations: Record<string, Operation> = {
   'POST /api/v1/cli/test-event': {
     id: 'cliTestEvent', limited: true, rotation: true,
     body: data({ type: 'object', description: 'Single event: { event_type, test_mode: true, … the click, lead or sale answer }. Chain: { type: "chain", test_mode: true, steps: [{ step, ok, … }], chains_remaining }.', properties: { test_mode: { const: true }, event_type: enumOf('click', 'lead', 'sale'), type: { const: 'chain' }, steps: { type: 'array', items: obj({ step: enumOf('click', 'lead', 'sale', 'commission'), ok: bool }) }, chains_remaining: int }, required: ['test_mode'] }),
-    errors: { 400: 'Invalid event_type', ...cliKey, 500: 'Failed to run the chain (details.steps) or the event' },
+    errors: { 400: 'Invalid event_type', ...cliKey, 500: 'Failed to run the chain or the event (request_id in the message and in details; the steps are in the log line)' },
   },
   'POST /api/v1/cli/stripe-connect': { id: 'cliStripeConnect', status: 410, limited: true, body: ref('PlatformError'), errors: {} },
   'POST /api/v1/webhooks/stripe/:program_id': {
