@@ -5,7 +5,7 @@ import { CliError, usageError } from "./errors.ts"
 import { call } from "./http.ts"
 import { show } from "./output.ts"
 
-// Program fields of SPEC.md (Resources); checked here too so a typo is a usage
+// Program fields of docs/api.md (Records); checked here too so a typo is a usage
 // error (exit 2) before any request, and a prompt can simply ask again. The
 // text is the server's own (one source of truth in http/messages.ts, a module
 // of plain strings, so the binary pulls in nothing else of the server).
@@ -53,7 +53,7 @@ export async function init(ctx: Ctx): Promise<void> {
     ctx.out(`Created program ${data.program_id}.`)
     ctx.out(`API key: ${data.api_key}`)
   })
-  // The key is never shown again in full (SPEC.md, Resources: shown masked after issue).
+  // The key is never shown again in full (docs/api.md, Records: shown masked after issue).
   ctx.err("Warning: store this API key now (a secret manager, or SVC_API_KEY); it will not be shown again.")
 }
 

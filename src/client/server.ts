@@ -1,4 +1,4 @@
-// Server part of the client library (SPEC.md, Client library): reports leads, sales and
+// Server part of the client library (docs/api.md, Client library): reports leads, sales and
 // refunds with the program API key. Methods resolve to results and never throw on HTTP errors.
 import { postJson, type Result, type RequestOptions } from "./core"
 
@@ -37,7 +37,7 @@ export type TrackSaleInput = {
 // The success bodies are the server's own schemas (type-only: nothing of the server is bundled).
 import type { LeadData, RefundData, SaleData } from "../http/track-answers"
 export type { LeadData, RefundData, SaleData }
-/** A 409: the sale was already recorded under this invoiceId, which SPEC.md says is success. */
+/** A 409: the sale was already recorded under this invoiceId, which docs/errors.md says is success. */
 export type DuplicateSale = { duplicate: true; sale_id?: number; transaction_id: string }
 
 /** Client for the server-only tracking endpoints of one program. */

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 
-// Times are epoch milliseconds (integer); money is integer minor units (SPEC.md: amount_cents).
+// Times are epoch milliseconds (integer); money is integer minor units (docs/api.md: amount_cents).
 const createdAt = () => integer('created_at').notNull()
 const bool = (name: string) => integer(name, { mode: 'boolean' })
 
@@ -13,14 +13,14 @@ export const settings = sqliteTable('settings', {
 
 export const accounts = sqliteTable('accounts', {
   id: integer('id').primaryKey({ autoIncrement: true }),
-  /** Not unique: one person may own several accounts (DECISIONS.md names none as unique). */
+  /** Not unique: one person may own several accounts (docs/decisions.md names none as unique). */
   email: text('email').notNull(),
   name: text('name'),
   suspended: bool('suspended').notNull().default(false),
   createdAt: createdAt(),
 })
 
-/** An account's brand profile; programs belong to it (SPEC.md: "advertiser"). */
+/** An account's brand profile; programs belong to it (docs/api.md: "advertiser"). */
 export const advertisers = sqliteTable('advertisers', {
   id: integer('id').primaryKey({ autoIncrement: true }),
   accountId: integer('account_id').notNull().unique().references(() => accounts.id),
@@ -91,7 +91,7 @@ export const partners = sqliteTable('partners', {
   createdAt: createdAt(),
 }, (t) => [index('partners_program').on(t.programId)])
 
-/** Referral links; partner and program are nullable so that a broken link is reportable (SPEC.md 400 table). */
+/** Referral links; partner and program are nullable so that a broken link is reportable (docs/errors.md 400 table). */
 export const links = sqliteTable('links', {
   id: integer('id').primaryKey({ autoIncrement: true }),
   programId: integer('program_id').references(() => programs.id),
@@ -140,7 +140,7 @@ export const customers = sqliteTable('customers', {
   index('customers_key').on(t.customerKey),
 ])
 
-/** Sale events. transaction_id is SPEC.md's processor_event_id: unique globally. */
+/** Sale events. transaction_id is docs/api.md's processor_event_id: unique globally. */
 export const sales = sqliteTable('sales', {
   id: integer('id').primaryKey({ autoIncrement: true }),
   programId: integer('program_id').notNull().references(() => programs.id),

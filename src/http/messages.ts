@@ -1,4 +1,4 @@
-// Every message and code a client can see, spelled exactly as SPEC.md spells it.
+// Every message and code a client can see, spelled exactly as docs/errors.md spells it.
 // Tests assert the literal strings, not these constants, so a typo here fails them.
 
 export const auth = {
@@ -105,7 +105,7 @@ export const cli = {
   initMissingFields: 'Missing required fields: name, domain, commission_type, commission_rate',
   initCommissionType: (value: string) => `Invalid commission_type: ${value}. Valid: percent, fixed, recurring_percent, recurring_fixed`,
   initCommissionRate: 'commission_rate must be a positive number',
-  // Not in SPEC.md: a domain that is no host name (docs/cli-server.md).
+  // Not in docs/api.md: a domain that is no host name (docs/cli-server.md).
   initDomain: 'domain must be a host name such as shop.example',
   initFailed: 'Failed to create program',
   programsMissingHeader: 'Missing Authorization header. Run `svc login` first.',
@@ -118,7 +118,7 @@ export const cli = {
   testEventFailed: 'Failed to process test event',
 } as const
 
-// Processor webhooks (DECISIONS.md; not in SPEC.md): 400 for a bad signature or body.
+// Processor webhooks (docs/decisions.md, Processor webhooks; docs/errors.md): 400 for a bad signature or body.
 export const webhook = {
   missingSignature: 'Missing Stripe-Signature header',
   badSignature: 'No valid signature for this endpoint in the Stripe-Signature header',

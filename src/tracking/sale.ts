@@ -13,7 +13,7 @@ export interface SaleInput {
   currency: string
   customerKey: string | null
   clickId: string | null
-  /** Epoch ms of the payment, already within SPEC.md's bounds. */
+  /** Epoch ms of the payment, already within docs/api.md's bounds. */
   occurredAt: number
   provider: string | null
   providerPaymentId: string | null

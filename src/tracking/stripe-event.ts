@@ -54,7 +54,7 @@ function apply(deps: TrackingDeps, program: Program, event: StripeEnvelope, now:
 }
 
 /**
- * SPEC.md, States: an event settles a provisional lead when it resolves the customer. A
+ * docs/api.md, Customer states: an event settles a provisional lead when it resolves the customer. A
  * provisional lead keeps no customer_key, so only svc_click_id finds it; other customers are
  * left to the sale path (which creates a converted customer from a bare click).
  */

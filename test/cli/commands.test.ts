@@ -166,7 +166,7 @@ test("test with an unknown event type is a usage error and sends nothing", async
 })
 
 test("a 429 is retried after Retry-After and then succeeds", async () => {
-  // SPEC.md's own limit (60 a minute per key), not the suite's scaled one.
+  // docs/api.md's own limit (60 a minute per key), not the suite's scaled one.
   const api = await startApi()
   const home = tempHome()
   try {

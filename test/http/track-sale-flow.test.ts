@@ -7,7 +7,7 @@ beforeAll(async () => ({ api, k } = await trackingSetup()))
 afterAll(() => api.stop())
 
 describe('a valid attributed sale', () => {
-  test('answers the DECISIONS.md body with the commission of its partner', async () => {
+  test('answers the docs/decisions.md body with the commission of its partner', async () => {
     const f = await api.setupProgram({ commission_type: 'percent', commission_rate: 10 })
     const key = unique('cust')
     await k.customer(f, key)
@@ -49,7 +49,7 @@ describe('a valid attributed sale', () => {
   })
 })
 
-describe('duplicates (SPEC.md: transaction_id unique globally)', () => {
+describe('duplicates (docs/api.md: transaction_id unique globally)', () => {
   test('a repeated transaction_id answers 409 duplicate_transaction with the first sale_id, and nothing changes', async () => {
     const f = await api.setupProgram()
     const key = unique('cust')
@@ -94,7 +94,7 @@ describe('duplicates (SPEC.md: transaction_id unique globally)', () => {
   })
 })
 
-describe('attribution window (SPEC.md rule 4) on the injected clock', () => {
+describe('attribution window (docs/api.md rule 4) on the injected clock', () => {
   test('a signup within the window is attributed however late the payment comes', async () => {
     const f = await api.setupProgram({ attribution_window_days: 30, commission_type: 'recurring_percent' })
     const clickId = await k.clickId(f)
@@ -142,7 +142,7 @@ describe('attribution window (SPEC.md rule 4) on the injected clock', () => {
   })
 })
 
-describe('commission types (DECISIONS.md)', () => {
+describe('commission types (docs/decisions.md)', () => {
   const second = async (fields: Record<string, unknown>, currency = 'USD', amount = 10_000) => {
     const f = await api.setupProgram(fields)
     const key = unique('cust')

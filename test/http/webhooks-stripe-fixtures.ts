@@ -19,7 +19,7 @@ export function signatureHeader(payload: string, secret: string, nowMs: number):
   return stripe.webhooks.generateTestHeaderStringAsync({ payload, secret, timestamp: Math.floor(nowMs / 1000) })
 }
 
-/** The metadata of SPEC.md, Events; pass null to leave a key out. */
+/** The metadata of docs/api.md, Processor webhooks; pass null to leave a key out. */
 export function referralMetadata(programId: number, keys: { clickId?: string | null; customerKey?: string | null }): Metadata {
   const metadata: Metadata = { program_id: String(programId) }
   if (keys.clickId) metadata.svc_click_id = keys.clickId

@@ -32,7 +32,7 @@ function originsOf(input: string[]): string[] {
   })
 }
 
-/** The operator API's program routes (DECISIONS.md, Operator API). */
+/** The operator API's program routes (docs/decisions.md, Operator API). */
 export function programAdminRoutes(deps: Deps) {
   const { db, writer } = deps.database
   const now = () => deps.clock.now()
@@ -70,7 +70,7 @@ export function programAdminRoutes(deps: Deps) {
       const rows = db.select().from(programs).orderBy(desc(programs.id)).all()
       return ok(rows.map((p) => presentProgram(p, currentKey(p.id))))
     }, { detail: doc('List programs, newest first', 'operator', { security: 'adminToken' }) })
-    // DECISIONS.md lists GET /programs/:id among the read routes that answer `data` as a list:
+    // docs/decisions.md lists GET /programs/:id among the read routes that answer `data` as a list:
     // a list of the one program, with the same next_cursor as the others (always null).
     .get('/api/v1/admin/programs/:id', ({ params }) => {
       const program = findProgram(idParam(params.id, 'Program'))
