@@ -48,7 +48,7 @@ export const programs = sqliteTable('programs', {
   /** JSON array of signing secrets; several while one is being rotated. */
   stripeWebhookSecrets: text('stripe_webhook_secrets', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
   createdAt: createdAt(),
-  /** Days a commission waits before it is due for payout (DECISIONS.md, Payouts: 0–365). */
+  /** Days a commission waits before it is due for payout (docs/decisions.md, Payouts: 0–365). */
   holdingPeriodDays: integer('holding_period_days').notNull().default(30),
   /** The smallest payout, in major units of each currency (50 is USD 50.00, EUR 50.00 or VND 50). */
   minimumPayout: real('minimum_payout').notNull().default(0),
@@ -234,7 +234,7 @@ export const payouts = sqliteTable('payouts', {
 
 /**
  * The ledger entries of each payout. `status` repeats the payout's so that the partial UNIQUE
- * index can say it: a ledger entry belongs to at most one pending or paid payout (DECISIONS.md,
+ * index can say it: a ledger entry belongs to at most one pending or paid payout (docs/decisions.md,
  * Payouts); a canceled payout keeps its rows for the record and frees its entries.
  */
 export const payoutEntries = sqliteTable('payout_entries', {

@@ -129,7 +129,7 @@ export const webhook = {
   programNotFound: 'Program not found',
 } as const
 
-// The operator API's payouts (DECISIONS.md, Payouts; not in SPEC.md).
+// The operator API's payouts (docs/decisions.md, Payouts; not in docs/api.md).
 export const payout = {
   programNotFound: 'Program not found',
   notFound: 'Payout not found',

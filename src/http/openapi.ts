@@ -1,6 +1,6 @@
 import { getTableColumns } from 'drizzle-orm'
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core'
-import { commissions, customers, links, partners, processorEvents, programs, refunds, sales } from '../db/schema'
+import { commissions, customers, links, partners, payouts, processorEvents, programs, refunds, sales } from '../db/schema'
 import { errorNames } from './envelope'
 import { ClickAnswer, LeadData, RefundData, SaleData } from './track-answers'
 
@@ -97,6 +97,11 @@ export const componentSchemas: Record<string, Schema> = {
   Customer: rowSchema('customer', customers),
   Sale: rowSchema('sale', sales),
   Commission: rowSchema('commission', commissions),
+  LedgerEntry: rowSchema('commission', commissions, {
+    status: { ...enumOf('pending', 'due', 'in_payout', 'paid', 'reversed'), description: 'Derived from the ledger and the holding period (docs/payouts.md)' },
+  }),
+  Payout: rowSchema('payout', payouts),
+  PayoutDetail: { allOf: [ref('Payout'), obj({ entries: { type: 'array', items: obj({ commission_id: int, kind: enumOf('commission', 'reversal'), amount_cents: int, created_at: time }) } })] },
   ProcessorEvent: rowSchema('processor_event', processorEvents),
   Refund: rowSchema('refund', refunds),
 }
@@ -238,8 +243,22 @@ export const operations: Record<string, Operation> = {
   'GET /api/v1/admin/programs/:id/links': { id: 'listLinks', paged: true, body: list('Link'), errors: adminBody },
   'GET /api/v1/admin/programs/:id/customers': { id: 'listCustomers', paged: true, body: list('Customer'), errors: adminBody },
   'GET /api/v1/admin/programs/:id/sales': { id: 'listSales', paged: true, body: list('Sale'), errors: adminBody },
-  'GET /api/v1/admin/programs/:id/commissions': { id: 'listCommissions', paged: true, body: list('Commission'), errors: adminBody },
+  'GET /api/v1/admin/programs/:id/commissions': { id: 'listCommissions', paged: true, body: list('LedgerEntry'), errors: adminBody },
   'GET /api/v1/admin/programs/:id/events': { id: 'listProcessorEvents', paged: true, body: list('ProcessorEvent'), errors: adminBody },
+  'POST /api/v1/admin/programs/:id/payouts': {
+    id: 'runPayouts', status: 201, body: data({ type: 'array', items: ref('Payout') }), errors: adminBody, request: { until: '2026-06-30' },
+  },
+  'GET /api/v1/admin/programs/:id/payouts': { id: 'listPayouts', paged: true, body: list('Payout'), errors: adminBody },
+  'GET /api/v1/admin/programs/:id/payouts.csv': {
+    id: 'exportPayoutsCsv', media: 'text/csv', body: { type: 'string', description: 'Header row: payout_id, partner_id, partner_name, partner_email, currency, amount, commissions, status' },
+    query: [{ name: 'status', required: false, description: 'pending, paid or canceled, several separated by commas (default pending,paid)' }],
+    errors: adminBody,
+  },
+  'GET /api/v1/admin/payouts/:id': { id: 'getPayout', body: list('PayoutDetail'), errors: admin },
+  'POST /api/v1/admin/payouts/:id/paid': {
+    id: 'markPayoutPaid', body: data(ref('Payout')), errors: { ...adminBody, 409: 'A canceled payout cannot be marked paid' }, request: { reference: 'bank-2026-06-30' },
+  },
+  'POST /api/v1/admin/payouts/:id/cancel': { id: 'cancelPayout', body: data(ref('Payout')), errors: { ...admin, 409: 'A paid payout cannot be canceled' } },
   'GET /api/v1/admin/sales/:id': {
     id: 'getSale', errors: admin,
     body: data({ allOf: [ref('Sale'), obj({ commissions: { type: 'array', items: ref('Commission') }, refund: nullable(ref('Refund')) })] }),

@@ -160,4 +160,25 @@ describe('real answers match the document', () => {
     await expectDocumented('POST', '/api/v1/cli/auth/start', '/api/v1/cli/auth/start')
     await expectDocumented('GET', '/api/v1/cli/auth/poll?state=nope', '/api/v1/cli/auth/poll')
   })
+
+  test('payouts: run, list, detail, paid, cancel refused', async () => {
+    const f = await api.setupProgram()
+    const admin = { token: 'test-admin-token-0123456789' }
+    const click = await api.call('POST', '/api/v1/track/click', { body: { affiliate_url: `https://shop.test/?aff=${f.shortLink}` } })
+    await api.call('POST', '/api/v1/track/lead', { body: { click_id: click.body.click_id, customer_key: 'p1' }, token: f.apiKey })
+    await api.call('POST', '/api/v1/track/sale', { body: { transaction_id: `po_${f.programId}`, amount_cents: 10_000, customer_key: 'p1' }, token: f.apiKey })
+    api.clock.advance(31 * 86_400_000)
+    const p = `/api/v1/admin/programs/${f.programId}`
+    await expectDocumented('GET', `${p}/commissions`, '/api/v1/admin/programs/{id}/commissions', admin)
+    const run = await expectDocumented('POST', `${p}/payouts`, '/api/v1/admin/programs/{id}/payouts', { body: {}, ...admin })
+    expect(run.body.data).toHaveLength(1)
+    const id = run.body.data[0].payout_id
+    await expectDocumented('POST', `${p}/payouts`, '/api/v1/admin/programs/{id}/payouts', { body: { until: 'soon' }, ...admin })
+    await expectDocumented('GET', `${p}/payouts`, '/api/v1/admin/programs/{id}/payouts', admin)
+    await expectDocumented('GET', `/api/v1/admin/payouts/${id}`, '/api/v1/admin/payouts/{id}', admin)
+    await expectDocumented('POST', `/api/v1/admin/payouts/${id}/paid`, '/api/v1/admin/payouts/{id}/paid', { body: { reference: 'r1' }, ...admin })
+    await expectDocumented('POST', `/api/v1/admin/payouts/${id}/cancel`, '/api/v1/admin/payouts/{id}/cancel', admin)
+    const csv = await api.call('GET', `${p}/payouts.csv`, admin)
+    expect(Object.keys(doc.paths['/api/v1/admin/programs/{id}/payouts.csv'].get.responses[csv.status].content)).toEqual(['text/csv'])
+  })
 })

@@ -36,7 +36,7 @@ export function listAdminRoutes(deps: Deps) {
       }
       const where = cursor === null ? eq(table.programId, programId) : and(eq(table.programId, programId), lt(table.id, cursor))
       const rows = db.select().from(table).where(where).orderBy(desc(table.id)).limit(limit + 1).all() as { id: number }[]
-      // DECISIONS.md, Payouts: the commissions read route shows each entry's status.
+      // docs/decisions.md, Payouts: the commissions read route shows each entry's status.
       const statuses = segment === 'commissions' ? commissionStatuses(deps, programId, rows.map((r) => r.id)) : null
       return listed(rows, limit, (row) => ({ ...presentRow(name, row as Record<string, unknown>), ...(statuses && { status: statuses.get(row.id) }) }))
     }, { detail: doc(summary, 'operator', { security: 'adminToken' }) })
