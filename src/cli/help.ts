@@ -11,6 +11,7 @@ Commands:
       --commission-type percent|fixed|recurring_percent|recurring_fixed
       --commission-rate NUMBER
   programs                   List your programs (needs login)
+  dashboard                  Print a one-time sign-in link to the dashboard (needs login)
   status                     Show the program's status (needs a program API key)
   test [click|lead|sale|chain]
                              Send a synthetic test event (default: chain; needs a program API key)
