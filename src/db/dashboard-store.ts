@@ -5,7 +5,7 @@ import type { ReadinessFacts } from './readiness-store'
 import { advertisers, apiKeys, links, partners, programs, type ApiKey, type Program } from './schema'
 
 // The reads and writes of the dashboard and partner portal pages (src/web). Figures come from
-// the rollups daily_counts and daily_money (kept by triggers, migration 0004); lists page
+// the rollups daily_counts and daily_money (kept by triggers, migration 0005); lists page
 // through the (program_id, created_at) indexes with a (created_at, id) cursor.
 
 export const DAY_MS = 86_400_000
