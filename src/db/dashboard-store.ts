@@ -2,7 +2,7 @@ import { and, asc, eq, isNull } from 'drizzle-orm'
 import { issueApiKey } from './credentials'
 import type { Database, Db } from './open'
 import type { ReadinessFacts } from './readiness-store'
-import { advertisers, apiKeys, links, partners, programs, type ApiKey, type Program } from './schema'
+import { advertisers, apiKeys, links, partners, payouts, programs, type ApiKey, type Payout, type Program } from './schema'
 
 // The reads and writes of the dashboard and partner portal pages (src/web). Figures come from
 // the rollups daily_counts and daily_money (kept by triggers, migration 0005); lists page
@@ -83,6 +83,13 @@ function prepare(database: Database) {
         m.sale_id AS saleId, s.amount_cents AS saleCents, s.occurred_at AS occurredAt
       FROM commissions m JOIN sales s ON s.id = m.sale_id
       WHERE m.partner_id = ?1 AND (m.created_at, m.id) < (?2, ?3) ORDER BY m.created_at DESC, m.id DESC LIMIT ?4`),
+    payoutTotals: q(`SELECT partner_id AS partnerId, currency, status, sum(amount_cents) AS cents FROM payouts
+      WHERE program_id = ? AND status <> 'canceled' GROUP BY partner_id, currency, status`),
+    payouts: q(`SELECT o.id, o.partner_id AS partnerId, p.name AS partnerName, o.currency, o.amount_cents AS amountCents, o.commissions,
+        o.status, o.reference, o.created_at AS createdAt, o.paid_at AS paidAt, o.canceled_at AS canceledAt
+      FROM payouts o LEFT JOIN partners p ON p.id = o.partner_id WHERE o.program_id = ?1 AND o.id < ?2 ORDER BY o.id DESC LIMIT ?3`),
+    partnerPayouts: q(`SELECT id, currency, amount_cents AS amountCents, commissions, status, reference, created_at AS createdAt, paid_at AS paidAt
+      FROM payouts WHERE program_id = ? AND partner_id = ? AND status <> 'canceled' ORDER BY id DESC LIMIT 100`),
     events: q(`SELECT id, event_id AS eventId, type, livemode, outcome, detail, sale_id AS saleId, created_at AS createdAt
       FROM processor_events WHERE program_id = ?1 AND (created_at, id) < (?2, ?3) ORDER BY created_at DESC, id DESC LIMIT ?4`),
   }
@@ -309,7 +316,7 @@ export function setLinkActive(db: Db, programId: number, linkId: number, active:
   return db.update(links).set({ active }).where(and(eq(links.id, linkId), eq(links.programId, programId))).returning({ id: links.id }).all().length > 0
 }
 
-export type ProgramChanges = Partial<Pick<Program, 'name' | 'domain' | 'commissionType' | 'commissionRate' | 'leadAuth' | 'attributionWindowDays' | 'allowedOrigins' | 'stripeWebhookSecrets'>>
+export type ProgramChanges = Partial<Pick<Program, 'name' | 'domain' | 'commissionType' | 'commissionRate' | 'leadAuth' | 'attributionWindowDays' | 'allowedOrigins' | 'stripeWebhookSecrets' | 'holdingPeriodDays' | 'minimumPayout'>>
 
 /** Changes a program's fields. */
 export function updateProgram(db: Db, programId: number, changes: ProgramChanges): void {
@@ -327,4 +334,41 @@ export function markKeyRotation(db: Db, programId: number, now: number, rotateBy
   if (!key) return false
   db.update(apiKeys).set({ rotationMarkedAt: now, rotateBy }).where(eq(apiKeys.id, key.id)).run()
   return true
+}
+
+/** Sums of the program's payouts that are not canceled, per partner, currency and status (pending or paid). */
+export function payoutTotals(database: Database, programId: number): { partnerId: number; currency: string; status: 'pending' | 'paid'; cents: number }[] {
+  return s(database).payoutTotals.all(programId) as { partnerId: number; currency: string; status: 'pending' | 'paid'; cents: number }[]
+}
+
+export interface PayoutRow {
+  id: number
+  partnerId: number
+  partnerName: string | null
+  currency: string
+  amountCents: number
+  commissions: number
+  status: Payout['status']
+  reference: string | null
+  createdAt: number
+  paidAt: number | null
+  canceledAt: number | null
+}
+
+/** A page of the program's payouts with partner names, newest first; the cursor is the last payout id. */
+export function payoutsPage(database: Database, programId: number, cursor: number | null): { rows: PayoutRow[]; next: string | null } {
+  const rows = s(database).payouts.all(programId, cursor ?? Number.MAX_SAFE_INTEGER, PAGE + 1) as PayoutRow[]
+  const more = rows.length > PAGE
+  const page = more ? rows.slice(0, PAGE) : rows
+  return { rows: page, next: more ? String(page[page.length - 1].id) : null }
+}
+
+/** One partner's pending and paid payouts, newest first (the last hundred). */
+export function partnerPayouts(database: Database, programId: number, partnerId: number): Omit<PayoutRow, 'partnerId' | 'partnerName' | 'canceledAt'>[] {
+  return s(database).partnerPayouts.all(programId, partnerId) as Omit<PayoutRow, 'partnerId' | 'partnerName' | 'canceledAt'>[]
+}
+
+/** The program of a payout, or null when there is no such payout. */
+export function payoutProgram(db: Db, payoutId: number): number | null {
+  return db.select({ programId: payouts.programId }).from(payouts).where(eq(payouts.id, payoutId)).get()?.programId ?? null
 }

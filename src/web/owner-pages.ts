@@ -19,7 +19,14 @@ export const notices: Record<string, string> = {
   short_link_invalid: 'A short link is 1 to 100 letters, digits, - or _.',
   no_partner: 'Choose a partner of this program.',
   partner_invalid: 'A partner needs a name of at most 200 characters and, if given, a valid email.',
-  settings_invalid: 'Not saved: check the fields (name, host name, a positive rate, a window of 1 to 3650 days).',
+  settings_invalid: 'Not saved: check the fields (name, host name, a positive rate, a window of 1 to 3650 days, a holding period of 0 to 365 days, a minimum of 0 or more).',
+  payouts_run: 'Payout run done.',
+  payouts_none: 'Nothing is due: no payout was created.',
+  payout_paid: 'Payout marked paid.',
+  payout_canceled: 'Payout canceled: its commissions are due again.',
+  payout_conflict: 'A paid payout cannot be canceled, nor a canceled one paid.',
+  payout_missing: 'No such payout in this program.',
+  until_invalid: 'Give a date such as 2026-06-30.',
   origins_invalid: 'Not saved: each line must be an origin such as https://shop.example.',
   stripe_invalid: 'Not saved: the signing secret starts with whsec_.',
   rotation_invalid: 'Give the date when the key stops working.',
@@ -109,6 +116,7 @@ export interface CommissionStatusTotals {
   currency: string
   pendingCents: number
   dueCents: number
+  inPayoutCents: number
   paidCents: number
 }
 
@@ -131,7 +139,7 @@ ${data.partners.map((p) => {
     return html`<tr data-partner="${p.id}"><td><b>${p.name ?? `Partner ${p.id}`}</b> <span class="muted">#${p.id}</span>${p.email ? html`<div class="muted">${p.email}</div>` : ''}</td>
 <td class="n">${count(f.clicks)}</td><td class="n">${count(f.leads)}</td><td class="n">${count(f.sales)}</td>
 <td class="n">${moneyList(f.money, (m) => m.revenueCents)}</td>
-<td class="n">${status ? html`${status.map((s) => html`<div>${money(s.pendingCents, s.currency)} pending · ${money(s.dueCents, s.currency)} due · ${money(s.paidCents, s.currency)} paid</div>`)}` : moneyList(f.money, (m) => m.commissionCents)}</td>
+<td class="n">${status ? html`${status.map((s) => html`<div data-status-currency="${s.currency}">${money(s.pendingCents, s.currency)} pending · ${money(s.dueCents, s.currency)} due${s.inPayoutCents ? ` · ${money(s.inPayoutCents, s.currency)} in payout` : ''} · ${money(s.paidCents, s.currency)} paid</div>`)}` : moneyList(f.money, (m) => m.commissionCents)}</td>
 <td><form method="post" action="${base}/partners/${p.id}/portal-link">${csrfField(csrf)}<button class="quiet">Portal link</button></form></td></tr>
 <tr><td colspan="7">${(byPartner.get(p.id) ?? []).length === 0 ? html`<span class="muted">No link.</span>` : html`<table><tbody>${(byPartner.get(p.id) ?? []).map((l) => html`<tr data-link="${l.shortLink}">
 <td>${copyField(`link-${l.id}`, referralUrl(program, l))}</td><td>${l.active ? html`<span class="ok">on</span>` : html`<span class="bad">off</span>`}</td>
@@ -206,6 +214,8 @@ ${data.newKey ? html`<section class="note" role="status"><h2>New API key</h2><p>
 <label>Commission type <select name="commission_type">${types.map((t) => option(t, program.commissionType))}</select></label>
 <label>Commission rate <input name="commission_rate" value="${program.commissionRate}" inputmode="decimal" required></label>
 <label>Attribution window (days) <input name="attribution_window_days" value="${program.attributionWindowDays}" inputmode="numeric" required></label>
+<label>Holding period (days before a commission is due) <input name="holding_period_days" value="${program.holdingPeriodDays}" inputmode="numeric" required></label>
+<label>Minimum payout (major units) <input name="minimum_payout" value="${program.minimumPayout}" inputmode="decimal" required></label>
 <label>Lead authentication <select name="lead_auth">${option('server_required', program.leadAuth)}${option('browser_allowed', program.leadAuth)}</select></label>
 <div><button>Save</button></div></form></section>
 <section class="panel" id="origins"><h2>Allowed origins</h2><p class="muted">Browser calls are accepted from https://${program.domain}, its https subdomains, and these exact origins (one a line).</p>

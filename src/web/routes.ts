@@ -12,6 +12,9 @@ import { html, type Safe } from './html'
 import * as owner from './owner-pages'
 import { page, seeOther } from './layout'
 import { portalPage } from './portal-page'
+import { commissionStatusTotals, payoutsCsv, payoutsPage, portalPayouts, runPayouts } from './payouts'
+import { PayoutStore } from '../db/payout-store'
+import { commissionStatuses } from '../http/admin/payouts'
 import { clearedCookie, sameSitePost, sessionCookie, SESSION_LIFETIME_MS, signedIn, type Signed } from './session'
 
 type Query = Record<string, string | undefined>
@@ -136,7 +139,7 @@ export function webRoutes(deps: Deps) {
     }, 'Overview'), { detail: { hide: true } })
     .get('/dashboard/programs/:id/partners', ownerPage(({ program, signed, query }) => html`${owner.notice(query)}${owner.partnersPage(program, {
       partners: store.programPartners(db, program.id), links: store.programLinks(db, program.id),
-      figures: store.partnerFigures(deps.database, program.id), csrf: signed.csrf,
+      figures: store.partnerFigures(deps.database, program.id), csrf: signed.csrf, statuses: commissionStatusTotals(deps, program),
     })}`, 'Partners'), { detail: { hide: true } })
     .post('/dashboard/programs/:id/partners', ownerPost(async ({ program, form }) => {
       const name = (form.name ?? '').trim()
@@ -173,12 +176,41 @@ export function webRoutes(deps: Deps) {
     }), { detail: { hide: true } })
     .get('/dashboard/programs/:id/sales', ownerPage(({ program, query }) =>
       owner.salesPage(program, store.salesPage(deps.database, program.id, store.parseCursor(query.cursor))), 'Sales'), { detail: { hide: true } })
-    .get('/dashboard/programs/:id/commissions', ownerPage(({ program, query }) =>
-      owner.commissionsPage(program, store.commissionsPage(deps.database, program.id, store.parseCursor(query.cursor))), 'Commissions'), { detail: { hide: true } })
+    .get('/dashboard/programs/:id/commissions', ownerPage(({ program, query }) => {
+      const ledger = store.commissionsPage(deps.database, program.id, store.parseCursor(query.cursor))
+      const statuses = commissionStatuses(deps, program.id, ledger.rows.map((r) => r.id))
+      return owner.commissionsPage(program, ledger, (row) => row.testMode ? 'test' : statuses.get(row.id) ?? '')
+    }, 'Commissions'), { detail: { hide: true } })
     .get('/dashboard/programs/:id/events', ownerPage(({ program, query }) =>
       owner.eventsPage(program, store.eventsPage(deps.database, program.id, store.parseCursor(query.cursor))), 'Stripe events'), { detail: { hide: true } })
-    .get('/dashboard/programs/:id/payouts', ownerPage(({ program }) =>
-      html`${owner.programHeader(program, '/payouts')}<section class="panel"><p class="muted">Payouts are not available on this server yet.</p></section>`, 'Payouts'), { detail: { hide: true } })
+    .get('/dashboard/programs/:id/payouts', ownerPage(({ program, signed, query }) => {
+      const cursor = positiveId(query.cursor)
+      return html`${owner.notice(query)}${payoutsPage(program, store.payoutsPage(deps.database, program.id, cursor), signed.csrf)}`
+    }, 'Payouts'), { detail: { hide: true } })
+    .get('/dashboard/programs/:id/payouts.csv', ownerPage(({ program }) => payoutsCsv(deps, program), 'Payouts'), { detail: { hide: true } })
+    .post('/dashboard/programs/:id/payouts', ownerPost(async ({ program, form }) => {
+      const value = (form.until ?? '').trim()
+      // A date pays what is due by the end of that day (UTC).
+      const until = value === '' ? null : /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) ? Date.parse(value) + store.DAY_MS - 1 : NaN
+      if (Number.isNaN(until)) return back(program, '/payouts', 'until_invalid', 'error')
+      const created = await runPayouts(deps, program, until)
+      return back(program, '/payouts', created > 0 ? 'payouts_run' : 'payouts_none')
+    }), { detail: { hide: true } })
+    .post('/dashboard/programs/:id/payouts/:payout_id/paid', ownerPost(async ({ program, form, params }) => {
+      const payoutId = positiveId(params.payout_id)
+      const reference = (form.reference ?? '').trim().slice(0, 500) || null
+      const change = payoutId === null ? null : await writer.run(() =>
+        store.payoutProgram(db, payoutId) === program.id ? PayoutStore.of(deps.database).markPaid(payoutId, reference, now()) : null)
+      if (!change || change.kind === 'not_found') return back(program, '/payouts', 'payout_missing', 'error')
+      return back(program, '/payouts', change.kind === 'ok' ? 'payout_paid' : 'payout_conflict', change.kind === 'ok' ? 'done' : 'error')
+    }), { detail: { hide: true } })
+    .post('/dashboard/programs/:id/payouts/:payout_id/cancel', ownerPost(async ({ program, params }) => {
+      const payoutId = positiveId(params.payout_id)
+      const change = payoutId === null ? null : await writer.run(() =>
+        store.payoutProgram(db, payoutId) === program.id ? PayoutStore.of(deps.database).cancel(payoutId, now()) : null)
+      if (!change || change.kind === 'not_found') return back(program, '/payouts', 'payout_missing', 'error')
+      return back(program, '/payouts', change.kind === 'ok' ? 'payout_canceled' : 'payout_conflict', change.kind === 'ok' ? 'done' : 'error')
+    }), { detail: { hide: true } })
     .get('/dashboard/programs/:id/settings', ownerPage(({ program, signed, query }) => html`${owner.notice(query)}${owner.settingsPage(program, {
       key: store.currentApiKey(db, program.id), baseUrl, csrf: signed.csrf,
     })}`, 'Settings'), { detail: { hide: true } })
@@ -190,10 +222,15 @@ export function webRoutes(deps: Deps) {
       const types = ['percent', 'fixed', 'recurring_percent', 'recurring_fixed'] as const
       const type = types.find((t) => t === form.commission_type)
       const leadAuth = (['server_required', 'browser_allowed'] as const).find((l) => l === form.lead_auth)
-      if (!domain || !name || name.length > 200 || !type || !leadAuth || !(rate > 0 && rate <= 1e9) || !Number.isInteger(windowDays) || windowDays < 1 || windowDays > 3650) {
+      const holdingPeriodDays = Number(form.holding_period_days)
+      const minimumPayout = Number(form.minimum_payout)
+      if (!domain || !name || name.length > 200 || !type || !leadAuth || !(rate > 0 && rate <= 1e9) || !Number.isInteger(windowDays) || windowDays < 1 || windowDays > 3650
+        || !Number.isInteger(holdingPeriodDays) || holdingPeriodDays < 0 || holdingPeriodDays > 365 || !(minimumPayout >= 0 && minimumPayout <= 1e9)) {
         return back(program, '/settings', 'settings_invalid', 'error')
       }
-      await writer.run(() => store.updateProgram(db, program.id, { name, domain, commissionType: type, commissionRate: rate, attributionWindowDays: windowDays, leadAuth }))
+      await writer.run(() => store.updateProgram(db, program.id, {
+        name, domain, commissionType: type, commissionRate: rate, attributionWindowDays: windowDays, leadAuth, holdingPeriodDays, minimumPayout,
+      }))
       catalogChanged(deps.database)
       return back(program, '/settings', 'settings_saved')
     }), { detail: { hide: true } })
@@ -235,9 +272,12 @@ export function webRoutes(deps: Deps) {
       const partner = store.findPartner(db, partnerId)
       if (!program || !partner) return notFound(signed)
       const figures = store.onePartnerFigures(deps.database, programId, partnerId)
+      const ledger = store.partnerCommissionsPage(deps.database, partnerId, store.parseCursor(query.cursor))
+      const statuses = commissionStatuses(deps, programId, ledger.rows.map((r) => r.id))
       return page({ title: 'Partner portal', who: whoOf(signed) }, portalPage(program, partner, {
-        links: store.partnerLinks(db, programId, partnerId), funnel: figures.funnel, money: figures.money,
-        ledger: store.partnerCommissionsPage(deps.database, partnerId, store.parseCursor(query.cursor)),
+        links: store.partnerLinks(db, programId, partnerId), funnel: figures.funnel, money: figures.money, ledger,
+        statusOf: (row) => row.testMode ? 'test' : statuses.get(row.id) ?? '',
+        payouts: portalPayouts(store.partnerPayouts(deps.database, programId, partnerId)),
       }))
     }, { detail: { hide: true } })
     .get('/dashboard/*', ({ request }) => notFound(signedIn(deps, request) ?? undefined), { detail: { hide: true } })
