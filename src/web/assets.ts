@@ -45,6 +45,14 @@ code{font-family:ui-monospace,monospace;font-size:.85em}
 .chart h3{font-size:.9rem;margin:0 0 .2rem;color:#3b4756}
 .bar{fill:#1a56db}.axis{stroke:#b8c0cc;stroke-width:1}.label{font-size:10px;fill:#5b6777}
 .row{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center}
+.row.spread{justify-content:space-between}
+article.partner{border-top:1px solid #e6e9ee;padding:.7rem 0}
+article.partner:first-of-type{border-top:0}
+dl.stats{display:grid;grid-template-columns:repeat(auto-fit,minmax(6rem,1fr));gap:.4rem;margin:.5rem 0}
+dl.stats dt{color:#5b6777;font-size:.8rem}dl.stats dd{margin:0;font-weight:600}
+.amount{display:block}.status-line{display:block}
+.link{margin:.4rem 0}
+p.commission{margin:.3rem 0}
 details summary{cursor:pointer;color:#1a56db}
 @media (max-width:700px){main{padding:.6rem}.hide-narrow{display:none}th,td{padding:.3rem}}
 `

@@ -109,7 +109,7 @@ export function copyField(id: string, value: string): Safe {
 }
 
 function moneyList(rows: Money[], pick: (m: Money) => number): Safe {
-  return rows.length ? html`${rows.map((m) => html`<div>${money(pick(m), m.currency)}</div>`)}` : html`<span class="muted">–</span>`
+  return rows.length ? html`${rows.map((m) => html`<span class="amount">${money(pick(m), m.currency)}</span>`)}` : html`<span class="muted">–</span>`
 }
 
 export interface CommissionStatusTotals {
@@ -131,26 +131,24 @@ export function partnersPage(program: Program, data: {
   for (const link of data.links) if (link.partnerId !== null) byPartner.set(link.partnerId, [...(byPartner.get(link.partnerId) ?? []), link])
   const zero = { clicks: 0, leads: 0, customers: 0, sales: 0, money: [] }
   return html`${programHeader(program, '/partners')}
-<section class="panel"><h2>Partners</h2>${data.partners.length === 0 ? html`<p class="muted">No partner yet: create one below.</p>` : html`<table><thead><tr>
-<th>Partner</th><th class="n">Clicks</th><th class="n">Leads</th><th class="n">Sales</th><th class="n">Revenue</th><th class="n">Commission</th><th></th></tr></thead><tbody>
-${data.partners.map((p) => {
+<section class="panel"><h2>Partners</h2>${data.partners.length === 0 ? html`<p class="muted">No partner yet: create one below.</p>` : data.partners.map((p) => {
     const f = data.figures.get(p.id) ?? { partnerId: p.id, ...zero }
     const status = data.statuses?.get(p.id)
-    return html`<tr data-partner="${p.id}"><td><b>${p.name ?? `Partner ${p.id}`}</b> <span class="muted">#${p.id}</span>${p.email ? html`<div class="muted">${p.email}</div>` : ''}</td>
-<td class="n">${count(f.clicks)}</td><td class="n">${count(f.leads)}</td><td class="n">${count(f.sales)}</td>
-<td class="n">${moneyList(f.money, (m) => m.revenueCents)}</td>
-<td class="n">${status ? html`${status.map((s) => html`<div data-status-currency="${s.currency}">${money(s.pendingCents, s.currency)} pending · ${money(s.dueCents, s.currency)} due${s.inPayoutCents ? ` · ${money(s.inPayoutCents, s.currency)} in payout` : ''} · ${money(s.paidCents, s.currency)} paid</div>`)}` : moneyList(f.money, (m) => m.commissionCents)}</td>
-<td><form method="post" action="${base}/partners/${p.id}/portal-link">${csrfField(csrf)}<button class="quiet">Portal link</button></form></td></tr>
-<tr><td colspan="7">${(byPartner.get(p.id) ?? []).length === 0 ? html`<span class="muted">No link.</span>` : html`<table><tbody>${(byPartner.get(p.id) ?? []).map((l) => html`<tr data-link="${l.shortLink}">
-<td>${copyField(`link-${l.id}`, referralUrl(program, l))}</td><td>${l.active ? html`<span class="ok">on</span>` : html`<span class="bad">off</span>`}</td>
-<td><form method="post" action="${base}/links/${l.id}/active">${csrfField(csrf)}<input type="hidden" name="active" value="${l.active ? 'false' : 'true'}"><button class="quiet">${l.active ? 'Turn off' : 'Turn on'}</button></form></td></tr>`)}</tbody></table>`}</td></tr>`
-  })}</tbody></table>`}</section>
+    const partnerLinks = byPartner.get(p.id) ?? []
+    return html`<article class="partner" data-partner="${p.id}"><div class="row spread"><div><b>${p.name ?? `Partner ${p.id}`}</b> <span class="muted">#${p.id}${p.email ? html` · ${p.email}` : ''}</span></div>
+<form method="post" action="${base}/partners/${p.id}/portal-link">${csrfField(csrf)}<button class="quiet">Portal link</button></form></div>
+<dl class="stats"><div><dt>Clicks</dt><dd data-stat="clicks">${count(f.clicks)}</dd></div><div><dt>Leads</dt><dd data-stat="leads">${count(f.leads)}</dd></div>
+<div><dt>Sales</dt><dd data-stat="sales">${count(f.sales)}</dd></div><div><dt>Revenue</dt><dd>${moneyList(f.money, (m) => m.revenueCents)}</dd></div></dl>
+<p class="commission"><span class="muted">Commission:</span> ${status?.length ? html`${status.map((s) => html`<span class="status-line" data-status-currency="${s.currency}">${money(s.pendingCents, s.currency)} pending · ${money(s.dueCents, s.currency)} due${s.inPayoutCents ? ` · ${money(s.inPayoutCents, s.currency)} in payout` : ''} · ${money(s.paidCents, s.currency)} paid</span>`)}` : moneyList(f.money, (m) => m.commissionCents)}</p>
+${partnerLinks.length === 0 ? html`<p class="muted">No link yet.</p>` : partnerLinks.map((l) => html`<div class="link" data-link="${l.shortLink}">${copyField(`link-${l.id}`, referralUrl(program, l))}
+<div class="row">${l.active ? html`<span class="ok">on</span>` : html`<span class="bad">off</span>`}<form method="post" action="${base}/links/${l.id}/active">${csrfField(csrf)}<input type="hidden" name="active" value="${l.active ? 'false' : 'true'}"><button class="quiet">${l.active ? 'Turn off' : 'Turn on'}</button></form></div></div>`)}</article>`
+  })}</section>
 <section class="panel"><h2>Create a partner</h2><form class="stack" method="post" action="${base}/partners">${csrfField(csrf)}
 <label>Name <input name="name" maxlength="200" required></label><label>Email (optional) <input name="email" type="email" maxlength="254"></label>
 <div><button>Create partner</button></div></form></section>
 <section class="panel"><h2>Create a link</h2><form class="stack" method="post" action="${base}/links">${csrfField(csrf)}
 <label>Partner <select name="partner_id" required>${data.partners.map((p) => html`<option value="${p.id}">${p.name ?? `Partner ${p.id}`} (#${p.id})</option>`)}</select></label>
-<label>Short link (the <code>aff</code> value) <input name="short_link" pattern="[A-Za-z0-9_\\-]{1,100}" maxlength="100" required></label>
+<label><span>Short link (the <code>aff</code> value)</span> <input name="short_link" pattern="[A-Za-z0-9_\\-]{1,100}" maxlength="100" required></label>
 <div><button>Create link</button></div></form></section>`
 }
 

@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
 import { describeBrowser, launch } from '../tracker/browser'
-import { startApi, type Api, type Fixture } from '../helpers'
+import { days, startApi, type Api, type Fixture } from '../helpers'
 import { kit, roomy, type Kit } from '../http/tracking-kit'
 
 const SHOTS = join(import.meta.dir, '../../test-artifacts/dashboard')
@@ -20,6 +20,7 @@ describeBrowser('dashboard and partner portal', () => {
   let browser: Awaited<ReturnType<typeof launch>>
   let owner: BrowserContext
   const foreign: string[] = []
+  let fortnight = 0
 
   /** A context whose every request is checked to stay on the test server. */
   async function newContext(): Promise<BrowserContext> {
@@ -58,6 +59,11 @@ describeBrowser('dashboard and partner portal', () => {
     f = await api.setupProgram({ name: 'Shop', allowed_origins: ['http://localhost:5173'] })
     bob = await k.partnerLink(f, `bob${Date.now()}`)
     other = await api.setupProgram({ name: 'Not yours' })
+    // A fortnight of clicks, one day at a time, so that the charts have something to draw.
+    for (let day = 0; day < 14; day++) {
+      for (let i = 0; i < (day * 7) % 5 + 1; i++, fortnight++) await k.clickId(f)
+      api.clock.advance(days(1))
+    }
     // Ada: three clicks, two customers with sales (one refunded); Bob: two clicks, one sale in EUR.
     for (let i = 0; i < 3; i++) await k.clickId(f)
     const a1 = await k.customer(f, 'ada-customer-1')
@@ -158,15 +164,15 @@ describeBrowser('dashboard and partner portal', () => {
     await page.fill('input[name=short_link]', short)
     await page.click('button:text("Create link")')
     expect(await page.textContent('[role=status]')).toBe('Link created.')
-    expect(await page.inputValue(`tr[data-link="${short}"] input.url`)).toBe(`https://shop.test/?aff=${short}`)
+    expect(await page.inputValue(`[data-link="${short}"] input.url`)).toBe(`https://shop.test/?aff=${short}`)
     const click = await api.call('POST', '/api/v1/track/click', { body: { affiliate_url: `https://shop.test/?aff=${short}` } })
     expect(click.status).toBe(200)
     await page.reload()
-    expect(await page.textContent(`tr[data-partner="${cleo.partner_id}"] td:nth-child(2)`)).toBe('1')
-    await page.click(`tr[data-link="${short}"] button:text("Turn off")`)
+    expect(await page.textContent(`[data-partner="${cleo.partner_id}"] [data-stat=clicks]`)).toBe('1')
+    await page.click(`[data-link="${short}"] button:text("Turn off")`)
     expect(await page.textContent('[role=status]')).toContain('Link turned off')
     expect((await api.call('POST', '/api/v1/track/click', { body: { affiliate_url: `https://shop.test/?aff=${short}` } })).status).toBe(410)
-    await page.click(`tr[data-link="${short}"] button:text("Turn on")`)
+    await page.click(`[data-link="${short}"] button:text("Turn on")`)
     expect((await api.call('POST', '/api/v1/track/click', { body: { affiliate_url: `https://shop.test/?aff=${short}` } })).status).toBe(200)
     expect(errors).toEqual([])
   })
@@ -201,8 +207,8 @@ describeBrowser('dashboard and partner portal', () => {
     await shoot(page, 'payouts-after-run')
 
     await page.goto(`${api.url}/dashboard/programs/${f.programId}/partners`)
-    expect(await page.textContent(`tr[data-partner="${f.partnerId}"] [data-status-currency=USD]`)).toContain('USD 10.00 paid')
-    expect(await page.textContent(`tr[data-partner="${bob.partnerId}"] [data-status-currency=EUR]`)).toContain('EUR 2.00 due')
+    expect(await page.textContent(`[data-partner="${f.partnerId}"] [data-status-currency=USD]`)).toContain('USD 10.00 paid')
+    expect(await page.textContent(`[data-partner="${bob.partnerId}"] [data-status-currency=EUR]`)).toContain('EUR 2.00 due')
     await page.goto(`${api.url}/dashboard/programs/${f.programId}/commissions`)
     expect(await page.textContent('main')).toContain('paid')
     expect(errors).toEqual([])
@@ -211,7 +217,7 @@ describeBrowser('dashboard and partner portal', () => {
   test("the partner portal shows one partner's data only, and no customer email", async () => {
     const { page } = await watched(owner)
     await page.goto(`${api.url}/dashboard/programs/${f.programId}/partners`)
-    await page.click(`tr[data-partner="${f.partnerId}"] button:text("Portal link")`)
+    await page.click(`[data-partner="${f.partnerId}"] button:text("Portal link")`)
     const url = await page.inputValue('#portal-link')
     await shoot(page, 'portal-link')
 
@@ -228,8 +234,8 @@ describeBrowser('dashboard and partner portal', () => {
     expect(text).not.toContain('Not yours')
     expect(text).toContain('WIRE-42')
     const funnel = await portal.page.$$eval('[data-funnel] .card b', (els) => els.map((e) => e.textContent))
-    // Ada's five clicks (three plus her two customers'), two leads, two sales; none of Bob's.
-    expect(funnel).toEqual(['5', '2', '2'])
+    // Ada's clicks (the fortnight's, three, her two customers'), two leads, two sales; none of Bob's.
+    expect(funnel).toEqual([String(5 + fortnight), '2', '2'])
     expect(await portal.page.textContent('main')).toContain('paid')
     expect(portal.errors).toEqual([])
     await shoot(portal.page, 'portal')
