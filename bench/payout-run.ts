@@ -2,14 +2,14 @@
  * How long a payout run holds the writer (issue 13): `bun bench/payout-run.ts` (never run by
  * `npm test`). One program with 100 partners and 100,000 live commissions, every tenth refunded;
  * the first run pays them all, the second finds nothing new; then the statuses of a page of 50
- * ledger entries (the commissions read route). BENCH_PAYOUT_ENTRIES changes the size.
+ * ledger entries (the commissions read route) and the grouped balances (program, one partner). BENCH_PAYOUT_ENTRIES changes the size.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openDatabase } from '../src/db/open'
 import { PayoutStore } from '../src/db/payout-store'
-import { dueEntries, planPayouts } from '../src/domain/payout'
+import { balances, dueCutoffs, dueEntries, planPayouts } from '../src/domain/payout'
 import { bunRuntime } from '../src/runtime/bun'
 
 const entries = Number(process.env.BENCH_PAYOUT_ENTRIES ?? 100_000)
@@ -41,5 +41,10 @@ for (const round of ['first run', 'second run']) {
 const started = performance.now()
 store.ledgerOf(Array.from({ length: 50 }, (_, i) => entries - i))
 console.log(`statuses of a page of 50 entries: ${(performance.now() - started).toFixed(2)} ms`)
+for (const [what, partnerId] of [['balances of every partner', undefined], ['balances of one partner', 1]] as const) {
+  const t = performance.now()
+  balances(store.ledgerGroups(1, dueCutoffs(0, now), partnerId))
+  console.log(`${what}: ${(performance.now() - t).toFixed(1)} ms`)
+}
 database.close()
 rmSync(dir, { recursive: true, force: true })

@@ -26,5 +26,7 @@ CREATE TABLE `payouts` (
 );
 --> statement-breakpoint
 CREATE INDEX `payouts_program` ON `payouts` (`program_id`,`id`);--> statement-breakpoint
+CREATE INDEX `payouts_partner` ON `payouts` (`partner_id`,`id`);--> statement-breakpoint
 ALTER TABLE `programs` ADD `holding_period_days` integer DEFAULT 30 NOT NULL;--> statement-breakpoint
-ALTER TABLE `programs` ADD `minimum_payout` real DEFAULT 0 NOT NULL;
+ALTER TABLE `programs` ADD `minimum_payout` real DEFAULT 0 NOT NULL;--> statement-breakpoint
+CREATE INDEX `commissions_partner` ON `commissions` (`partner_id`,`id`);

@@ -47,5 +47,4 @@ CREATE TABLE `web_sessions` (
 	FOREIGN KEY (`partner_id`) REFERENCES `partners`(`id`) ON UPDATE no action ON DELETE no action
 );
 --> statement-breakpoint
-CREATE UNIQUE INDEX `web_sessions_token_hash_unique` ON `web_sessions` (`token_hash`);--> statement-breakpoint
-CREATE INDEX `commissions_partner` ON `commissions` (`partner_id`,`created_at`);
+CREATE UNIQUE INDEX `web_sessions_token_hash_unique` ON `web_sessions` (`token_hash`);

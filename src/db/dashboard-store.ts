@@ -82,9 +82,7 @@ function prepare(database: Database) {
     partnerCommissions: q(`SELECT m.id, m.kind, m.amount_cents AS amountCents, m.currency, m.test_mode AS testMode, m.created_at AS createdAt,
         m.sale_id AS saleId, s.amount_cents AS saleCents, s.occurred_at AS occurredAt
       FROM commissions m JOIN sales s ON s.id = m.sale_id
-      WHERE m.partner_id = ?1 AND (m.created_at, m.id) < (?2, ?3) ORDER BY m.created_at DESC, m.id DESC LIMIT ?4`),
-    payoutTotals: q(`SELECT partner_id AS partnerId, currency, status, sum(amount_cents) AS cents FROM payouts
-      WHERE program_id = ? AND status <> 'canceled' GROUP BY partner_id, currency, status`),
+      WHERE m.partner_id = ?1 AND m.id < ?2 ORDER BY m.id DESC LIMIT ?3`),
     payouts: q(`SELECT o.id, o.partner_id AS partnerId, p.name AS partnerName, o.currency, o.amount_cents AS amountCents, o.commissions,
         o.status, o.reference, o.created_at AS createdAt, o.paid_at AS paidAt, o.canceled_at AS canceledAt
       FROM payouts o LEFT JOIN partners p ON p.id = o.partner_id WHERE o.program_id = ?1 AND o.id < ?2 ORDER BY o.id DESC LIMIT ?3`),
@@ -271,9 +269,12 @@ export interface PartnerLedgerRow {
   occurredAt: number
 }
 
-/** A page of one partner's ledger with each sale's amount and time (no customer field at all). */
-export function partnerCommissionsPage(database: Database, partnerId: number, cursor: Cursor): Paged<PartnerLedgerRow> {
-  return paged(s(database).partnerCommissions.all(partnerId, ...cursorArgs(cursor), PAGE + 1) as PartnerLedgerRow[])
+/** A page of one partner's ledger, newest first, with each sale's amount and time (no customer field at all); the cursor is the last entry id. */
+export function partnerCommissionsPage(database: Database, partnerId: number, cursor: number | null): Paged<PartnerLedgerRow> {
+  const rows = s(database).partnerCommissions.all(partnerId, cursor ?? Number.MAX_SAFE_INTEGER, PAGE + 1) as PartnerLedgerRow[]
+  const more = rows.length > PAGE
+  const page = more ? rows.slice(0, PAGE) : rows
+  return { rows: page, next: more ? String(page[page.length - 1].id) : null }
 }
 
 export interface EventRow {
@@ -334,11 +335,6 @@ export function markKeyRotation(db: Db, programId: number, now: number, rotateBy
   if (!key) return false
   db.update(apiKeys).set({ rotationMarkedAt: now, rotateBy }).where(eq(apiKeys.id, key.id)).run()
   return true
-}
-
-/** Sums of the program's payouts that are not canceled, per partner, currency and status (pending or paid). */
-export function payoutTotals(database: Database, programId: number): { partnerId: number; currency: string; status: 'pending' | 'paid'; cents: number }[] {
-  return s(database).payoutTotals.all(programId) as { partnerId: number; currency: string; status: 'pending' | 'paid'; cents: number }[]
 }
 
 export interface PayoutRow {

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm'
 import { alias, type SQLiteColumn } from 'drizzle-orm/sqlite-core'
-import type { LedgerFacts, PayoutState, PlannedPayout } from '../domain/payout'
+import type { LedgerFacts, LedgerGroup, PayoutState, PlannedPayout } from '../domain/payout'
 import type { Database } from './open'
 import { commissions, partners, payoutEntries, payouts, programs, type Payout } from './schema'
 
@@ -30,6 +30,8 @@ export interface CsvPayout extends Payout {
 export type PayoutChange = { kind: 'ok'; payout: Payout } | { kind: 'not_found' } | { kind: 'conflict'; payout: Payout }
 
 const pair = alias(commissions, 'pair')
+const entryPayout = alias(payoutEntries, 'entry_payout')
+const pairPayout = alias(payoutEntries, 'pair_payout')
 // The partial UNIQUE index payout_entries_once answers this lookup: its WHERE is repeated here.
 const activePayoutOf = (entryId: SQLiteColumn) =>
   sql<PayoutState>`(select pe.status from payout_entries pe where pe.ledger_entry_id = ${entryId} and pe.status <> 'canceled')`
@@ -84,6 +86,39 @@ export class PayoutStore {
   /** The given ledger entries with their payout facts (the commissions read route's statuses). */
   ledgerOf(entryIds: number[]): LedgerRow[] {
     return entryIds.length ? this.ledger(inArray(commissions.id, entryIds)) : []
+  }
+
+  /**
+   * The live ledger of a program (or of one partner, or a page of partners) added up by partner, currency, kind,
+   * payout facts and dueness: what domain/payout.ts `balances` needs, in one grouped read.
+   * `cutoffs` are domain/payout.ts `dueCutoffs`.
+   */
+  ledgerGroups(programId: number, cutoffs: { commission: number; reversal: number }, partnerId?: number | number[]): LedgerGroup[] {
+    const { db } = this.database
+    const paired = sql<number>`${pair.id} is not null`
+    const due = sql<number>`${commissions.createdAt} <= case ${commissions.kind} when 'reversal' then ${cutoffs.reversal} else ${cutoffs.commission} end`
+    const rows = db.select({
+      partnerId: commissions.partnerId, currency: commissions.currency, kind: commissions.kind, payout: entryPayout.status,
+      paired, pairPayout: pairPayout.status, due, amountCents: sql<number>`sum(${commissions.amountCents})`,
+    }).from(commissions)
+      .leftJoin(pair, and(eq(pair.saleId, commissions.saleId), ne(pair.kind, commissions.kind)))
+      .leftJoin(entryPayout, and(eq(entryPayout.ledgerEntryId, commissions.id), ne(entryPayout.status, 'canceled')))
+      .leftJoin(pairPayout, and(eq(pairPayout.ledgerEntryId, pair.id), ne(pairPayout.status, 'canceled')))
+      .where(and(eq(commissions.programId, programId), eq(commissions.testMode, false), partnerId === undefined ? undefined
+        : Array.isArray(partnerId) ? inArray(commissions.partnerId, partnerId.length ? partnerId : [0]) : eq(commissions.partnerId, partnerId)))
+      .groupBy(commissions.partnerId, commissions.currency, commissions.kind, entryPayout.status, paired, pairPayout.status, due)
+      .all()
+    return rows.map((r) => ({
+      partnerId: r.partnerId, currency: r.currency, kind: r.kind, payout: r.payout as PayoutState,
+      pair: r.paired ? { payout: r.pairPayout as PayoutState } : null, due: Boolean(r.due), amountCents: r.amountCents,
+    }))
+  }
+
+  /** A partner's payouts, newest first, one page (as listPayouts). */
+  listPartnerPayouts(partnerId: number, limit: number, cursor: number | null): Payout[] {
+    const { db } = this.database
+    const where = cursor === null ? eq(payouts.partnerId, partnerId) : and(eq(payouts.partnerId, partnerId), lt(payouts.id, cursor))
+    return db.select().from(payouts).where(where).orderBy(desc(payouts.id)).limit(limit + 1).all()
   }
 
   /**

@@ -176,8 +176,8 @@ export const commissions = sqliteTable('commissions', {
   createdAt: createdAt(),
 }, (t) => [
   uniqueIndex('commissions_sale_kind').on(t.saleId, t.kind), index('commissions_program').on(t.programId, t.createdAt),
-  // The partner portal lists one partner's ledger.
-  index('commissions_partner').on(t.partnerId, t.createdAt),
+  // A partner's own ledger (balances, the partner portal) without reading the whole program's.
+  index('commissions_partner').on(t.partnerId, t.id),
 ])
 
 export const refunds = sqliteTable('refunds', {
@@ -283,7 +283,7 @@ export const payouts = sqliteTable('payouts', {
   createdAt: createdAt(),
   paidAt: integer('paid_at'),
   canceledAt: integer('canceled_at'),
-}, (t) => [index('payouts_program').on(t.programId, t.id)])
+}, (t) => [index('payouts_program').on(t.programId, t.id), index('payouts_partner').on(t.partnerId, t.id)])
 
 /**
  * The ledger entries of each payout. `status` repeats the payout's so that the partial UNIQUE

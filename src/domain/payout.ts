@@ -39,10 +39,68 @@ export function dueAt(entry: Pick<LedgerFacts, 'kind' | 'createdAt'>, holdingPer
  * - otherwise `pending` before its due time and `due` from then on.
  */
 export function entryStatus(entry: LedgerFacts, holdingPeriodDays: number, now: number): CommissionStatus {
+  return statusOf(entry, now >= dueAt(entry, holdingPeriodDays))
+}
+
+/** entryStatus with the due test already made (`due`: the entry's due time has come). */
+export function statusOf(entry: Pick<LedgerFacts, 'payout' | 'pair'>, due: boolean): CommissionStatus {
   if (entry.payout === 'paid') return 'paid'
   if (entry.payout === 'pending') return 'in_payout'
   if (entry.pair && entry.pair.payout === null) return 'reversed'
-  return now >= dueAt(entry, holdingPeriodDays) ? 'due' : 'pending'
+  return due ? 'due' : 'pending'
+}
+
+/**
+ * The creation times at or before which entries are due at `now` (dueAt turned around), for
+ * queries that decide "due" over many entries at once.
+ */
+export function dueCutoffs(holdingPeriodDays: number, now: number): { commission: number; reversal: number } {
+  return { commission: now - holdingPeriodDays * DAY_MS, reversal: now }
+}
+
+/** Ledger entries of one partner and currency that share kind, payout facts and dueness, added up. */
+export interface LedgerGroup extends Pick<LedgerFacts, 'kind' | 'payout' | 'pair'> {
+  partnerId: number
+  currency: string
+  due: boolean
+  amountCents: number
+}
+
+/**
+ * A partner's balance in one currency, in minor units, such that
+ * paid + in_payout + due + pending + reversed = booked:
+ * booked the sum of the commissions; reversed what reversals took back (before or after a
+ * payout); paid, in_payout, due and pending the signed sums of the entries with that status
+ * (a reversal of a paid commission counts negative in one of them: the netting).
+ */
+export interface Balance {
+  partnerId: number
+  currency: string
+  booked: number
+  pending: number
+  due: number
+  inPayout: number
+  paid: number
+  reversed: number
+}
+
+/** The balances of the groups, one per partner and currency, ordered by partner then currency. */
+export function balances(groups: LedgerGroup[]): Balance[] {
+  const out = new Map<string, Balance>()
+  for (const group of groups) {
+    const key = `${group.partnerId}\u0000${group.currency}`
+    let b = out.get(key)
+    if (!b) out.set(key, (b = { partnerId: group.partnerId, currency: group.currency, booked: 0, pending: 0, due: 0, inPayout: 0, paid: 0, reversed: 0 }))
+    if (group.kind === 'commission') b.booked += group.amountCents
+    else b.reversed -= group.amountCents
+    const status = statusOf(group, group.due)
+    // A pair reversed before any payout nets to zero: it is counted in booked and reversed only.
+    if (status === 'pending') b.pending += group.amountCents
+    else if (status === 'due') b.due += group.amountCents
+    else if (status === 'in_payout') b.inPayout += group.amountCents
+    else if (status === 'paid') b.paid += group.amountCents
+  }
+  return [...out.values()].sort((a, b) => a.partnerId - b.partnerId || a.currency.localeCompare(b.currency))
 }
 
 /** A ledger entry a payout run looks at. */

@@ -1,7 +1,7 @@
-import { payoutTotals, type PayoutRow } from '../db/dashboard-store'
+import type { PayoutRow } from '../db/dashboard-store'
 import { PayoutStore } from '../db/payout-store'
 import type { Program } from '../db/schema'
-import { dueEntries, entryStatus, formatAmount, planPayouts } from '../domain/payout'
+import { balances, dueCutoffs, dueEntries, formatAmount, planPayouts } from '../domain/payout'
 import { csvLine } from '../http/admin/csv'
 import type { Deps } from '../http/deps'
 import { money, when } from './format'
@@ -11,30 +11,16 @@ import { programHeader, type CommissionStatusTotals } from './owner-pages'
 
 /**
  * Per partner and currency: what is pending (holding period), due, in a payout and paid
- * (DECISIONS.md, Payouts). Unpaid entries come from the payout store's ledger and the status
- * rule of domain/payout.ts; payouts from their own table.
+ * (DECISIONS.md, Payouts), from the payout store's grouped ledger and domain/payout.ts balances.
  */
 export function commissionStatusTotals(deps: Deps, program: Program): Map<number, CommissionStatusTotals[]> {
-  const out = new Map<number, Map<string, CommissionStatusTotals>>()
-  const cell = (partnerId: number, currency: string) => {
-    let byCurrency = out.get(partnerId)
-    if (!byCurrency) out.set(partnerId, (byCurrency = new Map()))
-    let totals = byCurrency.get(currency)
-    if (!totals) byCurrency.set(currency, (totals = { currency, pendingCents: 0, dueCents: 0, inPayoutCents: 0, paidCents: 0 }))
-    return totals
+  const groups = PayoutStore.of(deps.database).ledgerGroups(program.id, dueCutoffs(program.holdingPeriodDays, deps.clock.now()))
+  const out = new Map<number, CommissionStatusTotals[]>()
+  for (const b of balances(groups)) {
+    const totals = { currency: b.currency, pendingCents: b.pending, dueCents: b.due, inPayoutCents: b.inPayout, paidCents: b.paid }
+    out.set(b.partnerId, [...(out.get(b.partnerId) ?? []), totals])
   }
-  const now = deps.clock.now()
-  for (const entry of PayoutStore.of(deps.database).unpaidLedger(program.id)) {
-    const status = entryStatus(entry, program.holdingPeriodDays, now)
-    if (status === 'pending') cell(entry.partnerId, entry.currency).pendingCents += entry.amountCents
-    else if (status === 'due') cell(entry.partnerId, entry.currency).dueCents += entry.amountCents
-  }
-  for (const row of payoutTotals(deps.database, program.id)) {
-    const totals = cell(row.partnerId, row.currency)
-    if (row.status === 'paid') totals.paidCents += row.cents
-    else totals.inPayoutCents += row.cents
-  }
-  return new Map([...out].map(([partnerId, byCurrency]) => [partnerId, [...byCurrency.values()].sort((a, b) => a.currency.localeCompare(b.currency))]))
+  return out
 }
 
 /** Runs payouts as POST /api/v1/admin/programs/:id/payouts does (one writer unit); returns how many were created. */

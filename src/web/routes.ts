@@ -272,7 +272,7 @@ export function webRoutes(deps: Deps) {
       const partner = store.findPartner(db, partnerId)
       if (!program || !partner) return notFound(signed)
       const figures = store.onePartnerFigures(deps.database, programId, partnerId)
-      const ledger = store.partnerCommissionsPage(deps.database, partnerId, store.parseCursor(query.cursor))
+      const ledger = store.partnerCommissionsPage(deps.database, partnerId, positiveId(query.cursor))
       const statuses = commissionStatuses(deps, programId, ledger.rows.map((r) => r.id))
       return page({ title: 'Partner portal', who: whoOf(signed) }, portalPage(program, partner, {
         links: store.partnerLinks(db, programId, partnerId), funnel: figures.funnel, money: figures.money, ledger,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { entryStatus, formatAmount, minimumCents, planPayouts, type LedgerFacts } from '../../src/domain/payout'
+import { balances, dueCutoffs, entryStatus, formatAmount, minimumCents, planPayouts, type LedgerFacts, type LedgerGroup } from '../../src/domain/payout'
 
 const DAY = 86_400_000
 const T0 = Date.parse('2026-06-01T00:00:00Z')
@@ -79,4 +79,35 @@ describe('formatAmount', () => {
   for (const [cents, currency, expected] of cases) {
     test(`${cents} ${currency} is written ${expected}`, () => expect(formatAmount(cents, currency)).toBe(expected))
   }
+})
+
+describe('dueCutoffs', () => {
+  test('a commission is due once created at least the holding period ago, a reversal at once', () => {
+    expect(dueCutoffs(30, T0 + 40 * DAY)).toEqual({ commission: T0 + 10 * DAY, reversal: T0 + 40 * DAY })
+  })
+})
+
+describe('balances', () => {
+  const g = (kind: LedgerGroup['kind'], amountCents: number, payout: LedgerGroup['payout'], pair: LedgerGroup['pair'], due: boolean, currency = 'USD'): LedgerGroup =>
+    ({ partnerId: 7, currency, kind, payout, pair, due, amountCents })
+  const zero = { partnerId: 7, currency: 'USD', booked: 0, pending: 0, due: 0, inPayout: 0, paid: 0, reversed: 0 }
+
+  test('each status is added up; booked counts every commission', () => {
+    expect(balances([g('commission', 100, null, null, false), g('commission', 200, null, null, true), g('commission', 400, 'pending', null, true), g('commission', 800, 'paid', null, true)]))
+      .toEqual([{ ...zero, booked: 1500, pending: 100, due: 200, inPayout: 400, paid: 800 }])
+  })
+
+  test('a pair reversed before any payout counts in booked and reversed only', () => {
+    expect(balances([g('commission', 500, null, { payout: null }, true), g('reversal', -500, null, { payout: null }, true)]))
+      .toEqual([{ ...zero, booked: 500, reversed: 500 }])
+  })
+
+  test('the reversal of a paid commission is reversed and due negative: paid + due + reversed = booked', () => {
+    expect(balances([g('commission', 500, 'paid', { payout: null }, true), g('reversal', -500, null, { payout: 'paid' }, true)]))
+      .toEqual([{ ...zero, booked: 500, paid: 500, due: -500, reversed: 500 }])
+  })
+
+  test('one balance per partner and currency', () => {
+    expect(balances([g('commission', 5, null, null, true, 'VND'), g('commission', 100, null, null, true)]).map((b) => b.currency)).toEqual(['USD', 'VND'])
+  })
 })

@@ -282,6 +282,8 @@ describe('payouts CSV', () => {
     const reply = await api.call('GET', `/api/v1/admin/programs/${f.programId}/payouts.csv`, { token: ADMIN_TOKEN })
     expect(reply.status).toBe(200)
     expect(reply.headers.get('content-type')).toBe('text/csv; charset=utf-8')
+    expect(reply.headers.get('content-disposition')).toBe(`attachment; filename="payouts-program-${f.programId}.csv"`)
+    expect(reply.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/)
     expect(reply.body).toBe([
       'payout_id,partner_id,partner_name,partner_email,currency,amount,commissions,status',
       `${usd},${g.partnerId},"'=HYPERLINK(""http://x.test"",""a, b"")",p@shop.test,USD,10.00,2,paid`,
