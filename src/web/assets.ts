@@ -20,6 +20,8 @@ nav.tabs a[aria-current]{background:#fff;border:1px solid #d5dae1;border-bottom-
 .card b{display:block;font-size:1.4rem}
 .card span{color:#5b6777;font-size:.85rem}
 .panel{background:#fff;border:1px solid #d5dae1;border-radius:8px;padding:.8rem;margin:0 0 1rem;overflow-x:auto}
+.panel>h2:first-child{margin-top:0}
+.cards{margin:0 0 1rem}
 table{border-collapse:collapse;width:100%;font-size:.9rem}
 th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #e6e9ee;vertical-align:top}
 th{color:#5b6777;font-weight:600;white-space:nowrap}

@@ -56,8 +56,8 @@ export function funnelCards(f: Funnel): Safe {
 
 export function moneyTable(rows: Money[]): Safe {
   if (rows.length === 0) return html`<p class="muted">No revenue yet.</p>`
-  return html`<table><thead><tr><th>Currency</th><th class="n">Revenue</th><th class="n">Refunded</th><th class="n">Commissions (net)</th></tr></thead><tbody>
-${rows.map((m) => html`<tr data-currency="${m.currency}"><td>${m.currency}</td><td class="n">${money(m.revenueCents, m.currency)}</td><td class="n">${money(m.refundedCents, m.currency)}</td><td class="n">${money(m.commissionCents, m.currency)}</td></tr>`)}
+  return html`<table><thead><tr><th>Currency</th><th class="n">Revenue</th><th class="n hide-narrow">Refunded</th><th class="n">Commissions (net)</th></tr></thead><tbody>
+${rows.map((m) => html`<tr data-currency="${m.currency}"><td>${m.currency}</td><td class="n">${money(m.revenueCents, m.currency)}</td><td class="n hide-narrow">${money(m.refundedCents, m.currency)}</td><td class="n">${money(m.commissionCents, m.currency)}</td></tr>`)}
 </tbody></table>`
 }
 

@@ -59,7 +59,7 @@ whose due total is positive and at least ${program.minimumPayout} (major units).
 <p><a href="${base}/payouts.csv" download>Download CSV</a> <span class="muted">(pending and paid payouts, for batch payment tools)</span></p></section>
 <section class="panel"><h2>Payouts</h2>${page.rows.length === 0 ? html`<p class="muted">No payout yet.</p>` : html`<table><thead><tr>
 <th>Payout</th><th>Partner</th><th class="n">Amount</th><th>Status</th><th></th></tr></thead><tbody>
-${page.rows.map((p) => html`<tr data-payout="${p.id}"><td>#${p.id}<div class="muted">${when(p.createdAt)} · ${p.commissions} entries</div></td>
+${page.rows.map((p) => html`<tr data-payout="${p.id}"><td>#${p.id}<div class="muted">${when(p.createdAt)} · ${p.commissions} ${p.commissions === 1 ? 'entry' : 'entries'}</div></td>
 <td>${p.partnerName ?? `#${p.partnerId}`}</td><td class="n">${money(p.amountCents, p.currency)}</td>
 <td><b>${p.status}</b>${p.status === 'paid' ? html`<div class="muted">${when(p.paidAt)}${p.reference ? html` · ${p.reference}` : ''}</div>` : ''}</td>
 <td>${p.status === 'pending' ? html`<form class="row" method="post" action="${base}/payouts/${p.id}/paid">${csrfField(csrf)}<input name="reference" placeholder="payment reference" maxlength="500" aria-label="Payment reference"><button>Mark paid</button></form>
