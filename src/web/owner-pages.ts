@@ -34,6 +34,7 @@ export const notices: Record<string, string> = {
   link_missing: 'No such link in this program.',
 }
 
+/** The notice of a `?done=` or `?error=` code after a form: a fixed text, never the query echoed. */
 export function notice(query: Record<string, string | undefined>): Safe {
   const done = query.done && notices[query.done]
   const error = query.error && notices[query.error]
@@ -49,11 +50,13 @@ export function programHeader(program: Program, current: string): Safe {
 <nav class="tabs">${tabs.map(([path, label]) => html`<a href="${base}${path}"${path === current ? html` aria-current="page"` : ''}>${label}</a>`)}</nav>`
 }
 
+/** The four funnel figures as cards (clicks, leads, customers, sales). */
 export function funnelCards(f: Funnel): Safe {
   const card = (n: number, label: string) => html`<div class="card"><b>${count(n)}</b><span>${label}</span></div>`
   return html`<div class="cards" data-funnel>${card(f.clicks, 'clicks')}${card(f.leads, 'leads')}${card(f.customers, 'customers')}${card(f.sales, 'sales')}</div>`
 }
 
+/** Revenue, refunded revenue and net commissions, one row per currency. */
 export function moneyTable(rows: Money[]): Safe {
   if (rows.length === 0) return html`<p class="muted">No revenue yet.</p>`
   return html`<table><thead><tr><th>Currency</th><th class="n">Revenue</th><th class="n hide-narrow">Refunded</th><th class="n">Commissions (net)</th></tr></thead><tbody>
@@ -104,6 +107,7 @@ ${c.ok ? '' : html`<br><span class="muted">What to do:</span> ${checkHelp[c.id]?
 /** The referral URL of a link: the program's site with `aff` (DECISIONS.md, Operator API). */
 export const referralUrl = (program: Program, link: LinkRow) => `https://${program.domain}/?aff=${encodeURIComponent(link.shortLink)}`
 
+/** A read-only field with a Copy button (the button needs the script; the field can be selected without it). */
 export function copyField(id: string, value: string): Safe {
   return html`<div class="row"><input class="url" id="${id}" value="${value}" readonly aria-label="Referral URL"><button type="button" class="quiet" data-copy="${id}">Copy</button></div>`
 }
@@ -112,6 +116,7 @@ function moneyList(rows: Money[], pick: (m: Money) => number): Safe {
   return rows.length ? html`${rows.map((m) => html`<span class="amount">${money(pick(m), m.currency)}</span>`)}` : html`<span class="muted">–</span>`
 }
 
+/** A partner's commission in one currency by payout status (DECISIONS.md, Payouts). */
 export interface CommissionStatusTotals {
   currency: string
   pendingCents: number
