@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 
 // Times are epoch milliseconds (integer); money is integer minor units (docs/api.md: amount_cents).
 const createdAt = () => integer('created_at').notNull()
@@ -215,6 +215,59 @@ export const chainRuns = sqliteTable('chain_runs', {
   programId: integer('program_id').notNull().references(() => programs.id),
   createdAt: createdAt(),
 }, (t) => [index('chain_runs_program').on(t.programId, t.createdAt)])
+
+/**
+ * One-time sign-in links of the dashboard (account) and the partner portal (partner), stored as
+ * SHA-256 hashes; used_at makes a link work once (DECISIONS.md, Dashboard and partner portal).
+ */
+export const signInLinks = sqliteTable('sign_in_links', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  tokenHash: text('token_hash').notNull().unique(),
+  accountId: integer('account_id').references(() => accounts.id),
+  partnerId: integer('partner_id').references(() => partners.id),
+  createdAt: createdAt(),
+  expiresAt: integer('expires_at').notNull(),
+  usedAt: integer('used_at'),
+})
+
+/** Signed-in browser sessions (cookie svc_session), stored as SHA-256 hashes; revoked on sign-out. */
+export const webSessions = sqliteTable('web_sessions', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  tokenHash: text('token_hash').notNull().unique(),
+  accountId: integer('account_id').references(() => accounts.id),
+  partnerId: integer('partner_id').references(() => partners.id),
+  createdAt: createdAt(),
+  expiresAt: integer('expires_at').notNull(),
+  revokedAt: integer('revoked_at'),
+})
+
+/**
+ * Per program, partner (0: none), UTC day and mode: the funnel counts the dashboard shows, kept
+ * by triggers on clicks, customers and sales (migration 0005) so that a page never counts a
+ * million rows. `day` is epoch ms / 86 400 000.
+ */
+export const dailyCounts = sqliteTable('daily_counts', {
+  programId: integer('program_id').notNull(),
+  partnerId: integer('partner_id').notNull(),
+  day: integer('day').notNull(),
+  testMode: integer('test_mode').notNull(),
+  clicks: integer('clicks').notNull().default(0),
+  leads: integer('leads').notNull().default(0),
+  customers: integer('customers').notNull().default(0),
+  sales: integer('sales').notNull().default(0),
+}, (t) => [primaryKey({ columns: [t.programId, t.partnerId, t.day, t.testMode] })])
+
+/** The money side of daily_counts, per currency: revenue, refunded revenue and the commission ledger's sum. */
+export const dailyMoney = sqliteTable('daily_money', {
+  programId: integer('program_id').notNull(),
+  partnerId: integer('partner_id').notNull(),
+  day: integer('day').notNull(),
+  currency: text('currency').notNull(),
+  testMode: integer('test_mode').notNull(),
+  revenueCents: integer('revenue_cents').notNull().default(0),
+  refundedCents: integer('refunded_cents').notNull().default(0),
+  commissionCents: integer('commission_cents').notNull().default(0),
+}, (t) => [primaryKey({ columns: [t.programId, t.partnerId, t.day, t.currency, t.testMode] })])
 
 /** A payout to one partner in one currency: the net of the ledger entries it holds. */
 export const payouts = sqliteTable('payouts', {

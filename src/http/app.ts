@@ -20,12 +20,16 @@ import { trackSaleRoutes } from './track-sale'
 import { trackRefundRoutes } from './track-refund'
 import { readinessRoutes } from './readiness'
 import { stripeWebhookRoutes } from './webhooks-stripe'
+import { signInLinkRoutes } from './sign-in-links'
+import { readForm } from '../web/form'
+import { isWebPath, webRoutes } from '../web/routes'
 
 /** The Elysia app with every route and the one error handler; createApp wraps it in the pipeline. */
 export function buildRoutes(deps: Deps) {
   const app = new Elysia({ name: 'svc' })
     // Webhook routes read their own raw body: the processor's signature covers the exact bytes.
-    .onParse(({ request, route }) => (route.startsWith('/api/v1/webhooks/') ? undefined : readBody(request)))
+    // The dashboard's pages post HTML forms, read by their own reader.
+    .onParse(({ request, route }) => (route.startsWith('/api/v1/webhooks/') ? undefined : isWebPath(route) ? readForm(request) : readBody(request)))
     .onTransform(({ request, route }) => {
       stateOf(request).route = route
     })
@@ -47,6 +51,8 @@ export function buildRoutes(deps: Deps) {
     .use(trackClickRoutes(deps)).use(trackLeadRoutes(deps)).use(trackSaleRoutes(deps)).use(trackRefundRoutes(deps)).use(readinessRoutes(deps))
     .use(cliRoutes(deps))
     .use(stripeWebhookRoutes(deps))
+    .use(signInLinkRoutes(deps))
+    .use(webRoutes(deps))
   // Registered last so that the generated document sees every route.
   return app.use(docsRoutes(deps, () => app.routes))
 }

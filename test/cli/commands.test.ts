@@ -263,3 +263,17 @@ test("an unreachable server is a failed request (exit 1)", async () => {
   expect(r.code).toBe(1)
   expect(r.stderr).toContain("Could not reach http://127.0.0.1:1")
 })
+
+test("dashboard prints a one-time sign-in link that opens the account's dashboard once", async () => {
+  await s.loggedIn()
+  const r = await s.run(["dashboard"])
+  expect(r.code).toBe(0)
+  const url = r.stdout.match(/(\S+\/sign-in\/[A-Za-z0-9_-]+)/)![1]
+  const path = new URL(url).pathname
+  const opened = await fetch(s.api.url + path, { redirect: "manual" })
+  expect(opened.status).toBe(303)
+  expect(opened.headers.get("location")).toBe("/dashboard")
+  expect((await fetch(s.api.url + path, { redirect: "manual" })).status).toBe(410)
+  const before = await s.run(["dashboard", "extra"])
+  expect(before.code).toBe(2)
+})
