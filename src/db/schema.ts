@@ -218,7 +218,7 @@ export const chainRuns = sqliteTable('chain_runs', {
 
 /**
  * One-time sign-in links of the dashboard (account) and the partner portal (partner), stored as
- * SHA-256 hashes; used_at makes a link work once (DECISIONS.md, Dashboard and partner portal).
+ * SHA-256 hashes; used_at makes a link work once (docs/decisions.md, Dashboard and partner portal).
  */
 export const signInLinks = sqliteTable('sign_in_links', {
   id: integer('id').primaryKey({ autoIncrement: true }),

@@ -259,6 +259,16 @@ export const operations: Record<string, Operation> = {
     id: 'markPayoutPaid', body: data(ref('Payout')), errors: { ...adminBody, 409: 'A canceled payout cannot be marked paid' }, request: { reference: 'bank-2026-06-30' },
   },
   'POST /api/v1/admin/payouts/:id/cancel': { id: 'cancelPayout', body: data(ref('Payout')), errors: { ...admin, 409: 'A paid payout cannot be canceled' } },
+  'POST /api/v1/admin/accounts/:id/dashboard-link': {
+    id: 'issueDashboardLink', body: data(obj({ url: { ...str, description: 'One-time sign-in link on PUBLIC_BASE_URL' }, expires_at: time })), errors: { ...admin, 403: 'Account is suspended' },
+  },
+  'POST /api/v1/admin/programs/:id/partners/:partner_id/portal-link': {
+    id: 'issuePortalLink', body: data(obj({ url: { ...str, description: 'One-time partner portal sign-in link on PUBLIC_BASE_URL' }, expires_at: time })), errors: admin,
+  },
+  'POST /api/v1/cli/dashboard-link': {
+    id: 'cliDashboardLink', limited: true, body: data(obj({ url: { ...str, description: 'One-time sign-in link on PUBLIC_BASE_URL' }, expires_at: time })),
+    errors: { 401: 'Login token missing, invalid or expired', 500: 'Failed to issue the link' },
+  },
   'GET /api/v1/admin/sales/:id': {
     id: 'getSale', errors: admin,
     body: data({ allOf: [ref('Sale'), obj({ commissions: { type: 'array', items: ref('Commission') }, refund: nullable(ref('Refund')) })] }),

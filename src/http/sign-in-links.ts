@@ -7,7 +7,7 @@ import type { Deps } from './deps'
 import { doc } from './docs'
 import { HttpError, ok } from './envelope'
 
-/** DECISIONS.md (Dashboard and partner portal): a sign-in link works once, for 10 minutes. */
+/** docs/decisions.md (Dashboard and partner portal): a sign-in link works once, for 10 minutes. */
 export const SIGN_IN_LINK_LIFETIME_MS = 10 * 60_000
 
 /** Issues a one-time sign-in link for `who`: `url` absolute on PUBLIC_BASE_URL, and `expires_at`. */

@@ -104,7 +104,7 @@ ${currencies.length === 0 ? barChart('Revenue', days.map(() => 0), first, last) 
 ${c.ok ? '' : html`<br><span class="muted">What to do:</span> ${checkHelp[c.id]?.(program) ?? ''}`}</li>`)}</ul></div>`
 }
 
-/** The referral URL of a link: the program's site with `aff` (DECISIONS.md, Operator API). */
+/** The referral URL of a link: the program's site with `aff` (docs/decisions.md, Operator API). */
 export const referralUrl = (program: Program, link: LinkRow) => `https://${program.domain}/?aff=${encodeURIComponent(link.shortLink)}`
 
 /** A read-only field with a Copy button (the button needs the script; the field can be selected without it). */
@@ -116,7 +116,7 @@ function moneyList(rows: Money[], pick: (m: Money) => number): Safe {
   return rows.length ? html`${rows.map((m) => html`<span class="amount">${money(pick(m), m.currency)}</span>`)}` : html`<span class="muted">–</span>`
 }
 
-/** A partner's commission in one currency by payout status (DECISIONS.md, Payouts). */
+/** A partner's commission in one currency by payout status (docs/decisions.md, Payouts). */
 export interface CommissionStatusTotals {
   currency: string
   pendingCents: number

@@ -11,7 +11,7 @@ import { programHeader, type CommissionStatusTotals } from './owner-pages'
 
 /**
  * Per partner and currency: what is pending (holding period), due, in a payout and paid
- * (DECISIONS.md, Payouts), from the payout store's grouped ledger and domain/payout.ts balances.
+ * (docs/decisions.md, Payouts), from the payout store's grouped ledger and domain/payout.ts balances.
  */
 export function commissionStatusTotals(deps: Deps, program: Program): Map<number, CommissionStatusTotals[]> {
   const groups = PayoutStore.of(deps.database).ledgerGroups(program.id, dueCutoffs(program.holdingPeriodDays, deps.clock.now()))

@@ -6,7 +6,7 @@ import { copyField, referralUrl } from './owner-pages'
 
 /**
  * GET /partner: one partner's own links, figures, commissions and payouts. Only rows of this
- * partner are handed in, and none carries a customer field (DECISIONS.md: no customer email).
+ * partner are handed in, and none carries a customer field (docs/decisions.md: no customer email).
  */
 export function portalPage(program: Program, partner: PartnerRow, data: {
   links: LinkRow[]; funnel: Funnel; money: Money[]; ledger: Paged<PartnerLedgerRow>; statusOf?: (row: PartnerLedgerRow) => string; payouts?: Safe
