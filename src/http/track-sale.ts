@@ -6,6 +6,7 @@ import { requireProgramKey } from './auth'
 import type { Deps } from './deps'
 import { doc } from './docs'
 import { acceptedBody } from './body'
+import { quoteValue } from './quote'
 import { HttpError, ok } from './envelope'
 import { sale } from './messages'
 import { stateOf } from './request-state'
@@ -38,7 +39,7 @@ export function parseSale(received: unknown, now: number): SaleInput {
   const given: unknown = input.currency
   const currency = given === undefined ? 'USD' : typeof given === 'string' ? given.toUpperCase() : null
   if (currency === null || !(CURRENCIES as readonly string[]).includes(currency)) {
-    throw new HttpError(422, sale.currency(typeof given === 'string' ? given : JSON.stringify(given)))
+    throw new HttpError(422, sale.currency(quoteValue(given)))
   }
   return {
     transactionId: input.transaction_id ?? null, amountCents: input.amount_cents, currency, occurredAt,
