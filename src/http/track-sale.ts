@@ -64,7 +64,8 @@ export function saleAnswer(deps: Deps, request: Request, outcome: SaleOutcome) {
       return ok({ sale_id: s.id, transaction_id: s.transactionId, amount_cents: s.amountCents, currency: s.currency, commission })
     }
     case 'duplicate':
-      throw new HttpError(409, sale.duplicate, { details: { sale_id: outcome.saleId } })
+      // details.sale_id only for the caller's own sale (DECISIONS.md, Hostile input).
+      throw new HttpError(409, sale.duplicate, { details: outcome.saleId === null ? {} : { sale_id: outcome.saleId } })
     case 'rejected':
       throw new HttpError(400, rejections[outcome.reason], { code: 'no_attribution' })
     case 'unattributed':
