@@ -102,35 +102,46 @@ export function createApp(deps: Deps) {
   const scale = config.rateLimitScale
 
   /** `peer` is the runtime's lookup of the TCP peer address (absent under app.handle in tests). */
-  async function fetch(request: Request, peer?: PeerAddress): Promise<Response> {
+  async function fetch(received: Request, peer?: PeerAddress): Promise<Response> {
     const started = performance.now()
-    const target = requestTarget(request.url)
+    const target = requestTarget(received.url)
     const { path } = target
-    // Elysia finds the path at the first '/' from index 11 of the URL: route it on our own path
-    // whenever that would differ (a short or absent Host, trailing slashes), so that routing,
-    // limits, request ids and error shapes all see one path (DECISIONS.md, Hostile input).
-    const received = request
-    if (target.rebuild) request = rebuilt(request, `http://svc.local${path}${target.query}`)
+    const { method } = received
+    // No route answers these, and a Request cannot even be built with them (fetch forbids them).
+    const unroutable = method === 'TRACE' || method === 'CONNECT' || method === 'TRACK'
+    let request = received
     let ip: string | undefined
     const state: RequestState = {
       id: crypto.randomUUID(), path, headers: {}, warnings: [],
       // Found only when a route needs it (click records it; key-limited routes rarely do).
       get ip() {
-        return (ip ??= clientIp(request, config.trustProxy, peer))
+        return (ip ??= clientIp(received, config.trustProxy, peer))
       },
     }
-    setState(request, state)
 
     let response: Response
-    // SPEC.md: every response on a limited route carries the X-RateLimit headers; a preflight
-    // reports them without spending a token (and is never refused).
-    const group = limitGroup(path)
-    const refused = group ? takeToken(state, group, request, request.method !== 'OPTIONS') : null
-    if (refused) response = refused
-    else if (target.tooLong) response = renderError(deps, request, new HttpError(400, shared.urlTooLong), null)
-    // Only the browser routes answer preflights; elsewhere OPTIONS is a route that does not exist.
-    else if (request.method === 'OPTIONS' && isBrowserPath(path)) response = preflight(deps, request, path)
-    else response = await app.handle(request)
+    try {
+      // Elysia finds the path at the first '/' from index 11 of the URL: route it on our own path
+      // whenever that would differ (a short or absent Host, trailing slashes), so that routing,
+      // limits, request ids and error shapes all see one path (DECISIONS.md, Hostile input).
+      if (target.rebuild && !unroutable) request = rebuilt(received, `http://svc.local${path}${target.query}`)
+      setState(request, state)
+      // SPEC.md: every response on a limited route carries the X-RateLimit headers; a preflight
+      // reports them without spending a token (and is never refused).
+      const group = limitGroup(path)
+      const refused = group ? takeToken(state, group, request, method !== 'OPTIONS') : null
+      if (refused) response = refused
+      else if (target.tooLong) response = renderError(deps, request, new HttpError(400, shared.urlTooLong), null)
+      else if (unroutable) response = renderError(deps, request, new HttpError(404, shared.notFound), null)
+      // Only the browser routes answer preflights; elsewhere OPTIONS is a route that does not exist.
+      else if (method === 'OPTIONS' && isBrowserPath(path)) response = preflight(deps, request, path)
+      else response = await app.handle(request)
+    } catch (error) {
+      // What fails outside the routes (a Request that cannot be rebuilt, the limiter) still ends
+      // in the route's 500 envelope with its request id, never the runtime's bare 500.
+      setState(request, state)
+      response = renderError(deps, request, error, null)
+    }
     // An answer decided before the body was read (429, 404, a 401 of a route without a body) is
     // sent only once the client has finished sending, or it would read a reset instead.
     if (!request.bodyUsed && request.body) await drainBody(request)
@@ -139,7 +150,7 @@ export function createApp(deps: Deps) {
     decorate(response, state, request)
     if (config.logRequests) {
       deps.log({
-        level: 'info', method: request.method, route: state.route ?? path, status: response.status,
+        level: 'info', method, route: state.route ?? path, status: response.status,
         duration_ms: Math.round((performance.now() - started) * 100) / 100, request_id: state.id,
       })
     }
