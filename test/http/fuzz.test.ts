@@ -140,7 +140,7 @@ test(`${COUNT} random requests over every route: no 5xx, no reset, JSON with X-R
       return
     }
     const bare = path.split('?')[0].replace(/\/+$/, '')
-    const jsonExpected = method !== 'HEAD' && status !== 304 && !(NOT_JSON.includes(bare) && status < 400)
+    const jsonExpected = method !== 'HEAD' && status !== 304 && status !== 204 && !(NOT_JSON.includes(bare) && status < 400)
     let json = true
     if (jsonExpected) try { JSON.parse(text) } catch { json = false }
     // SPEC.md, Request IDs: GET /api/v1/cli/status answers its 200, 401 and 429 without one.
