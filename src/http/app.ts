@@ -87,10 +87,10 @@ function rebuilt(request: Request, url: string): Request {
 }
 
 /** The typed 429 of SPEC.md written out: refusing must stay cheap under a flood (no Error, no stack). */
-export function tooMany(deps: Deps, state: RequestState, request: Request, retryAfter: number, message: string = shared.rateLimited): Response {
+function tooMany(deps: Deps, state: RequestState, request: Request, retryAfter: number): Response {
   state.headers['Retry-After'] = String(retryAfter)
   state.decorated = true
-  const body: Record<string, unknown> = { error: { code: 'rate_limited', message, status: 429, retry_after_seconds: retryAfter } }
+  const body: Record<string, unknown> = { error: { code: 'rate_limited', message: shared.rateLimited, status: 429, retry_after_seconds: retryAfter } }
   if (state.warnings.length) body.warnings = state.warnings
   return json(body, 429, pipelineHeaders(deps, state, request, 429))
 }

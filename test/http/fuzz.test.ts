@@ -130,7 +130,7 @@ test(`${COUNT} random requests over every route: no 5xx, no reset, JSON with X-R
         text = reply.text
         requestId = reply.headers['x-request-id'] ?? null
       } else {
-        const response = await fetch(api.url + path, { method, headers: sent, body: payload })
+        const response = await fetch(api.url + path, { method, headers: sent, body: payload as BodyInit | undefined })
         status = response.status
         text = await response.text()
         requestId = response.headers.get('x-request-id')

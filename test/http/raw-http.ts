@@ -20,7 +20,7 @@ export function rawRequest(port: number, head: string, body: (string | Uint8Arra
     const socket = net.connect(port, '127.0.0.1')
     const chunks: Buffer[] = []
     let broken = false
-    socket.on('data', (chunk) => chunks.push(chunk))
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk))
     socket.on('error', () => { broken = true })
     socket.on('close', () => resolve(parse(Buffer.concat(chunks), broken)))
     socket.write(head)
