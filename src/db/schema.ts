@@ -48,6 +48,10 @@ export const programs = sqliteTable('programs', {
   /** JSON array of signing secrets; several while one is being rotated. */
   stripeWebhookSecrets: text('stripe_webhook_secrets', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
   createdAt: createdAt(),
+  /** Days a commission waits before it is due for payout (DECISIONS.md, Payouts: 0–365). */
+  holdingPeriodDays: integer('holding_period_days').notNull().default(30),
+  /** The smallest payout, in major units of each currency (50 is USD 50.00, EUR 50.00 or VND 50). */
+  minimumPayout: real('minimum_payout').notNull().default(0),
 })
 
 /** Program API keys, stored only as SHA-256 hashes; one row per issued key. */
@@ -181,7 +185,11 @@ export const commissions = sqliteTable('commissions', {
   currency: text('currency').notNull(),
   testMode: bool('test_mode').notNull().default(false),
   createdAt: createdAt(),
-}, (t) => [uniqueIndex('commissions_sale_kind').on(t.saleId, t.kind), index('commissions_program').on(t.programId, t.createdAt)])
+}, (t) => [
+  uniqueIndex('commissions_sale_kind').on(t.saleId, t.kind), index('commissions_program').on(t.programId, t.createdAt),
+  // A partner's own ledger (balances, the partner portal) without reading the whole program's.
+  index('commissions_partner').on(t.partnerId, t.id),
+])
 
 export const refunds = sqliteTable('refunds', {
   id: integer('id').primaryKey({ autoIncrement: true }),
@@ -219,6 +227,37 @@ export const chainRuns = sqliteTable('chain_runs', {
   createdAt: createdAt(),
 }, (t) => [index('chain_runs_program').on(t.programId, t.createdAt)])
 
+/** A payout to one partner in one currency: the net of the ledger entries it holds. */
+export const payouts = sqliteTable('payouts', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  programId: integer('program_id').notNull().references(() => programs.id),
+  partnerId: integer('partner_id').notNull().references(() => partners.id),
+  currency: text('currency').notNull(),
+  amountCents: integer('amount_cents').notNull(),
+  /** How many ledger entries (commissions and reversals) it holds. */
+  commissions: integer('commissions').notNull(),
+  status: text('status', { enum: ['pending', 'paid', 'canceled'] }).notNull().default('pending'),
+  reference: text('reference'),
+  createdAt: createdAt(),
+  paidAt: integer('paid_at'),
+  canceledAt: integer('canceled_at'),
+}, (t) => [index('payouts_program').on(t.programId, t.id), index('payouts_partner').on(t.partnerId, t.id)])
+
+/**
+ * The ledger entries of each payout. `status` repeats the payout's so that the partial UNIQUE
+ * index can say it: a ledger entry belongs to at most one pending or paid payout (DECISIONS.md,
+ * Payouts); a canceled payout keeps its rows for the record and frees its entries.
+ */
+export const payoutEntries = sqliteTable('payout_entries', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  payoutId: integer('payout_id').notNull().references(() => payouts.id),
+  ledgerEntryId: integer('ledger_entry_id').notNull().references(() => commissions.id),
+  status: text('status', { enum: ['pending', 'paid', 'canceled'] }).notNull().default('pending'),
+}, (t) => [
+  uniqueIndex('payout_entries_once').on(t.ledgerEntryId).where(sql`status <> 'canceled'`),
+  index('payout_entries_payout').on(t.payoutId),
+])
+
 export type Program = typeof programs.$inferSelect
 export type ApiKey = typeof apiKeys.$inferSelect
 export type Account = typeof accounts.$inferSelect
@@ -227,3 +266,4 @@ export type Click = typeof clicks.$inferSelect
 export type Customer = typeof customers.$inferSelect
 export type Sale = typeof sales.$inferSelect
 export type Commission = typeof commissions.$inferSelect
+export type Payout = typeof payouts.$inferSelect

@@ -134,3 +134,13 @@ export const webhook = {
   bodyTooLarge: 'Request body too large (limit 524288 bytes)',
   programNotFound: 'Program not found',
 } as const
+
+// The operator API's payouts (DECISIONS.md, Payouts; not in SPEC.md).
+export const payout = {
+  programNotFound: 'Program not found',
+  notFound: 'Payout not found',
+  until: 'until must be an ISO 8601 date or time',
+  paidCannotCancel: 'A paid payout cannot be canceled',
+  canceledCannotPay: 'A canceled payout cannot be marked paid',
+  csvStatus: 'status must be pending, paid or canceled (several separated by commas)',
+} as const

@@ -59,6 +59,7 @@ export function programAdminRoutes(deps: Deps) {
           advertiserId: advertiser.id, name: input.name, domain, commissionType: input.commission_type,
           commissionRate: input.commission_rate, leadAuth: input.lead_auth, attributionWindowDays: input.attribution_window_days,
           allowedOrigins: origins, livemode: input.livemode, createdAt: now(),
+          holdingPeriodDays: input.holding_period_days, minimumPayout: input.minimum_payout,
         }).returning({ id: programs.id }).get()
         return { program_id: program.id, api_key: issueApiKey(db, program.id, now()) }
       })
@@ -86,6 +87,7 @@ export function programAdminRoutes(deps: Deps) {
         domain: input.domain === undefined ? undefined : domainOf(input.domain),
         allowedOrigins: input.allowed_origins === undefined ? undefined : originsOf(input.allowed_origins),
         stripeAccountId: input.stripe_account_id,
+        holdingPeriodDays: input.holding_period_days, minimumPayout: input.minimum_payout,
         stripeWebhookSecrets: secrets === undefined ? undefined : Array.isArray(secrets) ? secrets : [secrets],
       }
       const program = await writer.run(() => {

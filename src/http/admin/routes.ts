@@ -3,6 +3,7 @@ import type { Deps } from '../deps'
 import { accountAdminRoutes } from './accounts'
 import { linkAdminRoutes } from './links'
 import { listAdminRoutes } from './lists'
+import { payoutAdminRoutes } from './payouts'
 import { programAdminRoutes } from './programs'
 import { saleAdminRoutes } from './sale'
 
@@ -14,4 +15,5 @@ export function adminRoutes(deps: Deps) {
     .use(linkAdminRoutes(deps))
     .use(listAdminRoutes(deps))
     .use(saleAdminRoutes(deps))
+    .use(payoutAdminRoutes(deps))
 }
