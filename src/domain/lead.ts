@@ -16,6 +16,8 @@ export interface FirstClick {
   partnerId: number
   linkId: number
   createdAt: number
+  /** Test data: sent with additional_data.test_mode, or on the CLI test chain's own link. */
+  testMode: boolean
 }
 
 export interface LeadFacts {

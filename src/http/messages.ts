@@ -12,10 +12,12 @@ export const auth = {
   // CLI status and test-event.
   cliMalformed: 'Missing or malformed Authorization header. Expected: Bearer <api_token>',
   cliMissing: 'Missing API token',
-  cliInvalidKey: 'Invalid API key. Regenerate the key in your program settings (Developers, API keys) and use the new one; creating another program does not help.',
+  // SPEC.md fixes "Invalid API key." and asks for advice to regenerate the key; the advice is
+  // ours. This product has no settings screen, so every hint names the operator API call.
+  cliInvalidKey: 'Invalid API key. Regenerate the key with the operator API (POST /api/v1/admin/programs/<program_id>/api-key) and use the new one; creating another program does not help.',
   rotationRequired: 'api_key_rotation_required',
-  rotationRetired: 'This API key was retired after its rotation deadline. Regenerate the key and use the new one.',
-  rotationHint: 'Regenerate the API key in program settings (Developers, API keys) and deploy the new key.',
+  rotationRetired: 'This API key was retired after its rotation deadline. Regenerate the key (POST /api/v1/admin/programs/<program_id>/api-key) and use the new one.',
+  rotationHint: 'Regenerate the API key with the operator API (POST /api/v1/admin/programs/<program_id>/api-key) and deploy the new key.',
   rotationWarning: 'This API key is marked for mandatory rotation and stops working at its deadline.',
   adminUnauthorized: 'Invalid or missing admin token',
   // Not in SPEC.md (DECISIONS.md, Hostile input): 10 wrong admin tokens a minute from one IP.

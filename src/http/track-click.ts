@@ -55,7 +55,7 @@ export function trackClickRoutes(deps: Deps) {
     guardTestProgram(deps, request, input.additional_data, key ? key.program : undefined)
     const clickId = await recordClick(deps, {
       programId: decision.programId, linkId: link!.id, partnerId: decision.partnerId, clickId: input.click_id ?? null,
-      testMode: input.additional_data?.test_mode === true, ip: stateOf(request).ip, userAgent: request.headers.get('user-agent'),
+      testMode: input.additional_data?.test_mode === true || link!.testFixture, ip: stateOf(request).ip, userAgent: request.headers.get('user-agent'),
     })
     return { success: true, click_id: clickId, cookie_window_days: link!.windowDays }
   }, {

@@ -87,7 +87,9 @@ function recordSale(deps: TrackingDeps, program: Program, event: StripeEnvelope,
   const input = {
     transactionId: payment.transactionId, amountCents: payment.amountCents, currency: payment.currency!,
     customerKey: payment.keys.customerKey, clickId: payment.keys.clickId, occurredAt: paidAt(payment, now),
-    provider: 'stripe', providerPaymentId: payment.providerPaymentId, livemode: event.livemode, testMode: false,
+    provider: 'stripe', providerPaymentId: payment.providerPaymentId, livemode: event.livemode,
+    // DECISIONS.md, Test data: a test-mode event's sale and commission are test data, never live money.
+    testMode: event.livemode === false,
   }
   // A nested savepoint: a duplicate transaction_id undoes only the sale path's writes, not the event row.
   const attempt = sales.attempt(() => recordSaleInUnit(deps, program, input))

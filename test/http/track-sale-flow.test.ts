@@ -185,6 +185,39 @@ describe('commission types (DECISIONS.md)', () => {
   })
 })
 
+describe('test data (DECISIONS.md: livemode false is test data like additional_data.test_mode)', () => {
+  test('a sale with livemode: false is stored and listed as test data: counted under test, its commission never live', async () => {
+    const f = await api.setupProgram({ commission_type: 'recurring_fixed', commission_rate: 5 })
+    const key = unique('cust')
+    await k.customer(f, key)
+    const reply = await k.sale(f, { transaction_id: unique('txn'), customer_key: key, livemode: false })
+    expect(reply.status).toBe(200)
+    const saleId = reply.body.data.sale_id
+    expect((await api.admin('GET', `/sales/${saleId}`)).body.data).toMatchObject({ sale_id: saleId, livemode: false, test_mode: true })
+    expect(k.count('SELECT count(*) AS n FROM commissions WHERE sale_id = ? AND test_mode = 1', saleId)).toBe(1)
+    expect(k.count('SELECT count(*) AS n FROM commissions WHERE sale_id = ? AND test_mode = 0', saleId)).toBe(0)
+    const counts = (await api.call('GET', '/api/v1/programs/me/readiness', { token: f.apiKey })).body.data.counts
+    expect([counts.live.sales, counts.test.sales]).toEqual([0, 1])
+    // Never paid: a payout run finds nothing due.
+    await api.admin('PATCH', `/programs/${f.programId}`, { holding_period_days: 0 })
+    const run = await api.admin('POST', `/programs/${f.programId}/payouts`, {})
+    expect([run.status, run.body.data]).toEqual([201, []])
+  })
+
+  test('livemode: true or absent stays live', async () => {
+    const f = await api.setupProgram({ commission_type: 'recurring_fixed', commission_rate: 5 })
+    const key = unique('cust')
+    await k.customer(f, key)
+    for (const extra of [{ livemode: true }, {}]) {
+      const reply = await k.sale(f, { transaction_id: unique('txn'), customer_key: key, ...extra })
+      expect(k.count('SELECT count(*) AS n FROM commissions WHERE sale_id = ? AND test_mode = 0', reply.body.data.sale_id)).toBe(1)
+    }
+    await api.admin('PATCH', `/programs/${f.programId}`, { holding_period_days: 0 })
+    const run = await api.admin('POST', `/programs/${f.programId}/payouts`, {})
+    expect(run.body.data).toMatchObject([{ partner_id: f.partnerId, currency: 'USD', amount_cents: 1000 }])
+  })
+})
+
 describe('500s', () => {
   test('a failing sale write answers 500 "Sale tracking failed" with error.code internal_error and the request id header', async () => {
     await withOwnServer(async (broken) => {
