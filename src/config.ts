@@ -1,6 +1,6 @@
 import { z } from 'zod'
 
-/** Server configuration: the environment table of DECISIONS.md, validated at start. */
+/** Server configuration: the environment table of the README, validated at start. */
 export interface Config {
   port: number
   host: string
@@ -11,7 +11,7 @@ export interface Config {
   publicBaseUrl: string
   stripeConnectWebhookSecret: string | null
   docsUrl: string
-  /** Multiplies every per-minute limit of SPEC.md; 1 in production, raised only for benchmarks. */
+  /** Multiplies every per-minute limit of docs/api.md; 1 in production, raised only for benchmarks. */
   rateLimitScale: number
   /** One JSON log line per request unless "off" (the tests turn it off). */
   logRequests: boolean
@@ -43,7 +43,11 @@ const flag = (name: string, fallback: boolean) => optional(checked((value) => {
 /** An http(s) URL; `trim` drops trailing slashes (a base URL that paths are appended to). */
 const url = (name: string, trim = true) => optional(checked((value) => {
   if (!URL.canParse(value) || !['http:', 'https:'].includes(new URL(value).protocol)) return undefined
-  return trim ? value.replace(/\/+$/, '') : value
+  if (!trim) return value
+  // Trailing slashes cut by hand: no regular expression runs over text from outside (issue 9).
+  let end = value.length
+  while (end > 0 && value.charCodeAt(end - 1) === 47) end--
+  return value.slice(0, end)
 }, (value) => `${name} must be an http(s) URL, got "${value}"`))
 
 const minLength = (name: string, length: number) =>

@@ -17,6 +17,7 @@ Commands:
       --commission-rate NUMBER
       --save | --no-save     keep the new API key for status and test (asked on a terminal)
   programs                   List your programs (needs login)
+  dashboard                  Print a one-time sign-in link to the dashboard (needs login)
   status                     Show the program's status (needs a program API key)
   test [click|lead|sale|chain]
                              Send a synthetic test event (default: chain; needs a program API key)
@@ -71,6 +72,11 @@ If init fails with a 500, run \`svc programs\` before retrying: the program may 
   programs: `Usage: svc programs [--json]
 
 Lists your account's programs (needs \`svc login\`): id, name, domain, commission.
+`,
+  dashboard: `Usage: svc dashboard [--json]
+
+Prints a one-time link that signs you in to your account's dashboard (needs \`svc login\`).
+It works once, within 10 minutes; run the command again for a new one.
 `,
   status: `Usage: svc status [--api-key KEY] [--json]
 

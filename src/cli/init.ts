@@ -8,7 +8,7 @@ import { call } from "./http.ts"
 import { keysPath, saveKey } from "./keys.ts"
 import { show } from "./output.ts"
 
-// Program fields of SPEC.md (Resources); checked here too so a typo is a usage
+// Program fields of docs/api.md (Records); checked here too so a typo is a usage
 // error (exit 2) before any request, and a prompt can simply ask again. The
 // text is the server's own (one source of truth in http/messages.ts, a module
 // of plain strings, and domain/commission.ts, pure, so the binary pulls in
@@ -66,7 +66,7 @@ export async function init(ctx: Ctx): Promise<void> {
       saveKey(path, ctx.baseUrl, { program_id: data.program_id, api_key: data.api_key })
       ctx.err(`API key saved to ${path}: svc status and svc test use it against ${ctx.baseUrl}.`)
     }
-    // The key is never shown again in full (SPEC.md, Resources: shown masked after issue).
+    // The key is never shown again in full (docs/api.md, Records: shown masked after issue).
     ctx.err("Warning: store this API key now (a secret manager, or SVC_API_KEY); it will not be shown again.")
   } finally {
     prompt.close()

@@ -2,6 +2,7 @@ import { parse } from "./args.ts"
 import { createCtx, type Ctx } from "./context.ts"
 import { CliError, usageError } from "./errors.ts"
 import { COMMAND_HELP, USAGE, VERSION } from "./help.ts"
+import { dashboard } from "./dashboard.ts"
 import { init } from "./init.ts"
 import { login } from "./login.ts"
 import { logout } from "./logout.ts"
@@ -15,6 +16,7 @@ const COMMANDS: Record<string, (ctx: Ctx) => Promise<void>> = {
   logout,
   init,
   programs,
+  dashboard,
   status,
   test: testEvent,
   stripe: stripeReplay,

@@ -1,4 +1,4 @@
-// Server part of the client library (SPEC.md, Client library): reports leads, sales and
+// Server part of the client library (docs/api.md, Client library): reports leads, sales and
 // refunds with the program API key. Methods resolve to results and never throw on HTTP errors.
 import type { Currency, LeadData, Provider, RefundData, SaleData } from "./answers.js"
 import { postJson, type Result, type RequestOptions } from "./core.js"
@@ -54,7 +54,7 @@ export type TrackRefundInput = {
   refundReason?: string
 }
 
-/** A 409: the sale was already recorded under this invoiceId, which SPEC.md says is success. */
+/** A 409: the sale was already recorded under this invoiceId, which docs/errors.md says is success. */
 export type DuplicateSale = { duplicate: true; sale_id?: number; transaction_id: string }
 
 /** Client for the server-only tracking endpoints of one program. */

@@ -10,7 +10,7 @@ const MAX_ENTRIES = 20_000
  * sale paths was a fifth to a third of the time (bench/README.md). Only rows that exist are
  * kept, so a new link or key needs no invalidation. The stores that write programs, links or
  * api_keys call changed() in those write methods, so no caller can forget it; the process is the
- * only writer (DECISIONS.md), so nothing else can change them.
+ * only writer (docs/decisions.md), so nothing else can change them.
  */
 export class Catalog {
   private readonly entries = new Map<string, unknown>()

@@ -6,9 +6,9 @@ import { clicks, commissions, customers, links, processorEvents, sales, testFixt
 /** A program's records of one mode (live or test). */
 export interface Counts {
   clicks: number
-  /** Customers at the lead stage or later (lead, converted): settled, so counted (SPEC.md, States). */
+  /** Customers at the lead stage or later (lead, converted): settled, so counted (docs/api.md, Customer states). */
   leads: number
-  /** Browser-mode leads under server_required, which SPEC.md says do not count: shown apart. */
+  /** Browser-mode leads under server_required, which docs/api.md says do not count: shown apart. */
   provisional_leads: number
   /** Sale rows, whatever their refund state. */
   sales: number

@@ -1,5 +1,5 @@
 /**
- * Storage errors as values (STYLE.md, Errors): the only place that reads SQLite's error text.
+ * Storage errors as values: the only place that reads SQLite's error text.
  * Callers branch on `{ kind: 'taken', on }`, never on a message.
  */
 

@@ -29,12 +29,12 @@ type Statements = ReturnType<typeof build>
 export interface NewSale {
   programId: number
   customerId: number | null
-  /** The idempotency key, unique across programs (SPEC.md: processor_event_id). */
+  /** The idempotency key, unique across programs (docs/api.md: processor_event_id). */
   transactionId: string
   amountCents: number
   /** USD, EUR or VND (domain/commission.ts CURRENCIES), already checked. */
   currency: string
-  /** Epoch ms of the payment, already within SPEC.md's bounds. */
+  /** Epoch ms of the payment, already within docs/api.md's bounds. */
   occurredAt: number
   provider: string | null
   providerPaymentId: string | null
@@ -73,7 +73,7 @@ export class SaleStore {
     return this.s.insertCommission.get({ ...entry })!.id
   }
 
-  /** The id of the sale recorded under transaction_id in any program (SPEC.md: duplicates are global). */
+  /** The id of the sale recorded under transaction_id in any program (docs/api.md: duplicates are global). */
   saleIdOf(transactionId: string): number | null {
     return this.s.saleIdByTransaction.get({ transactionId })?.id ?? null
   }
@@ -90,7 +90,7 @@ export class SaleStore {
 
   /**
    * Runs `write` in a nested SAVEPOINT inside the current unit: on failure only its writes are
-   * undone and the error is returned, so the sale written before it stays (SPEC.md, 500 errors:
+   * undone and the error is returned, so the sale written before it stays (docs/errors.md, 500 errors:
    * "Failed to create commission" leaves the sale event written).
    */
   attempt<T>(write: () => T): { ok: true; value: T } | { ok: false; error: unknown } {

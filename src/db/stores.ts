@@ -2,6 +2,7 @@ import { AccountStore } from './account-store'
 import { Catalog } from './catalog'
 import { CliStore } from './cli-store'
 import { CountStore } from './count-store'
+import { DashboardStore } from './dashboard-store'
 import { ListStore } from './list-store'
 import type { Connection, OpenOptions } from './open'
 import { PayoutStore } from './payout-store'
@@ -10,6 +11,7 @@ import { ProgramStore } from './program-store'
 import { SaleStore } from './sale-store'
 import { SettingsStore } from './settings-store'
 import { TrackingStore } from './tracking-store'
+import { WebSessionStore } from './web-session-store'
 
 /**
  * Every store of one database, built once when it opens (openDatabase) and reached through
@@ -18,17 +20,20 @@ import { TrackingStore } from './tracking-store'
  */
 export function createStores(connection: Connection, options: OpenOptions = {}) {
   const catalog = new Catalog(connection.writer, options.catalog ?? true)
+  const programs = new ProgramStore(connection, catalog)
   return {
     accounts: new AccountStore(connection),
     cli: new CliStore(connection, catalog),
     counts: new CountStore(connection),
+    dashboard: new DashboardStore(connection, catalog, programs),
     events: new ProcessorEventStore(connection),
     lists: new ListStore(connection),
     payouts: new PayoutStore(connection),
-    programs: new ProgramStore(connection, catalog),
+    programs,
     sales: new SaleStore(connection),
     settings: new SettingsStore(connection),
     tracking: new TrackingStore(connection, catalog),
+    webSessions: new WebSessionStore(connection),
   }
 }
 

@@ -9,7 +9,7 @@ const p = sql.placeholder
 
 /**
  * The prepared statements of the click and lead paths, and the customer reads of the sale path
- * (DECISIONS.md: hot statements are prepared once; Drizzle's builder re-prepares on every call).
+ * (docs/decisions.md: hot statements are prepared once; Drizzle's builder re-prepares on every call).
  * Reads return null when nothing matches; the writes run inside the caller's writer unit.
  */
 function build({ db }: Connection) {
@@ -48,7 +48,7 @@ function build({ db }: Connection) {
     byClick: customerBy(customers.clickId),
     convert: db.update(customers).set({
       convertedAt: p('now') as never,
-      // A sale does not settle a provisional lead (SPEC.md, States): only `lead` moves on.
+      // A sale does not settle a provisional lead (docs/api.md, Customer states): only `lead` moves on.
       status: sql`CASE ${customers.status} WHEN 'lead' THEN 'converted' ELSE ${customers.status} END`,
     }).where(eq(customers.id, p('id'))).prepare(),
   }
@@ -82,7 +82,7 @@ export class TrackingStore {
     return this.catalog.row(`link:${shortLink}`, () => this.s.link.get({ shortLink }) ?? null)
   }
 
-  /** Whether click_id was already issued in the program (first click wins, DECISIONS.md). */
+  /** Whether click_id was already issued in the program (first click wins, docs/decisions.md). */
   clickKnown(programId: number, clickId: string): boolean {
     return this.s.clickKnown.get({ programId, clickId }) !== undefined
   }

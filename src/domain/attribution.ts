@@ -1,5 +1,5 @@
 /**
- * Sale attribution (SPEC.md, Attribution rules 1–4; Track sale 400 table; DECISIONS.md).
+ * Sale attribution (docs/api.md, Attribution rules 1–4; Track sale 400 table; docs/decisions.md).
  * Pure: the customer facts the store found, the program's terms and the sale in; a tagged
  * decision out, including the attribution record kept on the sale ("why was this attributed").
  */

@@ -1,15 +1,15 @@
 /**
- * Commission arithmetic (DECISIONS.md, "Commission amount"). Pure and exact: rates are decimal
+ * Commission arithmetic (docs/decisions.md, "Success bodies"). Pure and exact: rates are decimal
  * numbers such as 12.5 or 4.35, so the product is computed on integers (BigInt) and rounded
  * half up once, never through binary floating point (1000 × 4.35 is 4349.999… as a double).
  */
 
-/** The commission types of SPEC.md (Resources); the schema, the routes and the CLI take them from here. */
+/** The commission types of docs/api.md (Records); the schema, the routes and the CLI take them from here. */
 export const COMMISSION_TYPES = ['percent', 'fixed', 'recurring_percent', 'recurring_fixed'] as const
 export type CommissionType = (typeof COMMISSION_TYPES)[number]
 
 /**
- * The currencies a sale may carry (SPEC.md, Other constants; others answer 422), with the digits
+ * The currencies a sale may carry (docs/api.md, Limits; others answer 422), with the digits
  * after the decimal point of each one's major unit (VND has none).
  */
 export const minorDigits = { USD: 2, EUR: 2, VND: 0 } as const

@@ -1,5 +1,5 @@
 /**
- * Payout rules (DECISIONS.md, Payouts). Pure: the ledger facts and the time come in, statuses
+ * Payout rules (docs/decisions.md, Payouts). Pure: the ledger facts and the time come in, statuses
  * and the payouts to create come out. Money is integer minor units ("cents"; VND has none).
  */
 import { minorDigitsOf } from './commission'

@@ -1,5 +1,5 @@
 /**
- * Reading Stripe events (SPEC.md, Events): which payment an event reports and which referral
+ * Reading Stripe events (docs/api.md, Processor webhooks): which payment an event reports and which referral
  * keys its metadata carries. Pure: the payload is already parsed JSON; no clock, no database.
  * Only the fields used here are read, through zod schemas that read them loosely (a field of
  * another type reads as absent), so that older and newer API versions both work.
@@ -21,7 +21,7 @@ export interface StripeEnvelope {
   object: Json
 }
 
-/** The three metadata keys of SPEC.md, Events; null when absent or blank. */
+/** The three metadata keys of docs/api.md, Processor webhooks; null when absent or blank. */
 export interface ReferralKeys {
   clickId: string | null
   customerKey: string | null
@@ -70,7 +70,7 @@ const Envelope = z.object({
   data: z.object({ object }),
 })
 
-/** The three metadata keys of SPEC.md, Events; each null when absent or blank, all null when metadata is not an object. */
+/** The three metadata keys of docs/api.md, Processor webhooks; each null when absent or blank, all null when metadata is not an object. */
 const Keys = z.object({ svc_click_id: text, svc_customer_key: text, program_id: text })
   .transform((m): ReferralKeys => ({ clickId: m.svc_click_id, customerKey: m.svc_customer_key, programId: m.program_id }))
   .catch({ clickId: null, customerKey: null, programId: null })
@@ -119,7 +119,7 @@ export function subscriptionMetadata(invoice: Json): Json | null {
 function readCheckout(event: StripeEnvelope): EventReading {
   const session = Checkout.parse(event.object)
   const { mode } = session
-  // SPEC.md, States: subscription checkouts are left to the invoice event, which carries the subscription's keys.
+  // docs/api.md, Customer states: subscription checkouts are left to the invoice event, which carries the subscription's keys.
   if (mode === 'subscription') return ignored('Subscription checkout: its invoice.payment_succeeded event attributes the payment')
   // A session without `mode` is read as a payment (every Checkout session that takes money once is).
   if (mode !== null && mode !== 'payment') return ignored(`Checkout mode ${mode}: no one-off payment to attribute`)
@@ -132,7 +132,7 @@ function readCheckout(event: StripeEnvelope): EventReading {
     transactionId: session.payment_intent ?? sessionId,
     providerPaymentId: sessionId,
     amountCents: session.amount_total,
-    currency: session.currency?.toUpperCase() ?? 'USD', // absent: USD, as on POST /track/sale (DECISIONS.md)
+    currency: session.currency?.toUpperCase() ?? 'USD', // absent: USD, as on POST /track/sale (docs/decisions.md)
     occurredAt: event.createdAt ?? session.created,
     billingReason: null,
     keys,

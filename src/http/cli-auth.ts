@@ -1,11 +1,13 @@
 import { Elysia, t } from 'elysia'
-import { sessionExpired, sessionExpiresAt } from '../domain/cli-session'
+import { hashSecret } from '../db/credentials'
+import { PENDING_SESSIONS_PER_IP, SESSION_LIFETIME_MS, sessionExpired, sessionExpiresAt } from '../domain/cli-session'
 import { verifyIdToken } from '../domain/id-token'
 import { iso } from '../domain/time'
 import type { Deps } from './deps'
 import { doc } from './docs'
 import { HttpError, ok } from './envelope'
 import { cli } from './messages'
+import { stateOf } from './request-state'
 import { bodyChecker } from './validate'
 
 /** POST /api/v1/cli/auth/callback: both fields are required, and either missing answers the one message. */
@@ -16,7 +18,7 @@ export const CallbackBody = t.Object({
 const checkCallback = bodyChecker(CallbackBody)
 
 /**
- * The CLI login flow (SPEC.md, States: CLI login session): start creates a pending session,
+ * The CLI login flow (docs/api.md, Customer states: CLI login session): start creates a pending session,
  * callback signs it in with an id_token, poll hands the login token out exactly once.
  */
 export function cliAuthRoutes(deps: Deps) {
@@ -25,8 +27,21 @@ export function cliAuthRoutes(deps: Deps) {
   const now = () => deps.clock.now()
 
   return new Elysia({ name: 'cli-auth' })
-    .post('/api/v1/cli/auth/start', async () => {
-      const session = await writer.run(() => sessions.createSession(now()))
+    .post('/api/v1/cli/auth/start', async ({ request }) => {
+      const ip = stateOf(request).ip
+      const session = await writer.run(() => {
+        const at = now()
+        // Pending sessions are capped per client IP: starting them costs nothing, keeping them a row each.
+        const pending = sessions.pendingSessionTimes(ip, at - SESSION_LIFETIME_MS)
+        if (pending.length >= PENDING_SESSIONS_PER_IP) {
+          const freedAt = sessionExpiresAt(pending[pending.length - PENDING_SESSIONS_PER_IP])
+          const retryAfter = Math.max(1, Math.ceil((freedAt - at) / 1000))
+          throw new HttpError(429, cli.tooManySessions, {
+            typed: true, code: 'rate_limited', extra: { status: 429, retry_after_seconds: retryAfter }, headers: { 'Retry-After': String(retryAfter) },
+          })
+        }
+        return sessions.createSession(at, ip)
+      })
       return ok({
         state: session.state,
         login_url: `${deps.config.publicBaseUrl}/cli/login?state=${encodeURIComponent(session.state)}`,
@@ -48,13 +63,18 @@ export function cliAuthRoutes(deps: Deps) {
         const account = stores.accounts.findAccount(check.claims.sub)
         if (!account) throw new HttpError(401, cli.invalidIdToken, { details: { reason: 'unknown_account' } })
         if (account.suspended) throw new HttpError(403, cli.suspended, { details: { code: 'ACCOUNT_BLOCKED' } })
+        // An id_token signs in once (docs/decisions.md, Hostile input); this unit's rollback on any
+        // later failure leaves it unused.
+        if (!sessions.useIdToken(hashSecret(input.id_token), check.claims.exp * 1000, at)) {
+          throw new HttpError(401, cli.invalidIdToken, { details: { reason: 'used' } })
+        }
         sessions.completeSession(session, account.id, at)
       })
       return ok({ state: input.state, status: 'complete' })
     }, {
       detail: doc('Sign a CLI login session in with an id_token', 'cli', {
         body: CallbackBody,
-        description: 'Answers data.status `complete`. A refused id_token answers 401 `Invalid id_token` with error.details.reason one of malformed, bad_signature, expired, foreign, unknown_account.',
+        description: 'Answers data.status `complete`. A refused id_token answers 401 `Invalid id_token` with error.details.reason one of malformed, bad_signature, expired, foreign, unknown_account, used (an id_token signs in once).',
       }),
     })
 
@@ -70,7 +90,7 @@ export function cliAuthRoutes(deps: Deps) {
         if (session.status === 'pending') {
           return sessionExpired(session.createdAt, at) ? { status: 'expired' } : { status: 'pending', expires_at: iso(sessionExpiresAt(session.createdAt)) }
         }
-        // SPEC.md: a session older than 5 minutes polls as expired, signed in or not; its
+        // docs/api.md: a session older than 5 minutes polls as expired, signed in or not; its
         // uncollected token is withdrawn.
         if (!session.pendingToken || sessionExpired(session.createdAt, at)) {
           sessions.abandonSession(session)

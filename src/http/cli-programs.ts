@@ -5,6 +5,7 @@ import { iso } from '../domain/time'
 import type { Deps } from './deps'
 import { doc } from './docs'
 import { acceptedBody } from './body'
+import { quoteValue } from './quote'
 import { HttpError, ok } from './envelope'
 import { requireLoginToken } from './cli-login-token'
 import { cli } from './messages'
@@ -23,11 +24,9 @@ export const InitBody = t.Object({
 })
 const checkInit = bodyChecker(InitBody)
 
-/** How a value the client sent is quoted back in a message. */
-const quoted = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value))
 
 /**
- * The checks of SPEC.md's init rows that bodyChecker cannot make in their order and words:
+ * The checks of docs/api.md's init rows that bodyChecker cannot make in their order and words:
  * advertiser_id (403) before the fields, a missing field before a wrong one, and the
  * commission_type message that repeats the value sent.
  */
@@ -39,7 +38,7 @@ function precheck(received: unknown, advertiserId: number): void {
   const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '')
   if (required.some((field) => blank(input[field]))) throw new HttpError(400, cli.initMissingFields)
   if (!(COMMISSION_TYPES as readonly unknown[]).includes(input.commission_type)) {
-    throw new HttpError(400, cli.initCommissionType(quoted(input.commission_type)))
+    throw new HttpError(400, cli.initCommissionType(quoteValue(input.commission_type)))
   }
 }
 

@@ -1,4 +1,4 @@
-// Every message and code a client can see, spelled exactly as SPEC.md spells it.
+// Every message and code a client can see, spelled exactly as docs/errors.md spells it.
 // Tests assert the literal strings, not these constants, so a typo here fails them.
 
 export const auth = {
@@ -12,7 +12,7 @@ export const auth = {
   // CLI status and test-event.
   cliMalformed: 'Missing or malformed Authorization header. Expected: Bearer <api_token>',
   cliMissing: 'Missing API token',
-  // SPEC.md fixes "Invalid API key." and asks for advice to regenerate the key; the advice is
+  // docs/errors.md fixes "Invalid API key." and asks for advice to regenerate the key; the advice is
   // ours. This product has no settings screen, so every hint names the operator API call.
   cliInvalidKey: 'Invalid API key. Regenerate the key with the operator API (POST /api/v1/admin/programs/<program_id>/api-key) and use the new one; creating another program does not help.',
   rotationRequired: 'api_key_rotation_required',
@@ -20,6 +20,8 @@ export const auth = {
   rotationHint: 'Regenerate the API key with the operator API (POST /api/v1/admin/programs/<program_id>/api-key) and deploy the new key.',
   rotationWarning: 'This API key is marked for mandatory rotation and stops working at its deadline.',
   adminUnauthorized: 'Invalid or missing admin token',
+  // Not in docs/api.md (docs/decisions.md, Hostile input): 10 wrong admin tokens a minute from one IP.
+  adminTooManyFailures: 'Too many wrong admin tokens from this address. Retry after the number of seconds in Retry-After.',
 } as const
 
 export const click = {
@@ -84,6 +86,8 @@ export const shared = {
   notFound: 'Route not found',
   malformedJson: 'Malformed JSON body',
   bodyTooLarge: 'Request body too large (limit 65536 bytes)',
+  // Not in docs/api.md (docs/decisions.md, Hostile input): the path and query over 8 KiB.
+  urlTooLong: 'URL too long (limit 8192 bytes)',
   contentType: 'Content-Type must be application/json',
 } as const
 
@@ -99,6 +103,8 @@ export const cli = {
   pollNotFound: 'Session not found',
   pollConsumed: 'Session already consumed',
   pollFailed: 'Failed to poll auth session',
+  // Not in docs/api.md: pending login sessions per client IP (docs/cli-server.md).
+  tooManySessions: 'Too many pending login sessions from this address. Finish one or let it expire (5 minutes).',
   initAuthRequired: 'Authentication required — run `svc login` first',
   initInvalidToken: 'Invalid or expired token — run `svc login` again',
   initAccountMissing: 'the service not found — run `svc login` again',
@@ -107,7 +113,7 @@ export const cli = {
   initMissingFields: 'Missing required fields: name, domain, commission_type, commission_rate',
   initCommissionType: (value: string) => `Invalid commission_type: ${value}. Valid: percent, fixed, recurring_percent, recurring_fixed`,
   initCommissionRate: 'commission_rate must be a positive number',
-  // Not in SPEC.md: a domain that is no host name (docs/cli-server.md).
+  // Not in docs/api.md: a domain that is no host name (docs/cli-server.md).
   initDomain: 'domain must be a host name such as shop.example',
   initFailed: 'Failed to create program',
   programsMissingHeader: 'Missing Authorization header. Run `svc login` first.',
@@ -120,7 +126,7 @@ export const cli = {
   testEventFailed: 'Failed to process test event',
 } as const
 
-// Processor webhooks (DECISIONS.md; not in SPEC.md): 400 for a bad signature or body.
+// Processor webhooks (docs/decisions.md, Processor webhooks; docs/errors.md): 400 for a bad signature or body.
 export const webhook = {
   missingSignature: 'Missing Stripe-Signature header',
   badSignature: 'No valid signature for this endpoint in the Stripe-Signature header',
@@ -131,7 +137,7 @@ export const webhook = {
   programNotFound: 'Program not found',
 } as const
 
-// The operator API's payouts (DECISIONS.md, Payouts; not in SPEC.md).
+// The operator API's payouts (docs/decisions.md, Payouts; not in docs/api.md).
 export const payout = {
   programNotFound: 'Program not found',
   notFound: 'Payout not found',

@@ -43,7 +43,7 @@ export function readinessRoutes(deps: Deps) {
     const { program, key } = requireProgramKey(deps, request, 'readiness')
     const facts = deps.database.stores.counts.readinessFacts(program.id)
     const checks = readinessChecks(program, key, facts)
-    // The same counts as GET /api/v1/cli/status, without commissions (DECISIONS.md's readiness body).
+    // The same counts as GET /api/v1/cli/status, without commissions (docs/decisions.md, Success bodies).
     const { live, test } = facts.counts
     return ok({
       program_id: program.id, ready: checks.every((c) => c.ok), checks,

@@ -14,7 +14,7 @@ import { ClickAnswer } from './track-answers'
 
 const check = bodyChecker(ClickBody)
 
-// SPEC.md, Track click 400 table, and the 410 of the typed envelope with top-level success/message.
+// docs/errors.md, Track click 400 table, and the 410 of the typed envelope with top-level success/message.
 const failures = {
   invalid_url: () => new HttpError(400, click.urlInvalid),
   no_aff: () => new HttpError(400, click.noAff),

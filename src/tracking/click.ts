@@ -8,7 +8,7 @@ const ORDERED = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 
 /**
  * A new click id: `clk_`, the time in milliseconds as 7 ordered base-62 characters, then 96
- * random bits as 16 URL-safe characters (DECISIONS.md: at least 96, unguessable). The time
+ * random bits as 16 URL-safe characters (docs/decisions.md: at least 96, unguessable). The time
  * prefix keeps each batch's inserts into the click_id index on one or two B-tree pages; random
  * ids touched a page per click, and the COMMIT wrote (and fsynced) every one of them.
  */
@@ -32,7 +32,7 @@ export interface ClickInput {
 /**
  * Logs one click for the link's partner in one writer unit; resolves with the click id to answer.
  * A click_id the program issued before is repeated (the customer stays with the first partner,
- * SPEC.md rule 1); an unknown one is ignored and a new one issued.
+ * docs/api.md rule 1); an unknown one is ignored and a new one issued.
  */
 export function recordClick(deps: TrackingDeps, input: ClickInput): Promise<string> {
   const store = deps.database.stores.tracking
@@ -64,7 +64,7 @@ export type ClickOutcome =
 
 /**
  * The click path of POST /api/v1/track/click and of the CLI's test events: the link named by the
- * URL's `aff`, whether it takes clicks (SPEC.md, Track click 400 table), then `admit` (which
+ * URL's `aff`, whether it takes clicks (docs/errors.md, Track click), then `admit` (which
  * throws to refuse: the browser origin, the test-mode program check) against the link's program,
  * then the click recorded. A refusal records nothing.
  */

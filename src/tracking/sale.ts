@@ -102,7 +102,7 @@ export function recordSaleInUnit(deps: TrackingDeps, program: Program, input: Sa
   if (decision.ok) return book(stores, program, input, facts, decision, deps.clock.now())
   // A resend of a stored sale answers 409 even when its customer no longer resolves.
   const existing = input.transactionId === null ? null : stores.sales.saleIdOf(input.transactionId)
-  return existing !== null ? { kind: 'duplicate', saleId: existing } : { kind: 'rejected', reason: decision.reason }
+  return existing !== null ? { kind: 'duplicate', saleId: ownSaleId(stores.sales, program, input.transactionId!) } : { kind: 'rejected', reason: decision.reason }
 }
 
 /**
@@ -115,6 +115,14 @@ export async function recordSale(deps: TrackingDeps, program: Program, input: Sa
     return await deps.database.writer.run(() => recordSaleInUnit(deps, program, input))
   } catch (error) {
     if (uniqueViolation(error)?.on !== 'transaction_id') throw error
-    return { kind: 'duplicate', saleId: deps.database.stores.sales.saleIdOf(input.transactionId!) }
+    return { kind: 'duplicate', saleId: ownSaleId(deps.database.stores.sales, program, input.transactionId!) }
   }
+}
+
+/**
+ * The id of the sale recorded under transaction_id when it is the caller's program's; null when
+ * it belongs to another program, whose sale ids a caller must not learn (docs/decisions.md, Hostile input).
+ */
+function ownSaleId(sales: SaleStore, program: Program, transactionId: string): number | null {
+  return sales.findSale(program.id, transactionId)?.id ?? null
 }

@@ -168,7 +168,7 @@ test("test with an unknown event type is a usage error and sends nothing", async
 })
 
 test("a 429 is retried after Retry-After and then succeeds", async () => {
-  // SPEC.md's own limit (60 a minute per key), not the suite's scaled one.
+  // docs/api.md's own limit (60 a minute per key), not the suite's scaled one.
   const api = await startApi()
   const home = tempHome()
   try {
@@ -262,4 +262,18 @@ test("an unreachable server is a failed request (exit 1)", async () => {
   const r = await s.run(["status", "--api-key", "any", "--base-url", "http://127.0.0.1:1"])
   expect(r.code).toBe(1)
   expect(r.stderr).toContain("Could not reach http://127.0.0.1:1")
+})
+
+test("dashboard prints a one-time sign-in link that opens the account's dashboard once", async () => {
+  await s.loggedIn()
+  const r = await s.run(["dashboard"])
+  expect(r.code).toBe(0)
+  const url = r.stdout.match(/(\S+\/sign-in\/[A-Za-z0-9_-]+)/)![1]
+  const path = new URL(url).pathname
+  const opened = await fetch(s.api.url + path, { redirect: "manual" })
+  expect(opened.status).toBe(303)
+  expect(opened.headers.get("location")).toBe("/dashboard")
+  expect((await fetch(s.api.url + path, { redirect: "manual" })).status).toBe(410)
+  const before = await s.run(["dashboard", "extra"])
+  expect(before.code).toBe(2)
 })

@@ -8,7 +8,7 @@ const commission = (payout: LedgerFacts['payout'] = null, pair: LedgerFacts['pai
 const reversal = (payout: LedgerFacts['payout'], commissionPayout: LedgerFacts['payout']): LedgerFacts =>
   ({ kind: 'reversal', createdAt: T0 + DAY, payout, pair: { payout: commissionPayout } })
 
-// DECISIONS.md, Payouts: pending (younger than the holding period), due (past it, in no payout),
+// docs/decisions.md, Payouts: pending (younger than the holding period), due (past it, in no payout),
 // in_payout, paid, reversed (fully reversed before any payout).
 const statuses: [string, LedgerFacts, number, number, string][] = [
   ['a commission younger than the holding period is pending', commission(), 30, T0 + 29 * DAY, 'pending'],

@@ -15,7 +15,7 @@ const chain = (program: Fixture) => send(program, { type: 'chain' })
 const CAP_MESSAGE = 'Too many synthetic chains (max 10/program/hour).'
 
 describe('POST /api/v1/cli/test-event: credentials and validation', () => {
-  test('answers the program-key 401s of SPEC.md', async () => {
+  test('answers the program-key 401s of docs/errors.md', async () => {
     const call = (headers: Record<string, string>) => api.call('POST', '/api/v1/cli/test-event', { headers, body: { event_type: 'click' } })
     expectError(await call({}), 401, 'UnauthorizedError', 'Missing or malformed Authorization header. Expected: Bearer <api_token>')
     expectError(await call({ authorization: 'Bearer ' }), 401, 'UnauthorizedError', 'Missing API token')

@@ -12,7 +12,7 @@ beforeAll(async () => {
 })
 afterAll(() => api.stop())
 
-describe('a key marked for mandatory rotation (SPEC.md, Authentication)', () => {
+describe('a key marked for mandatory rotation (docs/api.md, Authentication)', () => {
   let marked: number
   beforeAll(async () => {
     marked = markedAt()

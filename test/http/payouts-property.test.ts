@@ -1,4 +1,4 @@
-// Property (issue 13, DECISIONS.md "Payouts"): random sequences of sales, refunds, chargebacks,
+// Property (issue 13, docs/decisions.md "Payouts"): random sequences of sales, refunds, chargebacks,
 // clock moves, payout runs (some racing), cancels and payments keep, for every partner and
 // currency, to the cent:
 //

@@ -1,4 +1,4 @@
-// Payouts (DECISIONS.md, Payouts): program terms, commission statuses, runs, paid, cancel, CSV.
+// Payouts (docs/decisions.md, Payouts): program terms, commission statuses, runs, paid, cancel, CSV.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { ADMIN_TOKEN, days, type Api, type Fixture } from '../helpers'
 import { trackingSetup, type Kit, unique } from './tracking-kit'

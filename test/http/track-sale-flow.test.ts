@@ -7,7 +7,7 @@ beforeAll(async () => ({ api, k } = await trackingSetup()))
 afterAll(() => api.stop())
 
 describe('a valid attributed sale', () => {
-  test('answers the DECISIONS.md body with the commission of its partner', async () => {
+  test('answers the docs/decisions.md body with the commission of its partner', async () => {
     const f = await api.setupProgram({ commission_type: 'percent', commission_rate: 10 })
     const key = unique('cust')
     await k.customer(f, key)
@@ -49,7 +49,7 @@ describe('a valid attributed sale', () => {
   })
 })
 
-describe('duplicates (SPEC.md: transaction_id unique globally)', () => {
+describe('duplicates (docs/api.md: transaction_id unique globally)', () => {
   test('a repeated transaction_id answers 409 duplicate_transaction with the first sale_id, and nothing changes', async () => {
     const f = await api.setupProgram()
     const key = unique('cust')
@@ -65,7 +65,7 @@ describe('duplicates (SPEC.md: transaction_id unique globally)', () => {
     expect(k.count('SELECT count(*) AS n FROM commissions WHERE program_id = ?', f.programId)).toBe(1)
   })
 
-  test('the duplicate check is global: another program\'s transaction_id answers 409', async () => {
+  test('the duplicate check is global: another program\'s transaction_id answers 409, without naming that program\'s sale', async () => {
     const a = await api.setupProgram()
     const b = await api.setupProgram()
     const [ka, kb] = [unique('cust'), unique('cust')]
@@ -75,7 +75,11 @@ describe('duplicates (SPEC.md: transaction_id unique globally)', () => {
     const first = await k.sale(a, { transaction_id: txn, customer_key: ka })
     const other = await k.sale(b, { transaction_id: txn, customer_key: kb })
     expect(other.status).toBe(409)
-    expect(other.body.error.details.sale_id).toBe(first.body.data.sale_id)
+    expect(other.body.error.code).toBe('duplicate_transaction')
+    // docs/decisions.md, Hostile input: details.sale_id only when the sale is the caller's own.
+    expect(other.body.error.details).toEqual({})
+    const again = await k.sale(a, { transaction_id: txn, customer_key: ka })
+    expect(again.body.error.details.sale_id).toBe(first.body.data.sale_id)
   })
 
   test('concurrent requests with one transaction_id record one sale: one 200, the others 409 with its sale_id', async () => {
@@ -94,7 +98,7 @@ describe('duplicates (SPEC.md: transaction_id unique globally)', () => {
   })
 })
 
-describe('attribution window (SPEC.md rule 4) on the injected clock', () => {
+describe('attribution window (docs/api.md rule 4) on the injected clock', () => {
   test('a signup within the window is attributed however late the payment comes', async () => {
     const f = await api.setupProgram({ attribution_window_days: 30, commission_type: 'recurring_percent' })
     const clickId = await k.clickId(f)
@@ -142,7 +146,7 @@ describe('attribution window (SPEC.md rule 4) on the injected clock', () => {
   })
 })
 
-describe('commission types (DECISIONS.md)', () => {
+describe('commission types (docs/decisions.md)', () => {
   const second = async (fields: Record<string, unknown>, currency = 'USD', amount = 10_000) => {
     const f = await api.setupProgram(fields)
     const key = unique('cust')
@@ -181,7 +185,7 @@ describe('commission types (DECISIONS.md)', () => {
   })
 })
 
-describe('test data (DECISIONS.md: livemode false is test data like additional_data.test_mode)', () => {
+describe('test data (docs/decisions.md: livemode false is test data like additional_data.test_mode)', () => {
   test('a sale with livemode: false is stored and listed as test data: counted under test, its commission never live', async () => {
     const f = await api.setupProgram({ commission_type: 'recurring_fixed', commission_rate: 5 })
     const key = unique('cust')

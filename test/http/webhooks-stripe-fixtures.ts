@@ -19,7 +19,7 @@ export function signatureHeader(payload: string, secret: string, nowMs: number):
   return stripe.webhooks.generateTestHeaderStringAsync({ payload, secret, timestamp: Math.floor(nowMs / 1000) })
 }
 
-/** The metadata of SPEC.md, Events; pass null to leave a key out. */
+/** The metadata of docs/api.md, Processor webhooks; pass null to leave a key out. */
 export function referralMetadata(programId: number, keys: { clickId?: string | null; customerKey?: string | null }): Metadata {
   const metadata: Metadata = { program_id: String(programId) }
   if (keys.clickId) metadata.svc_click_id = keys.clickId
@@ -106,7 +106,7 @@ export async function deliver(
 
 /**
  * A live-mode program with a signing secret, and live-mode events made at the server clock, for
- * `api()` (test-mode events are test data: DECISIONS.md, Test data).
+ * `api()` (test-mode events are test data: docs/decisions.md, Test data).
  */
 export function scenario(api: () => Api) {
   const seconds = () => Math.floor(api().clock.now() / 1000)

@@ -28,7 +28,7 @@ export function listAdminRoutes(deps: Deps) {
       const { limit, cursor } = page(query)
       if (!store.programExists(programId)) throw new HttpError(404, 'Program not found')
       const rows = store.page(segment, programId, limit + 1, cursor)
-      // DECISIONS.md, Payouts: the commissions read route shows each entry's status.
+      // docs/decisions.md, Payouts: the commissions read route shows each entry's status.
       const statuses = segment === 'commissions' ? commissionStatuses(deps, programId, rows.map((r) => r.id)) : null
       return listed(rows, limit, (row) => ({ ...presentRow(name, row), ...(statuses && { status: statuses.get(row.id) }) }))
     }, { detail: doc(summary, 'operator', { security: 'adminToken' }) })

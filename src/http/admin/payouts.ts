@@ -33,7 +33,7 @@ function statusesOf(value: string | undefined): PayoutStatus[] {
   return statuses
 }
 
-/** A payout as the operator API shows it (DECISIONS.md, Payouts: payout_id, partner_id, currency, amount_cents, …). */
+/** A payout as the operator API shows it (docs/decisions.md, Payouts: payout_id, partner_id, currency, amount_cents, …). */
 export const presentPayout = (payout: Payout) => presentRow('payout', payout)
 
 function changed(change: PayoutChange, conflict: string) {
@@ -56,7 +56,7 @@ export function commissionStatuses(deps: Deps, programId: number, entryIds: numb
   return statuses
 }
 
-/** The operator API's payouts (DECISIONS.md, Payouts): runs, listing, detail, paid, cancel, CSV. */
+/** The operator API's payouts (docs/decisions.md, Payouts): runs, listing, detail, paid, cancel, CSV. */
 export function payoutAdminRoutes(deps: Deps) {
   const { writer } = deps.database
   const store = deps.database.stores.payouts
@@ -97,7 +97,7 @@ export function payoutAdminRoutes(deps: Deps) {
       const lines = rows.map((p) => csvLine([p.id, p.partnerId, p.partnerName, p.partnerEmail, p.currency, formatAmount(p.amountCents, p.currency), p.commissions, p.status]))
       return [csvLine(CSV_HEADER), ...lines].join('\r\n') + '\r\n'
     }, { detail: doc('Payouts as CSV for batch payment tools (default: pending and paid)', 'operator', { security }) })
-    // A list of one, like GET /programs/:id (DECISIONS.md: "a list of one payout with its ledger entries").
+    // A list of one, like GET /programs/:id (docs/decisions.md: "a list of one payout with its ledger entries").
     .get('/api/v1/admin/payouts/:id', ({ params }) => {
       const payout = store.findPayout(idParam(params.id, 'Payout'))
       if (!payout) throw new HttpError(404, messages.notFound)

@@ -29,7 +29,7 @@ function originsOf(input: string[]): string[] {
   })
 }
 
-/** The operator API's program routes (DECISIONS.md, Operator API). */
+/** The operator API's program routes (docs/decisions.md, Operator API). */
 export function programAdminRoutes(deps: Deps) {
   const { writer, stores } = deps.database
   const { programs } = stores
@@ -64,7 +64,7 @@ export function programAdminRoutes(deps: Deps) {
     .get('/api/v1/admin/programs', () => {
       return ok(programs.listPrograms().map((p) => presentProgram(p, currentKey(p.id))))
     }, { detail: doc('List programs, newest first', 'operator', { security: 'adminToken' }) })
-    // DECISIONS.md lists GET /programs/:id among the read routes that answer `data` as a list:
+    // docs/decisions.md lists GET /programs/:id among the read routes that answer `data` as a list:
     // a list of the one program, with the same next_cursor as the others (always null).
     .get('/api/v1/admin/programs/:id', ({ params }) => {
       const program = findProgram(idParam(params.id, 'Program'))

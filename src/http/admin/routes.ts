@@ -7,7 +7,7 @@ import { payoutAdminRoutes } from './payouts'
 import { programAdminRoutes } from './programs'
 import { saleAdminRoutes } from './sale'
 
-/** The operator API under /api/v1/admin (DECISIONS.md): the self-hosted owner's surface. */
+/** The operator API under /api/v1/admin (docs/decisions.md): the self-hosted owner's surface. */
 export function adminRoutes(deps: Deps) {
   return new Elysia({ name: 'admin' })
     .use(accountAdminRoutes(deps))

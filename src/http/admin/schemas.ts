@@ -20,7 +20,7 @@ const programFields = {
     maxItems: 100, error: 'allowed_origins must be an array of origins such as https://shop.example',
   })),
   livemode: t.Optional(t.Union([t.Boolean(), t.Null()], { error: 'livemode must be a boolean or null' })),
-  // DECISIONS.md, Payouts.
+  // docs/decisions.md, Payouts.
   holding_period_days: t.Optional(Type.Integer({ minimum: 0, maximum: 365, error: 'holding_period_days must be a whole number from 0 to 365' })),
   minimum_payout: t.Optional(t.Number({ minimum: 0, maximum: 1e12, error: 'minimum_payout must be a number of major units from 0 to 1000000000000' })),
 }
