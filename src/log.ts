@@ -3,7 +3,8 @@
  * fields given. Lines are kept in memory and written together once per turn of the event loop
  * (setImmediate), so that a request costs one string and no console call of its own; the
  * ISO time is formatted once per millisecond, not once per line. Nothing is lost at shutdown:
- * flush() writes what is pending, server.stop() calls it, and so does process exit.
+ * flush() writes what is pending, server.stop() calls it, and so does process exit. An error
+ * line is written at once, with what was pending before it: it comes before the 500 it explains.
  */
 export interface LineLog {
   /** Queues one line; it is written by the end of the current event-loop turn. */
@@ -45,7 +46,7 @@ export function lineLog(write: (text: string) => void = (text) => console.log(te
       ? JSON.stringify({ time: lastIso, ...line })
       : fields.length > 2 ? `{"time":"${lastIso}",${fields.slice(1)}` : `{"time":"${lastIso}"}`
     pending = pending === '' ? text : `${pending}\n${text}`
-    if (pending.length >= MAX_PENDING) flush()
+    if (pending.length >= MAX_PENDING || line.level === 'error') flush()
     else if (!scheduled) {
       scheduled = true
       setImmediate(flush)

@@ -11,16 +11,18 @@ const root = join(import.meta.dir, '..')
 const turn = () => new Promise((resolve) => setImmediate(resolve))
 
 describe('the buffered log', () => {
-  test('lines of one turn are written together, each a JSON object with time first and the fields in order', async () => {
+  test('lines of one turn are written together (an error at once), each a JSON object with time first and the fields in order', async () => {
     const writes: string[] = []
     const log = lineLog((text) => writes.push(text))
     log({ level: 'info', method: 'POST', route: '/api/v1/track/click', status: 200, duration_ms: 0.42, request_id: 'req_1' })
-    log({ level: 'error', request_id: 'req_2', error: 'a "quoted"\nstack' })
-    log({})
     expect(writes).toEqual([])
-    await turn()
+    // An error line is written at once, after what was pending: before the 500 it explains.
+    log({ level: 'error', request_id: 'req_2', error: 'a "quoted"\nstack' })
     expect(writes.length).toBe(1)
-    const lines = writes[0].split('\n').map((line) => JSON.parse(line))
+    log({})
+    await turn()
+    expect(writes.length).toBe(2)
+    const lines = writes.join('\n').split('\n').map((line) => JSON.parse(line))
     expect(lines.map((line) => Object.keys(line))).toEqual([
       ['time', 'level', 'method', 'route', 'status', 'duration_ms', 'request_id'],
       ['time', 'level', 'request_id', 'error'],
@@ -30,8 +32,8 @@ describe('the buffered log', () => {
     for (const line of lines) expect(new Date(line.time).toISOString()).toBe(line.time)
     log({ level: 'info', n: 4 })
     await turn()
-    expect(writes.length).toBe(2)
-    expect(JSON.parse(writes[1])).toMatchObject({ level: 'info', n: 4 })
+    expect(writes.length).toBe(3)
+    expect(JSON.parse(writes[2])).toMatchObject({ level: 'info', n: 4 })
   })
 
   test('flush() writes pending lines at once; a burst past 64 KB is written without waiting for the turn', () => {
