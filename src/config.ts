@@ -1,4 +1,4 @@
-/** Server configuration: the environment table of DECISIONS.md, validated at start. */
+/** Server configuration: the environment table of the README, validated at start. */
 export interface Config {
   port: number
   host: string
@@ -9,7 +9,7 @@ export interface Config {
   publicBaseUrl: string
   stripeConnectWebhookSecret: string | null
   docsUrl: string
-  /** Multiplies every per-minute limit of SPEC.md; 1 in production, raised only for benchmarks. */
+  /** Multiplies every per-minute limit of docs/api.md; 1 in production, raised only for benchmarks. */
   rateLimitScale: number
   /** One JSON log line per request unless "off" (the tests turn it off). */
   logRequests: boolean

@@ -1,11 +1,12 @@
 import { configPath, readConfig } from "./config.ts"
 import type { Flags } from "./args.ts"
 import { usageError } from "./errors.ts"
+import { keysPath, savedKey } from "./keys.ts"
 
 /** Everything a command needs from the outside world, resolved once per run. */
 export type Ctx = {
   baseUrl: string
-  /** Program API key from --api-key or SVC_API_KEY. */
+  /** Program API key from --api-key, SVC_API_KEY, or the one `svc init --save` kept for this server. */
   apiKey?: string
   /** Login token saved by `svc login`. */
   token?: string
@@ -35,7 +36,7 @@ export function createCtx(flags: Flags, args: string[], env: Record<string, stri
   if (!/^https?:\/\/[^/]/.test(baseUrl) || !URL.canParse(baseUrl)) throw usageError(`Invalid base URL: ${baseUrl}`)
   return {
     baseUrl,
-    apiKey: str(flags["api-key"]) || env.SVC_API_KEY || undefined,
+    apiKey: str(flags["api-key"]) || env.SVC_API_KEY || savedKey(keysPath(path), baseUrl),
     token: config.token,
     json: flags.json === true,
     flags,

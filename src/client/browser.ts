@@ -1,8 +1,8 @@
 // Browser part of the client library: loads {base_url}/tracker.js once and hands back the
 // typed `window.svc`. The tracker itself stays dependency-free; this is only the loader.
-import type { SvcApi, SvcInitOptions, SvcStub } from "../../tracker/src/api"
+import type { SvcApi, SvcInitOptions, SvcStub } from "./tracker-api.js"
 
-export type { SvcApi, SvcInitOptions } from "../../tracker/src/api"
+export type { SvcApi, SvcInitOptions } from "./tracker-api.js"
 
 export type LoadOptions = SvcInitOptions & {
   /** {base_url} of the service; the script is `${baseUrl}/tracker.js`. */

@@ -87,7 +87,7 @@ export interface TestFixture {
 }
 
 /**
- * Prepares the records a program's test events run against (SPEC.md: Test fixture): a test
+ * Prepares the records a program's test events run against (docs/api.md: Test fixture): a test
  * partner and an active referral link, created on first use and refreshed after (the link is
  * turned back on, so that a disabled fixture link cannot fail the chain).
  */

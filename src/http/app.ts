@@ -20,12 +20,16 @@ import { trackSaleRoutes } from './track-sale'
 import { trackRefundRoutes } from './track-refund'
 import { readinessRoutes } from './readiness'
 import { stripeWebhookRoutes } from './webhooks-stripe'
+import { signInLinkRoutes } from './sign-in-links'
+import { readForm } from '../web/form'
+import { isWebPath, webRoutes } from '../web/routes'
 
 /** The Elysia app with every route and the one error handler; createApp wraps it in the pipeline. */
 export function buildRoutes(deps: Deps) {
   const app = new Elysia({ name: 'svc' })
     // Webhook routes read their own raw body: the processor's signature covers the exact bytes.
-    .onParse(({ request, route }) => (route.startsWith('/api/v1/webhooks/') ? undefined : readBody(request)))
+    // The dashboard's pages post HTML forms, read by their own reader.
+    .onParse(({ request, route }) => (route.startsWith('/api/v1/webhooks/') ? undefined : isWebPath(route) ? readForm(request) : readBody(request)))
     .onTransform(({ request, route }) => {
       stateOf(request).route = route
     })
@@ -34,7 +38,7 @@ export function buildRoutes(deps: Deps) {
       const state = stateOf(request)
       Object.assign(set.headers, pipelineHeaders(deps, state, request, 200))
       state.decorated = true
-      // A key due for rotation adds top-level `warnings` beside `data` (SPEC.md, Authentication).
+      // A key due for rotation adds top-level `warnings` beside `data` (docs/api.md, Authentication).
       const { warnings } = state
       if (warnings.length && response && typeof response === 'object' && !(response instanceof Response)) {
         return { ...(response as object), warnings }
@@ -47,6 +51,8 @@ export function buildRoutes(deps: Deps) {
     .use(trackClickRoutes(deps)).use(trackLeadRoutes(deps)).use(trackSaleRoutes(deps)).use(trackRefundRoutes(deps)).use(readinessRoutes(deps))
     .use(cliRoutes(deps))
     .use(stripeWebhookRoutes(deps))
+    .use(signInLinkRoutes(deps))
+    .use(webRoutes(deps))
   // Registered last so that the generated document sees every route.
   return app.use(docsRoutes(deps, () => app.routes))
 }
@@ -68,10 +74,10 @@ function renderError(deps: Deps, request: Request, error: unknown, code: unknown
   return json(errorBody(failure, state.path, state.warnings), failure.status, { ...failure.options.headers, ...pipelineHeaders(deps, state, request, failure.status) })
 }
 
-/** What every answer carries: rate-limit and rotation headers, X-Request-ID (SPEC.md's exception aside), CORS. */
+/** What every answer carries: rate-limit and rotation headers, X-Request-ID (docs/errors.md's exception aside), CORS. */
 function pipelineHeaders(deps: Deps, state: RequestState, request: Request, status: number): Record<string, string> {
   const headers = { ...state.headers }
-  // SPEC.md, Request IDs: GET /api/v1/cli/status carries none except on its 500.
+  // docs/errors.md, Request IDs: GET /api/v1/cli/status carries none except on its 500.
   if (state.path !== '/api/v1/cli/status' || request.method !== 'GET' || status === 500) headers['X-Request-ID'] = state.id
   corsHeaders(deps, request, state.path, headers)
   return headers
@@ -104,7 +110,7 @@ export function createApp(deps: Deps) {
     setState(request, state)
 
     let response: Response
-    // SPEC.md: every response on a limited route carries the X-RateLimit headers; a preflight
+    // docs/api.md: every response on a limited route carries the X-RateLimit headers; a preflight
     // reports them without spending a token (and is never refused).
     const group = limitGroup(path)
     const refused = group ? takeToken(state, group, request, request.method !== 'OPTIONS') : null
@@ -136,7 +142,7 @@ export function createApp(deps: Deps) {
     if (decision.allowed || !spend) return null
     const retryAfter = Math.max(1, Math.ceil((decision.resetAt - clock.now()) / 1000))
     state.headers['Retry-After'] = String(retryAfter)
-    // SPEC.md: every response to a key due for rotation carries the rotation headers and warnings.
+    // docs/api.md: every response to a key due for rotation carries the rotation headers and warnings.
     const known = bearer?.kind === 'token' ? deps.findKey(bearer.token) : null
     if (known) noteRotation(deps, request, known)
     // The typed envelope written out: refusing must stay cheap under a flood (no Error, no stack).

@@ -15,7 +15,7 @@ export function readBearer(request: Request): Bearer {
   return token ? { kind: 'token', token } : { kind: 'empty' }
 }
 
-/** The 401 texts of each route family (SPEC.md, 401 authentication errors; CLI errors). */
+/** The 401 texts of each route family (docs/errors.md, 401 authentication errors; CLI errors). */
 type Profile = 'sale' | 'refund' | 'readiness' | 'cli' | 'lead'
 const unauthorized = (profile: Profile, kind: 'absent' | 'empty' | 'invalid'): HttpError => {
   if (profile === 'readiness') {
@@ -28,7 +28,7 @@ const unauthorized = (profile: Profile, kind: 'absent' | 'empty' | 'invalid'): H
 }
 
 /**
- * Resolves a program API key for one request, applying key rotation (SPEC.md, Authentication):
+ * Resolves a program API key for one request, applying key rotation (docs/api.md, Authentication):
  * before the deadline the response gains Deprecation/Sunset/Link headers and a `warnings` entry;
  * after it the key is retired and answers the typed 401 api_key_rotation_required.
  */
@@ -87,7 +87,7 @@ export function optionalProgramKey(deps: Deps, request: Request): KeyMatch | nul
 }
 
 /**
- * Click: no key is needed and an unknown one is ignored (SPEC.md: Bearer optional, only for the
+ * Click: no key is needed and an unknown one is ignored (docs/api.md: Bearer optional, only for the
  * test-mode program check), but a known key's rotation applies as on every route ("every
  * request with it"): the rotation headers and `warnings`, or the retired key's typed 401.
  */

@@ -6,7 +6,7 @@ export const BODY_LIMIT = 64 * 1024
 /**
  * A body that could not be read (wrong content type, too large, malformed JSON). It is handed to
  * the route instead of thrown, so that the route's credential check answers first: a request
- * without a valid key gets its 401 whatever its body (SPEC.md's 401 table), and the body's 400
+ * without a valid key gets its 401 whatever its body (docs/errors.md's 401 table), and the body's 400
  * comes when the route reads the body (acceptedBody, bodyChecker).
  */
 export class RefusedBody {

@@ -18,7 +18,7 @@ const checkCallback = bodyChecker(CallbackBody)
 const iso = (ms: number) => new Date(ms).toISOString()
 
 /**
- * The CLI login flow (SPEC.md, States: CLI login session): start creates a pending session,
+ * The CLI login flow (docs/api.md, Customer states: CLI login session): start creates a pending session,
  * callback signs it in with an id_token, poll hands the login token out exactly once.
  */
 export function cliAuthRoutes(deps: Deps) {
@@ -71,7 +71,7 @@ export function cliAuthRoutes(deps: Deps) {
         if (session.status === 'pending') {
           return sessionExpired(session.createdAt, at) ? { status: 'expired' } : { status: 'pending', expires_at: iso(sessionExpiresAt(session.createdAt)) }
         }
-        // SPEC.md: a session older than 5 minutes polls as expired, signed in or not; its
+        // docs/api.md: a session older than 5 minutes polls as expired, signed in or not; its
         // uncollected token is withdrawn.
         if (!session.pendingToken || sessionExpired(session.createdAt, at)) {
           abandonSession(db, session)

@@ -29,7 +29,7 @@ const checkInit = bodyChecker(InitBody)
 const quoted = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value))
 
 /**
- * The checks of SPEC.md's init rows that bodyChecker cannot make in their order and words:
+ * The checks of docs/api.md's init rows that bodyChecker cannot make in their order and words:
  * advertiser_id (403) before the fields, a missing field before a wrong one, and the
  * commission_type message that repeats the value sent.
  */
@@ -75,7 +75,7 @@ export function cliProgramRoutes(deps: Deps) {
         }).returning({ id: programs.id }).get()
         return { program_id: program.id, api_key: issueApiKey(db, program.id, now) }
       })
-      // The new domain is a browser origin the CORS preflight must know (DECISIONS.md, Browser origins).
+      // The new domain is a browser origin the CORS preflight must know (docs/decisions.md, Browser origins).
       catalogChanged(deps.database)
       return ok(created)
     }, {

@@ -3,7 +3,7 @@ import type { Database } from '../db/open'
 import { programs, type Program } from '../db/schema'
 
 /**
- * Browser origins (DECISIONS.md, Browser origins): a program accepts https://<domain>, its
+ * Browser origins (docs/decisions.md, Browser origins): a program accepts https://<domain>, its
  * subdomains over https, and the exact origins in allowed_origins (scheme, host and port).
  */
 export function originAllowed(program: Pick<Program, 'domain' | 'allowedOrigins'>, origin: string): boolean {

@@ -6,7 +6,7 @@ export interface RequestState {
   readonly ip: string
   /** Headers added to the response whatever it is (rate limits, rotation, CORS). */
   headers: Record<string, string>
-  /** Top-level `warnings` of a key due for rotation (SPEC.md, Authentication). */
+  /** Top-level `warnings` of a key due for rotation (docs/api.md, Authentication). */
   warnings: unknown[]
   /** The route's label for the log line (the path without ids). */
   route?: string

@@ -16,7 +16,7 @@ import { ClickAnswer } from './track-answers'
 
 const check = bodyChecker(ClickBody)
 
-// SPEC.md, Track click 400 table, and the 410 of the typed envelope with top-level success/message.
+// docs/errors.md, Track click 400 table, and the 410 of the typed envelope with top-level success/message.
 const failures = {
   invalid_url: () => new HttpError(400, click.urlInvalid),
   no_aff: () => new HttpError(400, click.noAff),
@@ -56,7 +56,7 @@ export function trackClickRoutes(deps: Deps) {
     guardTestProgram(deps, request, input.additional_data, key ? key.program : undefined)
     const clickId = await recordClick(deps, {
       programId: decision.programId, linkId: link!.id, partnerId: decision.partnerId, clickId: input.click_id ?? null,
-      testMode: input.additional_data?.test_mode === true, ip: stateOf(request).ip, userAgent: request.headers.get('user-agent'),
+      testMode: input.additional_data?.test_mode === true || link!.testFixture, ip: stateOf(request).ip, userAgent: request.headers.get('user-agent'),
     })
     return { success: true, click_id: clickId, cookie_window_days: link!.windowDays }
   }, {

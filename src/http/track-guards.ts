@@ -23,7 +23,7 @@ export function identifier(value: string | number | undefined): string | null {
 }
 
 /**
- * Browser-mode calls carrying an Origin must come from the program's site (DECISIONS.md,
+ * Browser-mode calls carrying an Origin must come from the program's site (docs/decisions.md,
  * Browser origins): 403 otherwise, before anything is recorded. No Origin: server to server.
  */
 export function guardOrigin(program: Pick<Program, 'domain' | 'allowedOrigins'>, request: Request): void {
@@ -32,7 +32,7 @@ export function guardOrigin(program: Pick<Program, 'domain' | 'allowedOrigins'>,
 }
 
 /**
- * SPEC.md, Authentication: a test-mode click or lead sending both a Bearer key and an
+ * docs/api.md, Authentication: a test-mode click or lead sending both a Bearer key and an
  * additional_data.program_id of another program gets 403. `keyProgram` is the key's program,
  * or undefined to resolve it here (click: a key is otherwise ignored).
  */

@@ -13,8 +13,8 @@ import { LeadData, answer } from './track-answers'
 const check = bodyChecker(LeadBody)
 
 /**
- * The answer to a lead outcome (DECISIONS.md: `{ data: { customer_id, status } }`, plus
- * `provisional: true` for a browser-mode lead under server_required), or the 400 of SPEC.md.
+ * The answer to a lead outcome (docs/decisions.md: `{ data: { customer_id, status } }`, plus
+ * `provisional: true` for a browser-mode lead under server_required), or the 400 of docs/errors.md.
  */
 export function leadAnswer(outcome: LeadOutcome) {
   if (outcome.kind === 'recorded') {
@@ -28,7 +28,7 @@ export function leadAnswer(outcome: LeadOutcome) {
 /** POST /api/v1/track/lead: server mode with the program key, browser mode without one. */
 export function trackLeadRoutes(deps: Deps) {
   return new Elysia({ name: 'track-lead' }).post('/api/v1/track/lead', async ({ body, request }) => {
-    // An absent or empty Bearer token means browser mode; an unknown one is 401 (SPEC.md).
+    // An absent or empty Bearer token means browser mode; an unknown one is 401 (docs/errors.md).
     const key = optionalProgramKey(deps, request)
     const input = check(body)
     const clickId = identifier(input.click_id)

@@ -52,7 +52,7 @@ const refusals: Record<Extract<SignatureCheck, { ok: false }>['reason'], string>
   no_secret: webhook.noSecret,
 }
 
-/** The event of a signed body, or the 400 that records nothing (DECISIONS.md, Processor webhooks). */
+/** The event of a signed body, or the 400 that records nothing (docs/decisions.md, Processor webhooks). */
 function verifiedEvent(deps: Deps, body: unknown, request: Request, secrets: readonly string[]): StripeEnvelope {
   const bytes = body instanceof Uint8Array ? body : new Uint8Array()
   const check = verifySignature(bytes, request.headers.get('stripe-signature'), secrets, deps.clock.now())
@@ -95,7 +95,7 @@ export function stripeWebhookRoutes(deps: Deps) {
     }, { parse, detail: doc("Receive a Stripe event of the program's own account", 'webhooks', { description }) })
     .post('/api/v1/webhooks/stripe', async ({ body, request }) => {
       const secret = deps.config.stripeConnectWebhookSecret
-      // DECISIONS.md: the Connect route exists only while STRIPE_CONNECT_WEBHOOK_SECRET is set.
+      // docs/decisions.md: the Connect route exists only while STRIPE_CONNECT_WEBHOOK_SECRET is set.
       if (secret === null) throw new HttpError(404, shared.notFound)
       const event = verifiedEvent(deps, body, request, [secret])
       const program = event.account === null ? null : store.programOfAccount(event.account)

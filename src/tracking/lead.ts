@@ -22,7 +22,7 @@ export type LeadOutcome =
   | { kind: 'rejected'; reason: 'status_locked'; status: string }
 
 /**
- * Records a lead in one writer unit (SPEC.md, States and transitions): creates the customer from
+ * Records a lead in one writer unit (docs/api.md, Customer states): creates the customer from
  * its first click, settles a provisional one, or refuses with a reason; a refusal writes nothing.
  * A provisional lead saves neither customer_key nor email, and counts and pays nothing.
  */

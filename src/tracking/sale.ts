@@ -13,7 +13,7 @@ export interface SaleInput {
   currency: string
   customerKey: string | null
   clickId: string | null
-  /** Epoch ms of the payment, already within SPEC.md's bounds. */
+  /** Epoch ms of the payment, already within docs/api.md's bounds. */
   occurredAt: number
   provider: string | null
   providerPaymentId: string | null
@@ -71,7 +71,9 @@ function book(stores: { store: TrackingStore; sales: SaleStore }, program: Progr
       testMode: input.testMode, leadAt: null, convertedAt: now, now,
     })
   }
-  const { amountCents, currency, testMode } = input
+  const { amountCents, currency } = input
+  // A sale of a test customer (a test click, or the CLI test chain's link) is test data too.
+  const testMode = input.testMode || (facts.kind === 'customer' ? facts.customer.testMode : facts.kind === 'click' && facts.click.testMode)
   const sale = {
     id: sales.insertSale({
       programId: program.id, customerId, transactionId, amountCents, currency, occurredAt: input.occurredAt, provider: input.provider,

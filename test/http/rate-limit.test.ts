@@ -7,7 +7,7 @@ afterEach(() => api?.stop())
 
 const click = (headers: Record<string, string> = {}) => api.call('POST', '/api/v1/track/click', { body: {}, headers })
 
-describe('per-minute limits (SPEC.md, Limits)', () => {
+describe('per-minute limits (docs/api.md, Limits)', () => {
   test('click allows 60 a minute per IP, counting down, then answers the typed 429 until the window resets', async () => {
     api = await startApi()
     const started = Math.ceil((api.clock.now() + minutes(1)) / 1000)

@@ -43,7 +43,7 @@ describe('POST /api/v1/track/lead in server mode (program key)', () => {
     }
   })
 
-  test('a lead resolving no click and no known customer answers 400 and records nothing (DECISIONS.md over rule 3)', async () => {
+  test('a lead resolving no click and no known customer answers 400 and records nothing (docs/decisions.md over rule 3)', async () => {
     const before = customers()
     for (const body of [{ customer_key: unique('nobody') }, { click_id: 'clk_unknown' }, { click_id: 'clk_unknown', customer_key: unique('nobody') }]) {
       const reply = await k.lead(f, body)

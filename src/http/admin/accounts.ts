@@ -10,7 +10,7 @@ import { idParam, requireAdmin } from './guard'
 import { CreateAccount } from './schemas'
 
 const checkCreate = bodyChecker(CreateAccount)
-/** DECISIONS.md: an id_token is accepted by the CLI callback for 10 minutes. */
+/** docs/decisions.md: an id_token is accepted by the CLI callback for 10 minutes. */
 export const ID_TOKEN_LIFETIME_S = 600
 
 /** The operator API's account routes: create (with its advertiser), suspend, id-token. */

@@ -5,7 +5,7 @@ import { auth, shared } from '../messages'
 import { readBearer } from '../auth'
 
 /**
- * The operator API's gate (DECISIONS.md): 404 as if absent when SVC_ADMIN_TOKEN is unset,
+ * The operator API's gate (docs/decisions.md): 404 as if absent when SVC_ADMIN_TOKEN is unset,
  * 401 for a wrong or missing token, compared in constant time.
  */
 export function requireAdmin(deps: Deps, request: Request): void {
