@@ -31,7 +31,11 @@ function parseUrl(name: string, value: string, trim = true): string {
   try {
     const url = new URL(value)
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error()
-    return trim ? value.replace(/\/+$/, '') : value
+    if (!trim) return value
+    // Trailing slashes cut by hand: no regular expression runs over text from outside (issue 9).
+    let end = value.length
+    while (end > 0 && value.charCodeAt(end - 1) === 47) end--
+    return value.slice(0, end)
   } catch {
     throw new ConfigError(`${name} must be an http(s) URL, got "${value}"`)
   }

@@ -1,5 +1,5 @@
 import { CliError } from "./errors.ts"
-import { sleep, type Ctx } from "./context.ts"
+import { sleep, trimSlashes, type Ctx } from "./context.ts"
 
 /** One HTTP answer: status, headers, the parsed JSON body (null when not JSON) and its text. */
 export type Reply = { status: number; headers: Headers; body: any; text: string }
@@ -48,7 +48,7 @@ async function send(ctx: Ctx, method: string, path: string, opts: RequestOptions
   let body: string | undefined = opts.raw
   if (opts.json !== undefined) body = JSON.stringify(opts.json)
   if (body !== undefined) headers["content-type"] ??= "application/json"
-  const url = ctx.baseUrl.replace(/\/+$/, "") + path
+  const url = trimSlashes(ctx.baseUrl) + path
   let res: Response
   try {
     res = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(TIMEOUT_MS) })

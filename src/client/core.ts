@@ -57,7 +57,7 @@ const retryable = (status: number, body: any) =>
 export async function postJson<T>(o: RequestOptions): Promise<Result<T>> {
   const { retries = 2, backoffMs = 300, maxDelayMs = 10_000, sleep = wait } = o
   const doFetch = o.fetch ?? fetch
-  const url = o.baseUrl.replace(/\/+$/, "") + o.path
+  const url = o.baseUrl.slice(0, endWithoutSlashes(o.baseUrl)) + o.path
   const headers: Record<string, string> = { "content-type": "application/json" }
   if (o.apiKey) headers.authorization = `Bearer ${o.apiKey}`
   for (let attempt = 0; ; attempt++) {
@@ -108,4 +108,11 @@ function toResult<T>(status: number, body: any): Result<T> {
   const error = body?.error && typeof body.error === "object" ? body.error : {}
   const message = typeof error.message === "string" ? error.message : body?.message ?? `HTTP ${status}`
   return { ok: false, status, error: { ...error, message }, ...extra }
+}
+
+/** Where `url` ends once its trailing slashes are left off (by hand: no backtracking expression). */
+function endWithoutSlashes(url: string): number {
+  let end = url.length
+  while (end > 0 && url.charCodeAt(end - 1) === 47) end--
+  return end
 }

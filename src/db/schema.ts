@@ -84,8 +84,19 @@ export const cliSessions = sqliteTable('cli_sessions', {
   accountId: integer('account_id').references(() => accounts.id),
   /** The login token between callback and the one poll that hands it out; cleared then. */
   pendingToken: text('pending_token'),
+  /** The client IP that started it: pending sessions are capped per IP (docs/decisions.md, Hostile input). */
+  clientIp: text('client_ip'),
   createdAt: createdAt(),
-})
+}, (t) => [index('cli_sessions_client_ip').on(t.clientIp, t.createdAt)])
+
+/**
+ * id_tokens that signed a session in, by SHA-256: an id_token is good for one sign-in
+ * (docs/decisions.md, Hostile input). A row is kept until the token has expired anyway.
+ */
+export const usedIdTokens = sqliteTable('used_id_tokens', {
+  tokenHash: text('token_hash').primaryKey(),
+  expiresAt: integer('expires_at').notNull(),
+}, (t) => [index('used_id_tokens_expiry').on(t.expiresAt)])
 
 export const partners = sqliteTable('partners', {
   id: integer('id').primaryKey({ autoIncrement: true }),

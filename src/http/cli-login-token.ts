@@ -20,6 +20,7 @@ const texts = {
 export function requireLoginToken(deps: Deps, request: Request, route: keyof typeof texts): Account {
   const words = texts[route]
   const bearer = readBearer(request)
+  if (bearer.kind === 'oversized') throw new HttpError(401, words.invalid)
   if (bearer.kind !== 'token') throw new HttpError(401, words.missing)
   const { db } = deps.database
   const match = findLoginToken(db, bearer.token, deps.clock.now())

@@ -5,6 +5,7 @@ import { programs, type Program } from '../db/schema'
 import type { Deps } from './deps'
 import { doc } from './docs'
 import { acceptedBody } from './body'
+import { quoteValue } from './quote'
 import { HttpError, ok } from './envelope'
 import { requireLoginToken } from './cli-login-token'
 import { cli } from './messages'
@@ -25,8 +26,6 @@ export const InitBody = t.Object({
 })
 const checkInit = bodyChecker(InitBody)
 
-/** How a value the client sent is quoted back in a message. */
-const quoted = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value))
 
 /**
  * The checks of docs/api.md's init rows that bodyChecker cannot make in their order and words:
@@ -41,7 +40,7 @@ function precheck(received: unknown, advertiserId: number): void {
   const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '')
   if (required.some((field) => blank(input[field]))) throw new HttpError(400, cli.initMissingFields)
   if (!(commissionTypes as readonly unknown[]).includes(input.commission_type)) {
-    throw new HttpError(400, cli.initCommissionType(quoted(input.commission_type)))
+    throw new HttpError(400, cli.initCommissionType(quoteValue(input.commission_type)))
   }
 }
 

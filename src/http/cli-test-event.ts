@@ -7,6 +7,7 @@ import { testClick, testLead, testSale, type StepContext } from './cli-test-step
 import type { Deps } from './deps'
 import { doc } from './docs'
 import { acceptedBody } from './body'
+import { quoteValue } from './quote'
 import { HttpError, ok } from './envelope'
 import { cli, shared } from './messages'
 import { stateOf } from './request-state'
@@ -24,8 +25,6 @@ export const TestEventBody = t.Object({
   type: t.Optional(t.Literal('chain', { description: 'Full synthetic chain click → lead → sale → commission (wins over event_type)' })),
 })
 
-/** How a value the client sent is quoted back: strings as they are, the rest as JavaScript prints them. */
-const quoted = (value: unknown) => (typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value))
 
 type Step = { step: string; ok: boolean } & Record<string, unknown>
 
@@ -114,7 +113,7 @@ export function cliTestEventRoutes(deps: Deps) {
       const input = (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed : {}) as Record<string, unknown>
       if (input.type === 'chain') return ok(await chain(request, program))
       const eventType = input.event_type
-      if (!(eventTypes as readonly unknown[]).includes(eventType)) throw new HttpError(400, cli.testEventType(quoted(eventType)))
+      if (!(eventTypes as readonly unknown[]).includes(eventType)) throw new HttpError(400, cli.testEventType(quoteValue(eventType)))
       const fixture = await writer.run(() => prepareFixture(db, program.id, now()))
       catalogChanged(deps.database) // the fixture link may have been turned back on
       const result = await single({ deps, request, program, fixture }, eventType as EventType)

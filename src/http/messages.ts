@@ -20,6 +20,8 @@ export const auth = {
   rotationHint: 'Regenerate the API key with the operator API (POST /api/v1/admin/programs/<program_id>/api-key) and deploy the new key.',
   rotationWarning: 'This API key is marked for mandatory rotation and stops working at its deadline.',
   adminUnauthorized: 'Invalid or missing admin token',
+  // Not in docs/api.md (docs/decisions.md, Hostile input): 10 wrong admin tokens a minute from one IP.
+  adminTooManyFailures: 'Too many wrong admin tokens from this address. Retry after the number of seconds in Retry-After.',
 } as const
 
 export const click = {
@@ -84,6 +86,8 @@ export const shared = {
   notFound: 'Route not found',
   malformedJson: 'Malformed JSON body',
   bodyTooLarge: 'Request body too large (limit 65536 bytes)',
+  // Not in docs/api.md (docs/decisions.md, Hostile input): the path and query over 8 KiB.
+  urlTooLong: 'URL too long (limit 8192 bytes)',
   contentType: 'Content-Type must be application/json',
 } as const
 
@@ -99,6 +103,8 @@ export const cli = {
   pollNotFound: 'Session not found',
   pollConsumed: 'Session already consumed',
   pollFailed: 'Failed to poll auth session',
+  // Not in docs/api.md: pending login sessions per client IP (docs/cli-server.md).
+  tooManySessions: 'Too many pending login sessions from this address. Finish one or let it expire (5 minutes).',
   initAuthRequired: 'Authentication required — run `svc login` first',
   initInvalidToken: 'Invalid or expired token — run `svc login` again',
   initAccountMissing: 'the service not found — run `svc login` again',

@@ -1,3 +1,5 @@
+import type { KeyMatch } from '../db/credentials'
+
 /** What the pipeline learns about one request, shared by the wrapper in app.ts and the handlers. */
 export interface RequestState {
   id: string
@@ -10,6 +12,8 @@ export interface RequestState {
   warnings: unknown[]
   /** The route's label for the log line (the path without ids). */
   route?: string
+  /** The program key of the request's Bearer token, once looked up (null: it matches none). */
+  key?: KeyMatch | null
   /** Set once the pipeline's headers are in the answer (built with them, or added after). */
   decorated?: boolean
 }

@@ -38,8 +38,9 @@ export function trackLeadRoutes(deps: Deps) {
     let program = key?.program ?? null
     if (program) guardTestProgram(deps, request, extra, program)
     else {
-      // A browser-mode lead names its program through its click (or a test event's program_id).
-      program = programForBrowserLead(deps, clickId, programIdOf(extra))
+      // A browser-mode lead names its program through its click, or a test event's program_id:
+      // additional_data.program_id is read in test mode only (docs/decisions.md, Hostile input).
+      program = programForBrowserLead(deps, clickId, extra?.test_mode === true ? programIdOf(extra) : null)
       if (!program) throw new HttpError(400, lead.customerNotFound)
       guardOrigin(program, request)
     }

@@ -6,6 +6,7 @@ import { requireProgramKey } from './auth'
 import type { Deps } from './deps'
 import { doc } from './docs'
 import { acceptedBody } from './body'
+import { quoteValue } from './quote'
 import { HttpError, ok } from './envelope'
 import { sale } from './messages'
 import { stateOf } from './request-state'
@@ -39,7 +40,7 @@ export function parseSale(received: unknown, now: number): SaleInput {
   const given: unknown = input.currency
   const currency = given === undefined ? 'USD' : typeof given === 'string' ? given.toUpperCase() : null
   if (currency === null || !(CURRENCIES as readonly string[]).includes(currency)) {
-    throw new HttpError(422, sale.currency(typeof given === 'string' ? given : JSON.stringify(given)))
+    throw new HttpError(422, sale.currency(quoteValue(given)))
   }
   return {
     transactionId: input.transaction_id ?? null, amountCents: input.amount_cents, currency, occurredAt,
@@ -64,7 +65,8 @@ export function saleAnswer(deps: Deps, request: Request, outcome: SaleOutcome) {
       return ok({ sale_id: s.id, transaction_id: s.transactionId, amount_cents: s.amountCents, currency: s.currency, commission })
     }
     case 'duplicate':
-      throw new HttpError(409, sale.duplicate, { details: { sale_id: outcome.saleId } })
+      // details.sale_id only for the caller's own sale (docs/decisions.md, Hostile input).
+      throw new HttpError(409, sale.duplicate, { details: outcome.saleId === null ? {} : { sale_id: outcome.saleId } })
     case 'rejected':
       throw new HttpError(400, rejections[outcome.reason], { code: 'no_attribution' })
     case 'unattributed':

@@ -7,6 +7,7 @@ import { receiveStripeEvent, type Received } from '../tracking/stripe-event'
 import type { Deps } from './deps'
 import { doc } from './docs'
 import { HttpError } from './envelope'
+import { readLimited } from './body'
 import { shared, webhook } from './messages'
 import { stateOf } from './request-state'
 
@@ -16,30 +17,11 @@ export const WEBHOOK_BODY_LIMIT = 512 * 1024
 /**
  * The exact bytes of the body, at most WEBHOOK_BODY_LIMIT: the signature covers them, so they
  * are read here instead of by the app's JSON parser (app.ts leaves /api/v1/webhooks/ alone).
- * Read as a stream so that an oversized body is refused without being held in memory.
+ * Counted as it arrives (readLimited) so that an oversized body is refused without being held.
  */
 export async function readRawBody(request: Request): Promise<Uint8Array> {
-  if (Number(request.headers.get('content-length') ?? 0) > WEBHOOK_BODY_LIMIT) throw new HttpError(400, webhook.bodyTooLarge)
-  const reader = request.body?.getReader()
-  if (!reader) return new Uint8Array()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > WEBHOOK_BODY_LIMIT) {
-      await reader.cancel()
-      throw new HttpError(400, webhook.bodyTooLarge)
-    }
-    chunks.push(value)
-  }
-  const bytes = new Uint8Array(size)
-  let at = 0
-  for (const chunk of chunks) {
-    bytes.set(chunk, at)
-    at += chunk.byteLength
-  }
+  const bytes = await readLimited(request, WEBHOOK_BODY_LIMIT)
+  if (!bytes) throw new HttpError(400, webhook.bodyTooLarge)
   return bytes
 }
 

@@ -42,7 +42,9 @@ export function recordLeadInUnit(deps: TrackingDeps, program: Program, input: Le
     byKey: customerKey === null || provisional ? null : store.customerByKey(program.id, customerKey),
     byClick: clickId === null ? null : store.customerByClick(program.id, clickId),
     click: clickId === null ? null : store.firstClick(program.id, clickId),
-    foreign: !provisional && store.knownElsewhere(program.id, clickId, customerKey),
+    // Only a keyed caller learns that its identifiers belong to another program: a browser-mode
+    // answer must not tell whether a customer_key exists elsewhere (docs/decisions.md, Hostile input).
+    foreign: input.mode === 'server' && store.knownElsewhere(program.id, clickId, customerKey),
   })
   switch (decision.kind) {
     case 'reject': {

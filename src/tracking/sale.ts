@@ -106,7 +106,7 @@ export function recordSaleInUnit(deps: TrackingDeps, program: Program, input: Sa
   if (decision.ok) return book(stores, program, input, facts, decision, deps.clock.now())
   // A resend of a stored sale answers 409 even when its customer no longer resolves.
   const existing = input.transactionId === null ? null : stores.sales.saleIdOf(input.transactionId)
-  return existing !== null ? { kind: 'duplicate', saleId: existing } : { kind: 'rejected', reason: decision.reason }
+  return existing !== null ? { kind: 'duplicate', saleId: ownSaleId(stores.sales, program, input.transactionId!) } : { kind: 'rejected', reason: decision.reason }
 }
 
 /**
@@ -119,6 +119,14 @@ export async function recordSale(deps: TrackingDeps, program: Program, input: Sa
     return await deps.database.writer.run(() => recordSaleInUnit(deps, program, input))
   } catch (error) {
     if (!isDuplicateTransaction(error)) throw error
-    return { kind: 'duplicate', saleId: SaleStore.of(deps.database).saleIdOf(input.transactionId!) }
+    return { kind: 'duplicate', saleId: ownSaleId(SaleStore.of(deps.database), program, input.transactionId!) }
   }
+}
+
+/**
+ * The id of the sale recorded under transaction_id when it is the caller's program's; null when
+ * it belongs to another program, whose sale ids a caller must not learn (docs/decisions.md, Hostile input).
+ */
+function ownSaleId(sales: SaleStore, program: Program, transactionId: string): number | null {
+  return sales.findSale(program.id, transactionId)?.id ?? null
 }

@@ -1,3 +1,5 @@
+import { readLimited } from '../http/body'
+
 /** The most a dashboard form may send; every field of ours fits many times over. */
 const FORM_LIMIT = 32 * 1024
 
@@ -9,8 +11,8 @@ const FORM_LIMIT = 32 * 1024
 export async function readForm(request: Request): Promise<Record<string, string>> {
   const type = (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase()
   if (type !== 'application/x-www-form-urlencoded') return {}
-  if (Number(request.headers.get('content-length') ?? 0) > FORM_LIMIT) return {}
-  const text = await request.text()
-  if (text.length > FORM_LIMIT) return {}
-  return Object.fromEntries(new URLSearchParams(text))
+  // readLimited holds at most FORM_LIMIT bytes whatever the framing (chunked included).
+  const bytes = await readLimited(request, FORM_LIMIT)
+  if (!bytes) return {}
+  return Object.fromEntries(new URLSearchParams(new TextDecoder().decode(bytes)))
 }

@@ -65,7 +65,7 @@ describe('duplicates (docs/api.md: transaction_id unique globally)', () => {
     expect(k.count('SELECT count(*) AS n FROM commissions WHERE program_id = ?', f.programId)).toBe(1)
   })
 
-  test('the duplicate check is global: another program\'s transaction_id answers 409', async () => {
+  test('the duplicate check is global: another program\'s transaction_id answers 409, without naming that program\'s sale', async () => {
     const a = await api.setupProgram()
     const b = await api.setupProgram()
     const [ka, kb] = [unique('cust'), unique('cust')]
@@ -75,7 +75,11 @@ describe('duplicates (docs/api.md: transaction_id unique globally)', () => {
     const first = await k.sale(a, { transaction_id: txn, customer_key: ka })
     const other = await k.sale(b, { transaction_id: txn, customer_key: kb })
     expect(other.status).toBe(409)
-    expect(other.body.error.details.sale_id).toBe(first.body.data.sale_id)
+    expect(other.body.error.code).toBe('duplicate_transaction')
+    // docs/decisions.md, Hostile input: details.sale_id only when the sale is the caller's own.
+    expect(other.body.error.details).toEqual({})
+    const again = await k.sale(a, { transaction_id: txn, customer_key: ka })
+    expect(again.body.error.details.sale_id).toBe(first.body.data.sale_id)
   })
 
   test('concurrent requests with one transaction_id record one sale: one 200, the others 409 with its sale_id', async () => {
