@@ -3,6 +3,7 @@ import type { Config } from './config'
 import { MigrationEditedError } from './db/migrate'
 import { openDatabase, type Database } from './db/open'
 import { createApp } from './http/app'
+import { lineLog } from './log'
 import type { Deps } from './http/deps'
 import { RateLimiter } from './http/rate-limit'
 import type { Runtime } from './runtime/runtime'
@@ -39,6 +40,8 @@ export function startServer(options: StartOptions): Started {
     if (error instanceof MigrationEditedError) throw new StartError(`DATABASE_PATH "${config.databasePath}": ${error.message}`)
     throw new StartError(`DATABASE_PATH "${config.databasePath}" cannot be opened: ${reason(error)}`)
   }
+  // Written once per event-loop turn; stop() writes what is left (src/log.ts).
+  const stdoutLog = options.log ? null : lineLog()
   const deps: Deps = {
     config,
     clock,
@@ -48,7 +51,7 @@ export function startServer(options: StartOptions): Started {
     // SVC_SECRET when configured, else the one generated on first start and kept in the database.
     secret: config.secret ?? database.stores.settings.serverSecret(),
     trackerSource: options.trackerSource,
-    log: options.log ?? ((line) => console.log(JSON.stringify({ time: new Date().toISOString(), ...line }))),
+    log: options.log ?? stdoutLog!,
   }
   const { fetch } = createApp(deps)
   let served: ReturnType<Runtime['serve']>
@@ -67,6 +70,7 @@ export function startServer(options: StartOptions): Started {
       await served.stop()
       database.writer.drain()
       database.close()
+      stdoutLog?.flush()
     },
   }
 }

@@ -22,6 +22,11 @@ export type ProgramChanges = Partial<Pick<Program,
 export class ProgramStore {
   private readonly keyQuery
   private readonly programQuery
+  /**
+   * SHA-256 once per key, not once per request: a program's server sends the same key all day.
+   * Bounded, so that a scan of made-up keys cannot grow it; the match itself stays in the catalog.
+   */
+  private readonly hashes = new Map<string, string>()
 
   constructor(private readonly connection: Connection, private readonly catalog: Catalog) {
     const { db } = connection
@@ -32,7 +37,12 @@ export class ProgramStore {
 
   /** The program of an unrevoked API key, or null; kept in the catalog until a key or program changes. */
   findKey(token: string): KeyMatch | null {
-    const hash = hashSecret(token)
+    let hash = this.hashes.get(token)
+    if (hash === undefined) {
+      hash = hashSecret(token)
+      if (this.hashes.size >= 10_000) this.hashes.clear()
+      this.hashes.set(token, hash)
+    }
     const row = this.catalog.row(`key:${hash}`, () => (this.keyQuery.get({ hash }) as KeyMatch | undefined) ?? null)
     return row && sameDigest(row.key.keyHash, hash) ? row : null
   }

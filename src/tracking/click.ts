@@ -74,8 +74,9 @@ export async function trackClick(deps: TrackingDeps, request: ClickRequest, admi
   const link = deps.database.stores.tracking.findLink(aff.aff)
   const decision = decideLink(link)
   if (!decision.ok) return { kind: 'refused', reason: decision.reason }
-  // A configured link has a program row (foreign key), so its domain, origins and window are present.
-  admit?.({ domain: link!.domain!, allowedOrigins: link!.allowedOrigins! })
+  // A configured link has a program row (foreign key), so its domain, origins and window are present;
+  // the catalog's row itself is passed, so that its origin answers are kept (originAllowedOnce).
+  admit?.(link as Pick<Program, 'domain' | 'allowedOrigins'>)
   const clickId = await recordClick(deps, {
     programId: decision.programId, linkId: link!.id, partnerId: decision.partnerId, clickId: request.clickId,
     // The CLI test chain's own link (docs/cli.md): every click on it is test data, a real visitor's too.
