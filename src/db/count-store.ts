@@ -1,7 +1,7 @@
-import { and, count, eq, ne, notExists, isNotNull, type SQL } from 'drizzle-orm'
+import { and, count, eq, ne, notExists, isNotNull, sum, type SQL } from 'drizzle-orm'
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
 import type { Connection } from './open'
-import { clicks, commissions, customers, links, processorEvents, sales, testFixtures } from './schema'
+import { commissions, customers, dailyCounts, links, processorEvents, testFixtures } from './schema'
 
 /** A program's records of one mode (live or test). */
 export interface Counts {
@@ -26,20 +26,24 @@ export interface ReadinessFacts {
 type ModeTable = SQLiteTable & { programId: SQLiteColumn; testMode: SQLiteColumn }
 
 /**
- * The counts of a program, the one source for readiness and GET /api/v1/cli/status. Counted on
- * each call, one grouped query per kind (both routes are rate limited); test-mode records count
- * under `test` only (issue 4), never under `live`.
+ * The counts of a program, the one source for readiness and GET /api/v1/cli/status. Clicks and
+ * sales are the sums of the program's daily_counts rows, which the triggers of migration 0005 keep
+ * in each write's own transaction (neither table has an index by program: each would cost every
+ * COMMIT a page per program, issue 14); leads and commissions are counted on each call, one
+ * grouped query per kind (both routes are rate limited). Test-mode records count under `test`
+ * only (issue 4), never under `live`.
  */
 export class CountStore {
   constructor(private readonly connection: Connection) {}
 
   /** A program's clicks, leads, provisional leads, sales and commissions, live and test apart. */
   programCounts(programId: number): { live: Counts; test: Counts } {
+    const rolled = this.rollups(programId)
     const parts: Record<keyof Counts, { live: number; test: number }> = {
-      clicks: this.split(clicks, programId),
+      clicks: rolled.clicks,
       leads: this.split(customers, programId, ne(customers.status, 'provisional')),
       provisional_leads: this.split(customers, programId, eq(customers.status, 'provisional')),
-      sales: this.split(sales, programId),
+      sales: rolled.sales,
       commissions: this.split(commissions, programId, eq(commissions.kind, 'commission')),
     }
     const side = (mode: 'live' | 'test') =>
@@ -56,6 +60,14 @@ export class CountStore {
       .where(and(eq(links.programId, programId), eq(links.active, true), isNotNull(links.partnerId), notExists(fixtureLink))).get()!.n
     const events = db.select({ n: count() }).from(processorEvents).where(eq(processorEvents.programId, programId)).get()!.n
     return { counts: this.programCounts(programId), activeLinks, processorEvents: events }
+  }
+
+  /** Clicks and sales of the program, from the rollups (a row per partner, day and mode). */
+  private rollups(programId: number): { clicks: { live: number; test: number }; sales: { live: number; test: number } } {
+    const rows = this.connection.db.select({ test: dailyCounts.testMode, clicks: sum(dailyCounts.clicks), sales: sum(dailyCounts.sales) })
+      .from(dailyCounts).where(eq(dailyCounts.programId, programId)).groupBy(dailyCounts.testMode).all()
+    const of = (test: boolean, kind: 'clicks' | 'sales') => Number(rows.find((r) => Boolean(r.test) === test)?.[kind] ?? 0)
+    return { clicks: { live: of(false, 'clicks'), test: of(true, 'clicks') }, sales: { live: of(false, 'sales'), test: of(true, 'sales') } }
   }
 
   /** Rows of `table` for one program matching `where`, counted separately for test and live mode. */

@@ -131,7 +131,9 @@ export const clicks = sqliteTable('clicks', {
   ip: text('ip'),
   userAgent: text('user_agent'),
   createdAt: createdAt(),
-}, (t) => [index('clicks_click_id').on(t.clickId), index('clicks_program').on(t.programId, t.createdAt)])
+  // No index by program: every click would write its program's tail page at each COMMIT (issue 14).
+  // A program's click count is the sum of its daily_counts rows, kept in the same transaction.
+}, (t) => [index('clicks_click_id').on(t.clickId)])
 
 export const customers = sqliteTable('customers', {
   id: integer('id').primaryKey({ autoIncrement: true }),
@@ -173,7 +175,9 @@ export const sales = sqliteTable('sales', {
   /** The attribution record: which click, partner and link decided it, and by which rule. */
   attribution: text('attribution', { mode: 'json' }).$type<Record<string, unknown>>(),
   createdAt: createdAt(),
-}, (t) => [index('sales_program').on(t.programId, t.createdAt), index('sales_customer').on(t.customerId)])
+  // No index on customer_id: nothing reads sales by customer (customers are never deleted), and
+  // each sale wrote a random leaf of it at COMMIT (issue 14).
+}, (t) => [index('sales_program').on(t.programId, t.createdAt)])
 
 /** The commission ledger: a reversal is a negative entry, never a deleted row. */
 export const commissions = sqliteTable('commissions', {

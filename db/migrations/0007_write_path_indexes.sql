@@ -1,0 +1,2 @@
+DROP INDEX `clicks_program`;--> statement-breakpoint
+DROP INDEX `sales_customer`;
