@@ -38,6 +38,8 @@ export interface LoadResult {
   statuses: Record<string, number>
   errors: number
   timeouts: number
+  /** The server's CPU time (user + system, from /proc) per answered request, in µs: what the load average moves least. */
+  cpuUs?: number
 }
 
 export interface LoadOptions { connections: number; seconds: number }

@@ -67,6 +67,18 @@ export function rssMb(child: Child): number | null {
   }
 }
 
+/** CPU seconds (user + system) a live child has used so far, from /proc/<pid>/stat (null when unreadable). */
+export function cpuSeconds(child: Child): number | null {
+  try {
+    const stat = readFileSync(`/proc/${child.proc.pid}/stat`, 'utf8')
+    // Fields after the command name (which may hold spaces) start at the last ')': utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return null
+  }
+}
+
 /** SIGTERM, then SIGKILL after `graceMs`; resolves when the child has exited. */
 export async function stopChild(child: Child, graceMs = 3000): Promise<void> {
   if (!children.has(child)) return

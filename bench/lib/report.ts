@@ -28,13 +28,13 @@ export const pct = (value: number) => (Number.isFinite(value) ? `${Math.round(va
 
 /** Prints the rows as a Markdown table (pasteable into bench/README.md). */
 export function printTable(rows: Row[]): void {
-  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', '2xx', 'non-2xx', 'ratios', 'RSS MB', 'target', 'verdict']
+  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', '2xx', 'non-2xx', 'ratios', 'RSS MB', 'target', 'verdict']
   const lines = rows.map((row) => {
     const r = row.result
     const verdict = row.pass === undefined || row.pass === null ? '' : row.pass ? 'PASS' : 'MISS'
     const rss = row.rssMb === undefined || row.rssMb === null ? '' : fmt(row.rssMb, 1)
-    if (!r) return [row.name, '–', '–', '–', '–', '–', row.skipped ?? '', rss, row.target ?? '', row.skipped ? 'SKIPPED' : verdict]
-    return [row.name, fmt(r.rps), fmt(r.p50, 2), fmt(r.p99, 2), fmt(r.ok2xx), nonOk(r), row.ratios ?? '', rss, row.target ?? '', verdict]
+    if (!r) return [row.name, '–', '–', '–', '–', '–', '–', row.skipped ?? '', rss, row.target ?? '', row.skipped ? 'SKIPPED' : verdict]
+    return [row.name, fmt(r.rps), fmt(r.p50, 2), fmt(r.p99, 2), r.cpuUs === undefined ? '–' : fmt(r.cpuUs, 1), fmt(r.ok2xx), nonOk(r), row.ratios ?? '', rss, row.target ?? '', verdict]
   })
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => String(l[i]).length)))
   const print = (cells: string[]) => console.log(`| ${cells.map((c, i) => String(c).padEnd(widths[i])).join(' | ')} |`)
