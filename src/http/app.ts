@@ -95,9 +95,28 @@ function rebuilt(request: Request, url: string): Request {
 function tooMany(deps: Deps, state: RequestState, request: Request, retryAfter: number): Response {
   state.headers['Retry-After'] = String(retryAfter)
   state.decorated = true
+  // pipelineHeaders' object is the request's own: content-type joins it instead of a third copy.
+  const headers = pipelineHeaders(deps, state, request, 429)
+  headers['content-type'] = JSON_TYPE
+  return new Response(tooManyBody(retryAfter, state.warnings), { status: 429, headers })
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8'
+/** The 429 bodies without warnings, by retry_after_seconds (1 to the window's length): the same few strings all through a flood. */
+const tooManyBodies = new Map<number, string>()
+
+function tooManyBody(retryAfter: number, warnings: unknown[]): string {
   const body: Record<string, unknown> = { error: { code: 'rate_limited', message: shared.rateLimited, status: 429, retry_after_seconds: retryAfter } }
-  if (state.warnings.length) body.warnings = state.warnings
-  return json(body, 429, pipelineHeaders(deps, state, request, 429))
+  if (warnings.length) {
+    body.warnings = warnings
+    return JSON.stringify(body)
+  }
+  let text = tooManyBodies.get(retryAfter)
+  if (text === undefined) {
+    if (tooManyBodies.size >= 256) tooManyBodies.clear()
+    tooManyBodies.set(retryAfter, (text = JSON.stringify(body)))
+  }
+  return text
 }
 
 /** The service: createApp(deps).fetch answers every request (rate limits, ids, CORS, logs around the routes). */
