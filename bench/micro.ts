@@ -13,29 +13,33 @@ import { createApp } from '../src/http/app'
 import { bunRuntime } from '../src/runtime/bun'
 import { startServer } from '../src/server'
 import { trackerSource } from '../src/tracker-source'
-import { createPrograms, visitorIp } from './lib/fixtures'
+import { createPrograms, prepareCustomers, visitorIp } from './lib/fixtures'
 
 const kind = process.argv[2] ?? 'flood'
 const TMP = mkdtempSync(join(tmpdir(), 'svc-micro-'))
 const ADMIN = `micro-${crypto.randomUUID()}`
 const started = startServer({
-  config: loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: join(TMP, 'svc.db'), SVC_ADMIN_TOKEN: ADMIN, TRUST_PROXY: 'true', SVC_LOG_REQUESTS: 'false' }),
+  config: loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: join(TMP, 'svc.db'), SVC_ADMIN_TOKEN: ADMIN, TRUST_PROXY: 'true', SVC_LOG_REQUESTS: 'false', SVC_RATE_LIMIT_SCALE: '1000' }),
   clock: systemClock, runtime: bunRuntime, trackerSource, log: () => {},
 })
 const { fetch } = createApp(started.deps)
+if (process.env.MICRO_CACHE_KB) started.deps.database.client.exec(`PRAGMA cache_size = -${process.env.MICRO_CACHE_KB}`)
 if (process.env.MICRO_NO_CHECKPOINT) started.deps.database.client.exec('PRAGMA wal_autocheckpoint = 0')
 try {
-  const programs = await createPrograms(started.url, ADMIN, 'm', 20, 5)
+  const programs = await createPrograms(started.url, ADMIN, 'm', kind === 'sale' ? 500 : 20, kind === 'sale' ? 1 : 5)
   const links = programs.flatMap((p) => p.shortLinks)
-  const body = (n: number) => JSON.stringify({ affiliate_url: `https://shop.test/?aff=${links[n % links.length]}` })
+  if (kind === 'sale') await prepareCustomers(started.url, programs, 4, 1_000_000)
+  const customers = programs.flatMap((p) => p.customerKeys.map((key) => ({ key, auth: `Bearer ${p.apiKey}` })))
+  const body = (n: number) => kind === 'sale'
+    ? JSON.stringify({ transaction_id: `micro-${n}-${Math.random()}`, amount_cents: 1999, customer_key: customers[n % customers.length].key })
+    : JSON.stringify({ affiliate_url: `https://shop.test/?aff=${links[n % links.length]}` })
   let ip = 1
   // Content-Length as a client sends it (a Request built from a string carries none).
   const request = (n: number) => {
     const text = body(n)
-    return new Request(`${started.url}/api/v1/track/click`, {
-      method: 'POST', body: text,
-      headers: { 'content-type': 'application/json', 'content-length': String(text.length), 'x-forwarded-for': kind === 'flood' ? '198.51.100.7' : visitorIp(ip++) },
-    })
+    const headers: Record<string, string> = { 'content-type': 'application/json', 'content-length': String(text.length), 'x-forwarded-for': kind === 'flood' ? '198.51.100.7' : visitorIp(ip++) }
+    if (kind === 'sale') headers.authorization = customers[n % customers.length].auth
+    return new Request(`${started.url}/api/v1/track/${kind === 'sale' ? 'sale' : 'click'}`, { method: 'POST', body: text, headers })
   }
   // The flood's IP spends its minute first.
   if (kind === 'flood') for (let i = 0; i < 61; i++) await (await fetch(request(i))).arrayBuffer()
@@ -56,6 +60,42 @@ try {
     users.push(used.user / N)
   }
   console.log(`${kind}: ${Math.min(...rounds).toFixed(2)} µs CPU per request, ${Math.min(...users).toFixed(2)} of it user (best of 5; all ${rounds.map((r) => r.toFixed(2)).join(', ')})`)
+  if (process.env.MICRO_PROBE && kind === 'sale') {
+    const tracking = started.deps.database.stores.tracking
+    const keys = programs.flatMap((p) => p.customerKeys.map((key) => ({ key, programId: p.programId })))
+    const t = performance.now()
+    for (let i = 0; i < 100_000; i++) tracking.customerByKey(keys[i % keys.length].programId, keys[i % keys.length].key)
+    console.log(`customerByKey outside a transaction: ${((performance.now() - t) / 100).toFixed(2)} µs`)
+    const c = started.deps.database.client
+    c.exec('BEGIN')
+    const t2 = performance.now()
+    for (let i = 0; i < 100_000; i++) tracking.customerByKey(keys[i % keys.length].programId, keys[i % keys.length].key)
+    console.log(`customerByKey inside one: ${((performance.now() - t2) / 100).toFixed(2)} µs`)
+    c.exec('COMMIT')
+    const sqlText = (tracking as any).s.byKey.getQuery().sql
+    console.log(sqlText)
+    console.log((c as any).prepare('EXPLAIN QUERY PLAN ' + sqlText).all(1, 'x', 1).map((r: any) => r.detail))
+    const raw = (c as any).prepare(sqlText)
+    const t3 = performance.now()
+    for (let i = 0; i < 100_000; i++) raw.values(keys[i % keys.length].programId, keys[i % keys.length].key, 1)
+    console.log(`raw: ${((performance.now() - t3) / 100).toFixed(2)} µs`)
+    const full = 'SELECT "id", "status", "partner_id", (SELECT "program_id" FROM "partners" WHERE "id" = "partner_id"), "click_id", "link_id", "clicked_at", "lead_at", "converted_at", "test_mode" FROM "customers" WHERE ("customers"."program_id" = ? and "customers"."customer_key" = ?)'
+    const joined = 'select "customers"."id", "customers"."status", "customers"."partner_id", "partners"."program_id", "customers"."click_id", "customers"."link_id", "customers"."clicked_at", "customers"."lead_at", "customers"."converted_at", "customers"."test_mode" from "customers" left join "partners" on "partners"."id" = "customers"."partner_id" where ("customers"."program_id" = ? and "customers"."customer_key" = ?)'
+    for (const q of [joined, joined + ' limit 1', full + ' LIMIT ?', full, full + ' LIMIT 1', 'SELECT id, status, partner_id, click_id, link_id, clicked_at, lead_at, converted_at, test_mode FROM customers WHERE program_id = ? AND customer_key = ?', 'SELECT id, status, partner_id, click_id FROM customers WHERE program_id = ? AND customer_key = ?']) {
+      const st = (c as any).prepare(q)
+      const n = (q.match(/\?/g) ?? []).length
+      if (n === 3) {
+        const t5 = performance.now()
+        for (let i = 0; i < 100_000; i++) st.values(keys[i % keys.length].programId, keys[i % keys.length].key, 1)
+        console.log(`${q.slice(-40)} (3 params): ${((performance.now() - t5) / 100).toFixed(2)} µs`)
+        continue
+      }
+      const t4 = performance.now()
+      for (let i = 0; i < 100_000; i++) n === 2 ? st.values(keys[i % keys.length].programId, keys[i % keys.length].key) : n === 1 ? st.values(i % 2000) : st.values()
+      console.log(`${q}: ${((performance.now() - t4) / 100).toFixed(2)} µs`)
+    }
+    console.log((c as any).prepare('PRAGMA page_count').all(), (c as any).prepare('PRAGMA cache_size').all(), (c as any).prepare('SELECT count(*) AS n FROM customers').all())
+  }
 } finally {
   await started.stop()
   rmSync(TMP, { recursive: true, force: true })
