@@ -24,6 +24,18 @@ const started = startServer({
 })
 const { fetch } = createApp(started.deps)
 if (process.env.MICRO_CACHE_KB) started.deps.database.client.exec(`PRAGMA cache_size = -${process.env.MICRO_CACHE_KB}`)
+if (process.env.MICRO_DROP_TRIGGERS) for (const t of ['rollup_sale', 'rollup_commission', 'rollup_customer_converted', 'rollup_click']) started.deps.database.client.exec(`DROP TRIGGER ${t}`)
+const commitMs: number[] = []
+if (process.env.MICRO_COMMITS) {
+  const client = started.deps.database.client
+  const exec = client.exec.bind(client)
+  client.exec = (sql: string) => {
+    if (sql !== 'COMMIT') return exec(sql)
+    const t = performance.now()
+    exec(sql)
+    commitMs.push(performance.now() - t)
+  }
+}
 if (process.env.MICRO_NO_CHECKPOINT) started.deps.database.client.exec('PRAGMA wal_autocheckpoint = 0')
 try {
   const programs = await createPrograms(started.url, ADMIN, 'm', kind === 'sale' ? 500 : 20, kind === 'sale' ? 1 : 5)
@@ -60,6 +72,11 @@ try {
     users.push(used.user / N)
   }
   console.log(`${kind}: ${Math.min(...rounds).toFixed(2)} µs CPU per request, ${Math.min(...users).toFixed(2)} of it user (best of 5; all ${rounds.map((r) => r.toFixed(2)).join(', ')})`)
+  if (commitMs.length) {
+    commitMs.sort((a, b) => a - b)
+    const at = (q: number) => commitMs[Math.floor(q * (commitMs.length - 1))].toFixed(2)
+    console.log(`COMMIT ms over ${commitMs.length}: p50 ${at(0.5)}, p90 ${at(0.9)}, p99 ${at(0.99)}, p99.9 ${at(0.999)}, max ${at(1)}; over 2 ms: ${commitMs.filter((m) => m > 2).length}`)
+  }
   if (process.env.MICRO_PROBE && kind === 'sale') {
     const tracking = started.deps.database.stores.tracking
     const keys = programs.flatMap((p) => p.customerKeys.map((key) => ({ key, programId: p.programId })))
