@@ -19,7 +19,7 @@ const kind = process.argv[2] ?? 'flood'
 const TMP = mkdtempSync(join(tmpdir(), 'svc-micro-'))
 const ADMIN = `micro-${crypto.randomUUID()}`
 const started = startServer({
-  config: loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: join(TMP, 'svc.db'), SVC_ADMIN_TOKEN: ADMIN, TRUST_PROXY: 'true', SVC_LOG_REQUESTS: 'false', SVC_RATE_LIMIT_SCALE: '1000' }),
+  config: loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: join(TMP, 'svc.db'), SVC_ADMIN_TOKEN: ADMIN, TRUST_PROXY: 'true', SVC_LOG_REQUESTS: 'false', SVC_RATE_LIMIT_SCALE: kind === 'sale' ? '1000' : '1' }),
   clock: systemClock, runtime: bunRuntime, trackerSource, log: () => {},
 })
 const { fetch } = createApp(started.deps)
