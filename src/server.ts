@@ -8,14 +8,23 @@ import { settings } from './db/schema'
 import { createApp } from './http/app'
 import type { Deps } from './http/deps'
 import { RateLimiter } from './http/rate-limit'
+import { drainable } from './http/shutdown'
 import type { Runtime } from './runtime/runtime'
 
 export interface Started {
   url: string
   port: number
   deps: Deps
+  /**
+   * Stops gracefully (DECISIONS.md, Shutdown): running requests finish, requests that arrive
+   * meanwhile answer 503 with `Connection: close`, then every connection is closed, the writer
+   * flushed and the database closed. Resolves within `DRAIN_MS` plus the close.
+   */
   stop(): Promise<void>
 }
+
+/** The longest a stop waits for running requests: DECISIONS.md gives the whole exit 10 seconds. */
+export const DRAIN_MS = 7_000
 
 /** A start that failed on a setting's value (the database file, the address): boot names it and exits 2. */
 export class StartError extends Error {}
@@ -52,7 +61,8 @@ export function startServer(options: { config: Config; clock: Clock; runtime: Ru
     trackerSource: options.trackerSource,
     log: options.log ?? ((line) => console.log(JSON.stringify({ time: new Date().toISOString(), ...line }))),
   }
-  const { fetch } = createApp(deps)
+  const gate = drainable(createApp(deps).fetch)
+  const fetch = gate.fetch
   let served: ReturnType<Runtime['serve']>
   try {
     served = runtime.serve({ port: config.port, hostname: config.host, fetch })
@@ -66,6 +76,7 @@ export function startServer(options: { config: Config; clock: Clock; runtime: Ru
     port: served.port,
     deps,
     async stop() {
+      await gate.drain(DRAIN_MS)
       await served.stop()
       database.writer.drain()
       database.close()

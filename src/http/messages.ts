@@ -81,6 +81,8 @@ export const shared = {
   internal: 'Internal server error',
   notFound: 'Route not found',
   malformedJson: 'Malformed JSON body',
+  /** DECISIONS.md, Shutdown: a request that arrives while the server drains. */
+  shuttingDown: 'Service is shutting down',
   bodyTooLarge: 'Request body too large (limit 65536 bytes)',
   contentType: 'Content-Type must be application/json',
 } as const
