@@ -2,7 +2,7 @@ import { disableCatalog } from './db/catalog'
 import { FileClock, systemClock, type Clock } from './clock'
 import { ConfigError, loadConfig } from './config'
 import type { Runtime } from './runtime/runtime'
-import { StartError, startServer } from './server'
+import { QUIET_MS, StartError, startServer } from './server'
 import { trackerSource } from './tracker-source'
 
 /** Starts the service on `runtime` from the environment; exits 2 with a clear message on a bad value. */
@@ -41,7 +41,7 @@ export function boot(runtime: Runtime, env: Record<string, string | undefined>):
   const shutdown = async () => {
     if (stopping) return
     stopping = true
-    await server.stop()
+    await server.stop(QUIET_MS)
     process.exit(0)
   }
   process.on('SIGTERM', shutdown)

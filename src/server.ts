@@ -17,14 +17,19 @@ export interface Started {
   deps: Deps
   /**
    * Stops gracefully (DECISIONS.md, Shutdown): running requests finish, requests that arrive
-   * meanwhile answer 503 with `Connection: close`, then every connection is closed, the writer
-   * flushed and the database closed. Resolves within `DRAIN_MS` plus the close.
+   * meanwhile answer 503 with `Connection: close` (for `quietMs` after the last one, so that
+   * idle keep-alive clients get theirs: the process on SIGTERM; tests stop at once), then every
+   * connection is closed, the writer flushed and the database closed. Resolves within
+   * `DRAIN_MS` plus the close.
    */
-  stop(): Promise<void>
+  stop(quietMs?: number): Promise<void>
 }
 
 /** The longest a stop waits for running requests: DECISIONS.md gives the whole exit 10 seconds. */
 export const DRAIN_MS = 7_000
+
+/** The quiet time of a stop on SIGTERM: long enough for a busy client's next request on a kept-alive connection. */
+export const QUIET_MS = 250
 
 /** A start that failed on a setting's value (the database file, the address): boot names it and exits 2. */
 export class StartError extends Error {}
@@ -75,8 +80,8 @@ export function startServer(options: { config: Config; clock: Clock; runtime: Ru
     url: `http://${host}:${served.port}`,
     port: served.port,
     deps,
-    async stop() {
-      await gate.drain(DRAIN_MS)
+    async stop(quietMs = 0) {
+      await gate.drain(DRAIN_MS, quietMs)
       await served.stop()
       database.writer.drain()
       database.close()

@@ -4,8 +4,6 @@ import { shared } from './messages'
 
 type Fetch = (request: Request, peer?: PeerAddress) => Response | Promise<Response>
 
-/** How long `drain` keeps answering 503s after the last request, so that busy keep-alive clients each get one. */
-const QUIET_MS = 250
 /** The longest `drain` lingers after in-flight requests are done, however busy the clients. */
 const LINGER_MS = 2_000
 
@@ -41,13 +39,13 @@ export function drainable(fetch: Fetch) {
 
   /**
    * Starts answering 503 and resolves once the requests already running are answered and no
-   * request has arrived for a quarter of a second (at most 2 s more), or after `deadlineMs`
-   * whatever is left.
+   * request has arrived for `quietMs` (at most 2 s more), or after `deadlineMs` whatever is
+   * left. The quiet time lets a client that is about to reuse an idle keep-alive connection
+   * read its 503 instead of finding the connection closed under its request.
    */
-  async function drain(deadlineMs: number): Promise<void> {
+  async function drain(deadlineMs: number, quietMs: number): Promise<void> {
     draining = true
-    // An idle server stops at once; a busy one lingers until its clients go quiet.
-    lastArrival = inFlight > 0 ? performance.now() : -Infinity
+    lastArrival = performance.now()
     const deadline = performance.now() + deadlineMs
     const idle = new Promise<void>((resolve) => {
       onIdle = resolve
@@ -55,7 +53,7 @@ export function drainable(fetch: Fetch) {
     })
     await Promise.race([idle, sleep(deadlineMs)])
     const lingerEnd = Math.min(deadline, performance.now() + LINGER_MS)
-    while (performance.now() < lingerEnd && performance.now() - lastArrival < QUIET_MS) await sleep(25)
+    while (performance.now() < lingerEnd && performance.now() - lastArrival < quietMs) await sleep(25)
   }
 
   return { fetch: gated, drain, get inFlight() { return inFlight } }
