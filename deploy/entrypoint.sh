@@ -12,6 +12,17 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 : "${DATABASE_PATH:=/data/svc.db}"
+
+# In the image (SVC_RUN_AS=svc): started as root only to give the database folder to svc (Fly
+# mounts a volume owned by root; an older image wrote its files as root), then everything runs
+# as svc.
+if [ -n "${SVC_RUN_AS:-}" ] && [ "$(id -u)" = 0 ]; then
+  data=$(dirname "$DATABASE_PATH")
+  mkdir -p "$data"
+  chown -R "$SVC_RUN_AS:$(id -gn "$SVC_RUN_AS")" "$data"
+  chmod 700 "$data"
+  exec setpriv --reuid="$SVC_RUN_AS" --regid="$(id -g "$SVC_RUN_AS")" --init-groups -- "$0" "$@"
+fi
 : "${LITESTREAM_FORCE_PATH_STYLE:=false}"
 : "${LITESTREAM_SYNC_INTERVAL:=1s}"
 export DATABASE_PATH LITESTREAM_FORCE_PATH_STYLE LITESTREAM_SYNC_INTERVAL

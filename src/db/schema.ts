@@ -136,6 +136,8 @@ export const customers = sqliteTable('customers', {
 }, (t) => [
   uniqueIndex('customers_program_key').on(t.programId, t.customerKey),
   uniqueIndex('customers_program_click').on(t.programId, t.clickId),
+  // The read route's pages: program_id then id order, so a page is an index range (issue 10).
+  index('customers_program').on(t.programId, t.id),
   // The "Customer does not belong to this program" answer looks a key up across programs.
   index('customers_key').on(t.customerKey),
 ])
@@ -157,7 +159,11 @@ export const sales = sqliteTable('sales', {
   /** The attribution record: which click, partner and link decided it, and by which rule. */
   attribution: text('attribution', { mode: 'json' }).$type<Record<string, unknown>>(),
   createdAt: createdAt(),
-}, (t) => [index('sales_program').on(t.programId, t.createdAt), index('sales_customer').on(t.customerId)])
+}, (t) => [
+  // The read route pages by id: (program_id, created_at) made SQLite sort a program's every sale per page (issue 10).
+  index('sales_program').on(t.programId, t.id),
+  index('sales_customer').on(t.customerId),
+])
 
 /** The commission ledger: a reversal is a negative entry, never a deleted row. */
 export const commissions = sqliteTable('commissions', {
@@ -170,7 +176,7 @@ export const commissions = sqliteTable('commissions', {
   currency: text('currency').notNull(),
   testMode: bool('test_mode').notNull().default(false),
   createdAt: createdAt(),
-}, (t) => [uniqueIndex('commissions_sale_kind').on(t.saleId, t.kind), index('commissions_program').on(t.programId, t.createdAt)])
+}, (t) => [uniqueIndex('commissions_sale_kind').on(t.saleId, t.kind), index('commissions_program').on(t.programId, t.id)])
 
 export const refunds = sqliteTable('refunds', {
   id: integer('id').primaryKey({ autoIncrement: true }),
@@ -191,7 +197,7 @@ export const processorEvents = sqliteTable('processor_events', {
   detail: text('detail'),
   saleId: integer('sale_id').references(() => sales.id),
   createdAt: createdAt(),
-}, (t) => [index('processor_events_program').on(t.programId, t.createdAt)])
+}, (t) => [index('processor_events_program').on(t.programId, t.id)])
 
 /** Records prepared for a program's synthetic test chain (CLI test-event). */
 export const testFixtures = sqliteTable('test_fixtures', {
