@@ -62,8 +62,8 @@ export async function restoreDrill(options: { sales: number; refundEvery?: numbe
   try {
     const env = serviceEnv(s3, dir, 'svc')
     const first = await startService(env, join(dir, 'first.log'))
-    // Litestream 0.3.13 starts a generation at its first sync (1 s): a stop that races it can
-    // leave the generation without its first WAL segment, which no restore can read.
+    // Litestream starts its generation at its first sync (1 s after start): a stop before that
+    // leaves nothing to restore.
     await replicaStarted(s3, 'svc/')
     const program = await setUpProgram(first.url, 'r', customers)
     const { send } = client(first.url)

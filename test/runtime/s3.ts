@@ -1,7 +1,8 @@
 // A local S3-compatible server for the Litestream tests and drills: s3rver over a temp folder.
 // s3rver's filesystem store never walks below a common prefix, so a delimiter listing comes back
 // without CommonPrefixes, and Litestream's restore (which lists generations/ that way) finds no
-// generation. `commonPrefixListing` lists without the delimiter and groups the keys itself.
+// generation; and it lists keys in directory-walk order. `s3Listing` lists everything under the
+// prefix, sorts it and groups the keys itself.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -21,18 +22,22 @@ export interface LocalS3 {
 interface Listed { objects: { key: string }[]; commonPrefixes: string[]; isTruncated: boolean }
 type ListObjects = (bucket: string, options: { delimiter?: string; prefix?: string; maxKeys?: number; startAfter?: string }) => Promise<Listed>
 
-/** Wraps a store's listObjects so that a delimiter listing reports its common prefixes, as S3 does. */
-export function commonPrefixListing(list: ListObjects): ListObjects {
+/**
+ * Wraps a store's listObjects to answer as S3 does: keys in lexicographic order (s3rver yields
+ * them in directory-walk order, and Litestream takes the first WAL segment listed as the first
+ * one), and a delimiter listing with its common prefixes.
+ */
+export function s3Listing(list: ListObjects): ListObjects {
   return async (bucket, options) => {
-    const { delimiter, prefix = '', maxKeys = Infinity } = options
-    if (!delimiter) return list(bucket, options)
-    const all = await list(bucket, { ...options, delimiter: undefined, maxKeys: Infinity })
+    const { delimiter, prefix = '', maxKeys = Infinity, startAfter = '' } = options
+    const all = await list(bucket, { prefix, delimiter: undefined, maxKeys: Infinity })
     const prefixes = new Set<string>()
     const objects: Listed['objects'] = []
-    for (const object of all.objects) {
-      const at = object.key.slice(prefix.length).indexOf(delimiter)
+    for (const object of all.objects.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))) {
+      if (object.key <= startAfter) continue
+      const at = delimiter ? object.key.slice(prefix.length).indexOf(delimiter) : -1
       if (at === -1) objects.push(object)
-      else prefixes.add(object.key.slice(0, prefix.length + at + delimiter.length))
+      else prefixes.add(object.key.slice(0, prefix.length + at + delimiter!.length))
     }
     return { objects: objects.slice(0, maxKeys), commonPrefixes: [...prefixes].sort(), isTruncated: objects.length > maxKeys }
   }
@@ -43,7 +48,7 @@ export async function startLocalS3(bucket = 'svc-backups'): Promise<LocalS3> {
   const directory = mkdtempSync(join(tmpdir(), 'svc-s3-'))
   const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: bucket }] })
   const { port } = await server.run()
-  server.store.listObjects = commonPrefixListing(server.store.listObjects.bind(server.store))
+  server.store.listObjects = s3Listing(server.store.listObjects.bind(server.store))
   const endpoint = `http://127.0.0.1:${port}`
   return {
     endpoint,
