@@ -73,7 +73,8 @@ try {
     if ((await restore.exited) !== 0) throw new Error(await new Response(restore.stderr).text())
     const restoreMs = performance.now() - t
     const restored = size(target)
-    console.log(`first snapshot to S3 (lz4, loopback): ${(size(path) / 1e6).toFixed(0)} MB in ${(replicateMs / 1000).toFixed(1)} s = ${(replicateMs / 1000 / gb(size(path))).toFixed(1)} s per GB`)
+    const stored = await s3.bytes('storage/')
+    console.log(`first snapshot to S3 (lz4, loopback): ${(size(path) / 1e6).toFixed(0)} MB in ${(replicateMs / 1000).toFixed(1)} s = ${(replicateMs / 1000 / gb(size(path))).toFixed(1)} s per GB; ${(stored / 1e6).toFixed(0)} MB stored (${(size(path) / stored).toFixed(1)}x smaller)`)
     console.log(`restore from S3 (loopback): ${(restored / 1e6).toFixed(0)} MB in ${(restoreMs / 1000).toFixed(1)} s = ${(restoreMs / 1000 / gb(restored)).toFixed(1)} s per GB`)
   } finally {
     await s3.stop()

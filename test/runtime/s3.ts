@@ -16,6 +16,8 @@ export interface LocalS3 {
   bucket: string
   /** Every object key under `prefix`. */
   keys(prefix: string): Promise<string[]>
+  /** The bytes stored under `prefix`. */
+  bytes(prefix: string): Promise<number>
   stop(): Promise<void>
 }
 
@@ -64,6 +66,10 @@ export async function startLocalS3(bucket = 'svc-backups'): Promise<LocalS3> {
     async keys(prefix) {
       const listed = await server.store.listObjects(bucket, { prefix })
       return listed.objects.map((o: { key: string }) => o.key)
+    },
+    async bytes(prefix) {
+      const listed = await server.store.listObjects(bucket, { prefix })
+      return listed.objects.reduce((sum: number, o: { size: number }) => sum + o.size, 0)
     },
     async stop() {
       await server.close()
