@@ -75,7 +75,7 @@ async function timePages(url: string, route: string) {
   const first = await get('?limit=50')
   // A cursor from the middle of the program's ids, and one just above its smallest.
   const middle = Math.floor(ROWS / 2)
-  const out: Record<string, string> = {}
+  const out = { first: '', middle: '', last: '' }
   for (const [name, query] of [['first', '?limit=50'], ['middle', `?limit=50&cursor=${middle}`], ['last', '?limit=50&cursor=12']] as const) {
     const times: number[] = []
     for (let i = 0; i < REPEAT; i++) {

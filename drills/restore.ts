@@ -112,7 +112,7 @@ export async function recoveryPointRound(options: { loadMs: number; width?: numb
   const s3 = await startLocalS3()
   const dir = mkdtempSync(join(tmpdir(), 'svc-drill-rpo-'))
   try {
-    const env = { ...serviceEnv(s3, dir, 'svc'), LITESTREAM_SYNC_INTERVAL: syncInterval }
+    const env: Record<string, string> = { ...serviceEnv(s3, dir, 'svc'), LITESTREAM_SYNC_INTERVAL: syncInterval }
     const service = await startService(env, join(dir, 'service.log'))
     await replicaStarted(s3, 'svc/')
     const program = await setUpProgram(service.url, 'p', 20)

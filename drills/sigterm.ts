@@ -87,7 +87,7 @@ export async function sigtermDrill(options: { rounds: number; width?: number; ru
 if (import.meta.main) {
   const runtime = process.env.DRILL_RUNTIME === 'deno' ? 'deno' : 'bun'
   const rounds = await sigtermDrill({ rounds: Number(process.env.DRILL_TERM_ROUNDS ?? 5), width: Number(process.env.DRILL_WIDTH ?? 32), runtime })
-  rounds.forEach((r, i) => console.log(line(`SIGTERM round ${i + 1} (${runtime})`, r)))
+  rounds.forEach((r, i) => console.log(line(`SIGTERM round ${i + 1} (${runtime})`, { ...r })))
   const sum = (key: keyof SigtermRound) => rounds.reduce((a, r) => a + Number(r[key]), 0)
   const total = {
     rounds: rounds.length, acknowledged: sum('acknowledged'), acknowledged_lost: sum('lost'), resets: sum('resets'),
