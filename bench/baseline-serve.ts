@@ -6,7 +6,7 @@
  *
  * mode:
  *   commit  one transaction (one fsync) per request: the ceiling without group commit
- *   group   the group-commit writer of DECISIONS.md reduced to its core: writes queued in one turn
+ *   group   the group-commit writer of docs/decisions.md reduced to its core: writes queued in one turn
  *           share one BEGIN IMMEDIATE … COMMIT flushed on setImmediate, each in a SAVEPOINT, and
  *           every request is answered only after COMMIT
  *   elysia  a bare Elysia JSON route, no database: the yardstick for how cheap a 429 should be
@@ -77,7 +77,7 @@ function serveInserts(db: Database, write: (insertOne: () => number) => number |
 /** bun:sqlite in autocommit mode: one implicit transaction, one fsync of the WAL at FULL, per request. */
 const serveCommit = (db: Database) => serveInserts(db, (insertOne) => insertOne())
 
-/** The group-commit writer of DECISIONS.md reduced to its core. */
+/** The group-commit writer of docs/decisions.md reduced to its core. */
 function serveGroup(db: Database) {
   type Pending = { unit: () => number; resolve: (v: number) => void; reject: (e: unknown) => void }
   let queue: Pending[] = []

@@ -37,7 +37,7 @@ const CPU_PROF = env.BENCH_CPU_PROF || null
 /** The service's entry point; another checkout's src/main.ts can be compared on the same machine. */
 const SERVICE_MAIN = env.BENCH_SERVICE_MAIN || join(import.meta.dir, '..', 'src/main.ts')
 const ONLY = new Set((env.BENCH_ONLY || 'baselines,click,sale,log').split(',').map((part) => part.trim()))
-/** Sale keys get SPEC.md's 120/min each; the sale server's limits are scaled so a fast run cannot exhaust them (at most 60,000 sales/s assumed). */
+/** Sale keys get docs/api.md's 120/min each; the sale server's limits are scaled so a fast run cannot exhaust them (at most 60,000 sales/s assumed). */
 const SALE_SCALE = Math.max(1, Math.ceil((60_000 * (SECONDS + WARMUP + 10)) / (120 * SALE_PROGRAMS)))
 
 const ROOT = join(import.meta.dir, '..')

@@ -1,5 +1,5 @@
 /**
- * The shutdown drill (issue 10; DECISIONS.md, Shutdown): N rounds of sale load over keep-alive
+ * The shutdown drill (issue 10; docs/decisions.md, Shutdown): N rounds of sale load over keep-alive
  * connections, each ended by SIGTERM to the server. Counts, per round and in total: acknowledged
  * sales missing afterwards (must be 0), connections reset under a request (must be 0: a late
  * request answers 503 with Connection: close; a refused new connection after the listener has

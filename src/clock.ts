@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 
-/** The one source of time for every time-dependent rule (DECISIONS.md, Time). Epoch milliseconds. */
+/** The one source of time for every time-dependent rule (docs/decisions.md, Runtime and shape). Epoch milliseconds. */
 export interface Clock {
   now(): number
 }

@@ -6,6 +6,7 @@ import { keyLookup } from './db/credentials'
 import { openDatabase, type Database } from './db/open'
 import { settings } from './db/schema'
 import { createApp } from './http/app'
+import { lineLog } from './log'
 import type { Deps } from './http/deps'
 import { RateLimiter } from './http/rate-limit'
 import { drainable } from './http/shutdown'
@@ -16,7 +17,7 @@ export interface Started {
   port: number
   deps: Deps
   /**
-   * Stops gracefully (DECISIONS.md, Shutdown): running requests finish, requests that arrive
+   * Stops gracefully (docs/decisions.md, Shutdown): running requests finish, requests that arrive
    * meanwhile answer 503 with `Connection: close` (for `quietMs` after the last one, so that
    * idle keep-alive clients get theirs: the process on SIGTERM; tests stop at once), then every
    * connection is closed, the writer flushed and the database closed. Resolves within
@@ -25,7 +26,7 @@ export interface Started {
   stop(quietMs?: number): Promise<void>
 }
 
-/** The longest a stop waits for running requests: DECISIONS.md gives the whole exit 10 seconds. */
+/** The longest a stop waits for running requests: docs/decisions.md gives the whole exit 10 seconds. */
 export const DRAIN_MS = 7_000
 
 /** The quiet time of a stop on SIGTERM: long enough for a busy client's next request on a kept-alive connection. */
@@ -56,6 +57,8 @@ export function startServer(options: { config: Config; clock: Clock; runtime: Ru
   } catch (error) {
     throw new StartError(`DATABASE_PATH "${config.databasePath}" cannot be opened: ${reason(error)}`)
   }
+  // Written once per event-loop turn; stop() writes what is left (src/log.ts).
+  const stdoutLog = options.log ? null : lineLog()
   const deps: Deps = {
     config,
     clock,
@@ -64,7 +67,7 @@ export function startServer(options: { config: Config; clock: Clock; runtime: Ru
     findKey: keyLookup(database),
     secret: serverSecret(database, config.secret),
     trackerSource: options.trackerSource,
-    log: options.log ?? ((line) => console.log(JSON.stringify({ time: new Date().toISOString(), ...line }))),
+    log: options.log ?? stdoutLog!,
   }
   const gate = drainable(createApp(deps).fetch)
   const fetch = gate.fetch
@@ -85,6 +88,7 @@ export function startServer(options: { config: Config; clock: Clock; runtime: Ru
       await served.stop()
       database.writer.drain()
       database.close()
+      stdoutLog?.flush()
     },
   }
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, test } from 'bun:test'
 import { loadConfig } from '../src/config'
 
-describe('configuration (DECISIONS.md, Configuration)', () => {
+describe('configuration (README, Configuration)', () => {
   test('defaults match the environment table', () => {
     expect(loadConfig({})).toMatchObject({
       port: 3000, host: '0.0.0.0', databasePath: './data/svc.db', adminToken: null, secret: null, trustProxy: false,

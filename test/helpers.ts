@@ -82,7 +82,7 @@ function hostInProcess(env: Record<string, string>): Hosted {
 }
 
 /**
- * The server as `deno run src/main-deno.ts` in a subprocess (DECISIONS.md: the HTTP suite runs
+ * The server as `deno run src/main-deno.ts` in a subprocess (docs/decisions.md: the HTTP suite runs
  * against Deno too). The test process reaches what the suites use in process through the same
  * files: the clock through SVC_TEST_CLOCK_FILE, the database through its own connection to the
  * SQLite file, the error lines through the server's log file.
@@ -130,7 +130,7 @@ async function hostOnDeno(dir: string, env: Record<string, string>): Promise<Hos
   }
 }
 
-/** Runs `run` with a server of the test's own (broken on purpose, or at SPEC.md's real limits), stopped whatever happens. */
+/** Runs `run` with a server of the test's own (broken on purpose, or at docs/api.md's real limits), stopped whatever happens. */
 export async function withOwnServer(run: (api: Api) => Promise<void>): Promise<void> {
   const api = await startApi()
   try {

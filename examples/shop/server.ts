@@ -1,6 +1,7 @@
 // The example advertiser site: two static pages carrying the tracker, and two backend
 // routes that report the lead and the sale with the server client. It is documentation
-// and the browser tests' fixture. Run: SVC_URL=... SVC_API_KEY=... SVC_PROGRAM_ID=... bun examples/shop/server.ts
+// and the browser tests' fixture. Run from the repository (examples/shop/README.md):
+//   SVC_URL=... SVC_API_KEY=... SVC_PROGRAM_ID=... [SVC_ADMIN_TOKEN=...] npm run shop
 import { join } from "node:path"
 import { Svc, readClickId } from "../../src/client/server"
 
@@ -58,13 +59,38 @@ export function startShop(o: ShopOptions) {
   }
 }
 
+/**
+ * The shop's pages call the tracker from the shop's origin, which the program must allow
+ * (http://localhost:8080 is no https subdomain of the program's domain). With the operator
+ * token the shop adds its origin to allowed_origins itself; without it, it says how.
+ * Returns the line to print.
+ */
+export async function ensureOrigin(svcUrl: string, programId: number, origin: string, adminToken: string | undefined): Promise<string> {
+  const path = `${svcUrl.replace(/\/+$/, "")}/api/v1/admin/programs/${programId}`
+  if (!adminToken) {
+    return `The program must allow this origin, or the tracker's calls answer 403 "Origin not allowed for this program":\n` +
+      `  curl -X PATCH ${path} -H "Authorization: Bearer $SVC_ADMIN_TOKEN" -H "Content-Type: application/json" ` +
+      `-d '{"allowed_origins":["${origin}"]}'   (keep the origins it has; or start the shop with SVC_ADMIN_TOKEN set)`
+  }
+  const headers = { authorization: `Bearer ${adminToken}`, "content-type": "application/json" }
+  const read = await fetch(path, { headers })
+  if (!read.ok) throw new Error(`GET ${path} answered ${read.status}: ${await read.text()}`)
+  const origins: string[] = (await read.json()).data[0].allowed_origins
+  if (origins.includes(origin)) return `${origin} is already in the program's allowed_origins.`
+  const write = await fetch(path, { method: "PATCH", headers, body: JSON.stringify({ allowed_origins: [...origins, origin] }) })
+  if (!write.ok) throw new Error(`PATCH ${path} answered ${write.status}: ${await write.text()}`)
+  return `Added ${origin} to the program's allowed_origins.`
+}
+
 if (import.meta.main) {
   const env = process.env
-  const shop = startShop({
-    svcUrl: env.SVC_URL ?? "http://localhost:3000",
-    apiKey: env.SVC_API_KEY ?? "",
-    programId: Number(env.SVC_PROGRAM_ID ?? 0),
-    port: Number(env.PORT ?? 8080),
-  })
+  const svcUrl = env.SVC_URL ?? "http://localhost:3000"
+  const programId = Number(env.SVC_PROGRAM_ID ?? 0)
+  if (!env.SVC_API_KEY || !programId) {
+    console.error("Set SVC_URL, SVC_API_KEY and SVC_PROGRAM_ID (and SVC_ADMIN_TOKEN to allow the shop's origin): see examples/shop/README.md")
+    process.exit(2)
+  }
+  const shop = startShop({ svcUrl, apiKey: env.SVC_API_KEY, programId, port: Number(env.PORT ?? 8080) })
+  console.log(await ensureOrigin(svcUrl, programId, shop.url("localhost", ""), env.SVC_ADMIN_TOKEN))
   console.log(`shop on ${shop.url("localhost")}`)
 }

@@ -10,6 +10,9 @@ const OPTIONS = {
   "api-key": { type: "string" },
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
+  version: { type: "boolean" },
+  save: { type: "boolean" },
+  "no-save": { type: "boolean" },
   "id-token": { type: "string" },
   name: { type: "string" },
   domain: { type: "string" },
@@ -21,13 +24,13 @@ const OPTIONS = {
   timestamp: { type: "string" },
 } as const
 
-const GLOBAL = ["base-url", "api-key", "json", "help"]
+const GLOBAL = ["base-url", "api-key", "json", "help", "version"]
 
 /** Flags each command accepts beyond the global ones. */
 export const COMMAND_FLAGS: Record<string, string[]> = {
   login: ["id-token"],
   logout: [],
-  init: ["name", "domain", "commission-type", "commission-rate"],
+  init: ["name", "domain", "commission-type", "commission-rate", "save", "no-save"],
   programs: [],
   status: [],
   test: [],

@@ -1,11 +1,12 @@
 import { configPath, readConfig } from "./config.ts"
 import type { Flags } from "./args.ts"
 import { usageError } from "./errors.ts"
+import { keysPath, savedKey } from "./keys.ts"
 
 /** Everything a command needs from the outside world, resolved once per run. */
 export type Ctx = {
   baseUrl: string
-  /** Program API key from --api-key or SVC_API_KEY. */
+  /** Program API key from --api-key, SVC_API_KEY, or the one `svc init --save` kept for this server. */
   apiKey?: string
   /** Login token saved by `svc login`. */
   token?: string
@@ -35,8 +36,10 @@ export function createCtx(flags: Flags, args: string[], env: Record<string, stri
   if (!/^https?:\/\/[^/]/.test(baseUrl) || !URL.canParse(baseUrl)) throw usageError(`Invalid base URL: ${baseUrl}`)
   return {
     baseUrl,
-    apiKey: str(flags["api-key"]) || env.SVC_API_KEY || undefined,
-    token: config.token,
+    apiKey: str(flags["api-key"]) || env.SVC_API_KEY || savedKey(keysPath(path), baseUrl),
+    // The token goes only to the server that issued it (issue 9): `svc login` saved it with that
+    // base URL, and another --base-url or SVC_BASE_URL runs as if logged out.
+    token: config.token && config.base_url !== undefined && sameServer(config.base_url, baseUrl) ? config.token : undefined,
     json: flags.json === true,
     flags,
     args,
@@ -47,6 +50,19 @@ export function createCtx(flags: Flags, args: string[], env: Record<string, stri
     out: (line) => process.stdout.write(line + "\n"),
     err: (line) => process.stderr.write(line + "\n"),
   }
+}
+
+/** Without its trailing slashes (no regular expression: a base URL may come from anywhere). */
+export function trimSlashes(url: string): string {
+  let end = url.length
+  while (end > 0 && url.charCodeAt(end - 1) === 47) end--
+  return url.slice(0, end)
+}
+
+/** Whether two base URLs name the same server and path (scheme and host case, default port and trailing slash aside). */
+export function sameServer(a: string, b: string): boolean {
+  if (!URL.canParse(a) || !URL.canParse(b)) return false
+  return trimSlashes(new URL(a).href) === trimSlashes(new URL(b).href)
 }
 
 function str(value: string | boolean | undefined): string | undefined {

@@ -1,7 +1,12 @@
+import { version } from "../../package.json"
+
+/** `svc --version`: the version of the package the CLI was built from. */
+export const VERSION = `svc ${version}`
+
 /** Usage text, printed by --help (stdout, exit 0) and pointed to by usage errors. */
 export const USAGE = `svc: command-line tool for the referral tracking service
 
-Usage: svc <command> [flags]
+Usage: svc <command> [flags]        (from a clone: npm exec svc -- <command> [flags])
 
 Commands:
   login [--id-token TOKEN]   Sign in (opens a login URL; --id-token for headless use)
@@ -10,7 +15,9 @@ Commands:
       --name NAME  --domain DOMAIN
       --commission-type percent|fixed|recurring_percent|recurring_fixed
       --commission-rate NUMBER
+      --save | --no-save     keep the new API key for status and test (asked on a terminal)
   programs                   List your programs (needs login)
+  dashboard                  Print a one-time sign-in link to the dashboard (needs login)
   status                     Show the program's status (needs a program API key)
   test [click|lead|sale|chain]
                              Send a synthetic test event (default: chain; needs a program API key)
@@ -22,9 +29,72 @@ Commands:
 Global flags:
   --base-url URL     Server address (default: SVC_BASE_URL, then the URL saved by login,
                      then http://localhost:3000)
-  --api-key KEY      Program API key for status and test (or SVC_API_KEY)
+  --api-key KEY      Program API key for status and test (or SVC_API_KEY, then the key
+                     saved by init --save for this server)
   --json             Print the server's raw JSON answer on stdout
-  -h, --help         Show this help
+  -h, --help         Show this help; \`svc <command> --help\` shows one command's
+  --version          Print the version
 
 Exit codes: 0 ok, 1 request failed, 2 usage error.
 `
+
+const KEY = `The program API key is --api-key, else SVC_API_KEY, else the key \`svc init --save\` kept
+for this server (keys.json beside the config file).`
+
+/** One command's help: `svc <command> --help` or `svc help <command>`. */
+export const COMMAND_HELP: Record<string, string> = {
+  login: `Usage: svc login [--id-token TOKEN] [--base-url URL] [--json]
+
+Signs in and saves a login token (for init and programs) and the base URL in the config file.
+Without --id-token: prints a login URL and waits (polling every 2 s, up to 5 minutes) until the
+id_token is entered on that page. With --id-token: signs in at once (CI, servers). An operator
+issues id_tokens with POST /api/v1/admin/accounts/:id/id-token; each is good for one sign-in
+within 10 minutes.
+`,
+  logout: `Usage: svc logout
+
+Deletes the saved login token (the base URL stays). Succeeds when already logged out.
+`,
+  init: `Usage: svc init --name NAME --domain DOMAIN --commission-type TYPE --commission-rate RATE
+                [--save | --no-save] [--json]
+
+Creates a program for your account (needs \`svc login\`) and prints its program_id and API key.
+The key is shown only this once.
+  --commission-type   percent, fixed, recurring_percent or recurring_fixed
+  --commission-rate   a percentage for percent types; major currency units for fixed types
+  --save              keep the key for \`svc status\` and \`svc test\` against this server
+                      (keys.json beside the config file, mode 0600)
+  --no-save           do not keep it and do not ask
+Missing fields, and whether to save the key, are asked for when stdin is a terminal; without
+one, missing fields are a usage error and the key is kept only with --save.
+If init fails with a 500, run \`svc programs\` before retrying: the program may exist.
+`,
+  programs: `Usage: svc programs [--json]
+
+Lists your account's programs (needs \`svc login\`): id, name, domain, commission.
+`,
+  dashboard: `Usage: svc dashboard [--json]
+
+Prints a one-time link that signs you in to your account's dashboard (needs \`svc login\`).
+It works once, within 10 minutes; run the command again for a new one.
+`,
+  status: `Usage: svc status [--api-key KEY] [--json]
+
+Shows the program's status as the server reports it: name, ids, live and test counts.
+${KEY}
+`,
+  test: `Usage: svc test [click|lead|sale|chain] [--api-key KEY] [--json]
+
+Sends a synthetic test event. chain (the default) runs click -> lead -> sale -> commission on
+the program's test partner and link and prints each step; at most 10 chains per program per
+hour. Test records, and every click on the test link, count as test data, never as live.
+${KEY}
+`,
+  stripe: `Usage: svc stripe replay FILE (--program-id ID | --connect) [--secret SECRET] [--timestamp UNIX]
+
+Re-delivers a saved Stripe event (one event's JSON) byte for byte, signed with the program's
+stripe_webhook_secret (--secret or SVC_STRIPE_WEBHOOK_SECRET), to
+POST /api/v1/webhooks/stripe/:program_id, or with --connect to POST /api/v1/webhooks/stripe
+signed with the server's STRIPE_CONNECT_WEBHOOK_SECRET. --timestamp signs with another time.
+`,
+}

@@ -1,5 +1,5 @@
 import { CliError } from "./errors.ts"
-import { sleep, type Ctx } from "./context.ts"
+import { sleep, trimSlashes, type Ctx } from "./context.ts"
 
 /** One HTTP answer: status, headers, the parsed JSON body (null when not JSON) and its text. */
 export type Reply = { status: number; headers: Headers; body: any; text: string }
@@ -12,7 +12,7 @@ export type RequestOptions = {
   headers?: Record<string, string>
 }
 
-// Retry-After on the per-minute limits is at most 60 s (SPEC.md, Limits); the
+// Retry-After on the per-minute limits is at most 60 s (docs/api.md, Limits); the
 // synthetic chain cap can ask for up to an hour, which is not worth blocking on.
 const MAX_WAIT_SECONDS = 60
 const MAX_RETRIES = 3
@@ -48,7 +48,7 @@ async function send(ctx: Ctx, method: string, path: string, opts: RequestOptions
   let body: string | undefined = opts.raw
   if (opts.json !== undefined) body = JSON.stringify(opts.json)
   if (body !== undefined) headers["content-type"] ??= "application/json"
-  const url = ctx.baseUrl.replace(/\/+$/, "") + path
+  const url = trimSlashes(ctx.baseUrl) + path
   let res: Response
   try {
     res = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(TIMEOUT_MS) })
@@ -80,7 +80,7 @@ export function retryAfterSeconds(reply: Reply): number {
 
 /**
  * Builds the error line from a failed answer. Clients read error.code first and
- * fall back to error.message (SPEC.md, Typed envelope), but people read the
+ * fall back to error.message (docs/errors.md, Typed envelope), but people read the
  * message, so it is printed when present and the code otherwise. The request id
  * comes from X-Request-ID or error.details.request_id; CLI 500 messages already
  * end with it, so it is not repeated then.
@@ -102,7 +102,7 @@ export function failure(reply: Reply): CliError {
 }
 
 // A key marked for rotation still works but the body carries `warnings`
-// (SPEC.md, Authentication); surface them on stderr so --json output stays clean.
+// (docs/api.md, Authentication); surface them on stderr so --json output stays clean.
 function printWarnings(ctx: Ctx, body: any): void {
   if (!Array.isArray(body?.warnings)) return
   for (const w of body.warnings) {

@@ -4,7 +4,7 @@ import { CliError, usageError } from "./errors.ts"
 import { call } from "./http.ts"
 import { show, spinner } from "./output.ts"
 
-// The session lives 5 minutes on the server (SPEC.md, Limits); the local cap only
+// The session lives 5 minutes on the server (docs/api.md, Limits); the local cap only
 // guards against a server that never answers `expired`.
 const LOCAL_TIMEOUT_MS = 6 * 60 * 1000
 const DEFAULT_POLL_MS = 2000

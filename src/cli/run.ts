@@ -1,7 +1,8 @@
 import { parse } from "./args.ts"
 import { createCtx, type Ctx } from "./context.ts"
 import { CliError, usageError } from "./errors.ts"
-import { USAGE } from "./help.ts"
+import { COMMAND_HELP, USAGE, VERSION } from "./help.ts"
+import { dashboard } from "./dashboard.ts"
 import { init } from "./init.ts"
 import { login } from "./login.ts"
 import { logout } from "./logout.ts"
@@ -15,6 +16,7 @@ const COMMANDS: Record<string, (ctx: Ctx) => Promise<void>> = {
   logout,
   init,
   programs,
+  dashboard,
   status,
   test: testEvent,
   stripe: stripeReplay,
@@ -30,8 +32,14 @@ export async function run(argv: string[], env: Record<string, string | undefined
   try {
     const { command, args, flags } = parse(argv)
     json = flags.json === true
+    if (flags.version) {
+      process.stdout.write(VERSION + "\n")
+      return 0
+    }
     if (flags.help || command === "help") {
-      process.stdout.write(USAGE)
+      // `svc init --help` and `svc help init` show that command's help.
+      const topic = command === "help" ? args[0] : command
+      process.stdout.write((topic && COMMAND_HELP[topic]) || USAGE)
       return 0
     }
     if (command === undefined) {

@@ -5,7 +5,7 @@ import { printFields, show } from "./output.ts"
 
 /** The program API key for status and test, or a usage error naming both ways to give it. */
 export function requireApiKey(ctx: Ctx): string {
-  if (!ctx.apiKey) throw usageError("No program API key. Pass --api-key or set SVC_API_KEY.")
+  if (!ctx.apiKey) throw usageError("No program API key. Pass --api-key, set SVC_API_KEY, or keep one with `svc init --save`.")
   return ctx.apiKey
 }
 

@@ -17,7 +17,7 @@ export async function testEvent(ctx: Ctx): Promise<void> {
   if (kind !== "chain" && !SINGLE.includes(kind)) {
     throw usageError(`Unknown test event: ${kind}. Valid: click, lead, sale, chain`)
   }
-  // The route's body differs by mode (SPEC.md, Command-line routes).
+  // The route's body differs by mode (docs/api.md, Command-line routes).
   const body = kind === "chain" ? { type: "chain" } : { event_type: kind }
   const reply = await call(ctx, "POST", "/api/v1/cli/test-event", { token: requireApiKey(ctx), json: body })
   show(ctx, reply.body, () => {

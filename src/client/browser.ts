@@ -1,8 +1,8 @@
 // Browser part of the client library: loads {base_url}/tracker.js once and hands back the
 // typed `window.svc`. The tracker itself stays dependency-free; this is only the loader.
-import type { SvcApi, SvcInitOptions, SvcStub } from "../../tracker/src/api"
+import type { SvcApi, SvcInitOptions, SvcStub } from "./tracker-api.js"
 
-export type { SvcApi, SvcInitOptions } from "../../tracker/src/api"
+export type { SvcApi, SvcInitOptions } from "./tracker-api.js"
 
 export type LoadOptions = SvcInitOptions & {
   /** {base_url} of the service; the script is `${baseUrl}/tracker.js`. */
@@ -36,7 +36,7 @@ export function loadSvc(options: LoadOptions): Promise<SvcApi> {
   window.svc = stub
   loading = new Promise<SvcApi>((resolve, reject) => {
     const script = document.createElement("script")
-    script.src = baseUrl.replace(/\/+$/, "") + "/tracker.js"
+    script.src = baseUrl.slice(0, endWithoutSlashes(baseUrl)) + "/tracker.js"
     script.async = true
     script.dataset.svcProgramId = String(programId)
     script.onload = () => (isLoaded(window.svc) ? resolve(window.svc) : reject(new Error("[svc] tracker did not start")))
@@ -53,4 +53,11 @@ export function loadSvc(options: LoadOptions): Promise<SvcApi> {
 /** The loaded tracker API, or null before it has loaded (and always on the server). */
 export function getSvc(): SvcApi | null {
   return typeof window !== "undefined" && isLoaded(window.svc) ? window.svc : null
+}
+
+/** Where `url` ends once its trailing slashes are left off (by hand: no backtracking expression). */
+function endWithoutSlashes(url: string): number {
+  let end = url.length
+  while (end > 0 && url.charCodeAt(end - 1) === 47) end--
+  return end
 }

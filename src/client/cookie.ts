@@ -1,4 +1,4 @@
-// Reading `svc_click_id` on the server (SPEC.md, Lead: "a framework server may read the
+// Reading `svc_click_id` on the server (docs/api.md, Lead: "a framework server may read the
 // cookie"). Kept apart from server.ts so it has no dependency on the HTTP code.
 
 /** The cookie name the tracker writes. */

@@ -1,5 +1,5 @@
 // The one place the client library talks HTTP: JSON in, `{ ok, ... }` out, retries for
-// the statuses SPEC.md marks retryable (429 after Retry-After, 500 with backoff).
+// the statuses docs/errors.md marks retryable (429 after Retry-After, 500 with backoff).
 
 /** The `error` object of either envelope (platform or typed); `message` is always set. */
 export type ApiError = {
@@ -11,7 +11,7 @@ export type ApiError = {
   [key: string]: unknown
 }
 
-/** A key-rotation warning (SPEC.md, Authentication), passed through untouched. */
+/** A key-rotation warning (docs/api.md, Authentication), passed through untouched. */
 export type ApiWarning = { code: string; message: string; hint?: string; rotate_by?: string; docs_url?: string }
 
 /** Outcome of one call. `status` 0 means the service was never reached. Never thrown. */
@@ -45,7 +45,7 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
   return Number.isNaN(date) ? null : Math.max(0, date - now)
 }
 
-// SPEC.md, 500 errors: "Failed to create commission" means the sale is stored and a retry
+// docs/errors.md, 500 errors: "Failed to create commission" means the sale is stored and a retry
 // would only answer 409, hiding the failure; every other 500 and 429 is worth retrying.
 const retryable = (status: number, body: any) =>
   status === 429 || (status >= 500 && body?.error?.message !== "Failed to create commission")
@@ -57,7 +57,7 @@ const retryable = (status: number, body: any) =>
 export async function postJson<T>(o: RequestOptions): Promise<Result<T>> {
   const { retries = 2, backoffMs = 300, maxDelayMs = 10_000, sleep = wait } = o
   const doFetch = o.fetch ?? fetch
-  const url = o.baseUrl.replace(/\/+$/, "") + o.path
+  const url = o.baseUrl.slice(0, endWithoutSlashes(o.baseUrl)) + o.path
   const headers: Record<string, string> = { "content-type": "application/json" }
   if (o.apiKey) headers.authorization = `Bearer ${o.apiKey}`
   for (let attempt = 0; ; attempt++) {
@@ -108,4 +108,11 @@ function toResult<T>(status: number, body: any): Result<T> {
   const error = body?.error && typeof body.error === "object" ? body.error : {}
   const message = typeof error.message === "string" ? error.message : body?.message ?? `HTTP ${status}`
   return { ok: false, status, error: { ...error, message }, ...extra }
+}
+
+/** Where `url` ends once its trailing slashes are left off (by hand: no backtracking expression). */
+function endWithoutSlashes(url: string): number {
+  let end = url.length
+  while (end > 0 && url.charCodeAt(end - 1) === 47) end--
+  return end
 }

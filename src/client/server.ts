@@ -1,9 +1,11 @@
-// Server part of the client library (SPEC.md, Client library): reports leads, sales and
+// Server part of the client library (docs/api.md, Client library): reports leads, sales and
 // refunds with the program API key. Methods resolve to results and never throw on HTTP errors.
-import { postJson, type Result, type RequestOptions } from "./core"
+import type { Currency, LeadData, Provider, RefundData, SaleData } from "./answers.js"
+import { postJson, type Result, type RequestOptions } from "./core.js"
 
-export { readClickId, CLICK_COOKIE, type CookieSource } from "./cookie"
-export type { Result, ApiError, ApiWarning } from "./core"
+export { readClickId, CLICK_COOKIE, type CookieSource } from "./cookie.js"
+export type { Result, ApiError, ApiWarning } from "./core.js"
+export type { Currency, LeadData, Provider, RefundData, SaleData }
 
 export type SvcOptions = {
   /** Program API key, sent as `Authorization: Bearer <key>`. */
@@ -28,16 +30,31 @@ export type TrackLeadInput = {
 
 export type TrackSaleInput = {
   customerExternalId: string
-  /** Integer, smallest currency unit (cents). */
+  /** Integer, smallest currency unit (cents; VND has none). */
   amount: number
   /** Idempotency key, globally unique: retries and resends reuse it. */
   invoiceId: string
+  /** USD (the default), EUR or VND; lower case is accepted. Others answer 422 unsupported_currency. */
+  currency?: Currency | Lowercase<Currency>
+  /** When the payment happened (ISO 8601 with offset, or a Date): at most 30 days old, 5 minutes ahead. Default: now. */
+  occurredAt?: string | Date
+  provider?: Provider
+  /** The processor's own id of the payment, 1 to 255 characters. */
+  providerPaymentId?: string
+  /** false marks the sale as test data (never counted as live, never paid). */
+  livemode?: boolean
+  /** The click id, for a customer the service has not seen at signup. */
+  clickId?: string | null
 }
 
-// The success bodies are the server's own schemas (type-only: nothing of the server is bundled).
-import type { LeadData, RefundData, SaleData } from "../http/track-answers"
-export type { LeadData, RefundData, SaleData }
-/** A 409: the sale was already recorded under this invoiceId, which SPEC.md says is success. */
+export type TrackRefundInput = {
+  /** The invoiceId of the sale being refunded. */
+  invoiceId: string
+  reason?: "refund" | "chargeback"
+  refundReason?: string
+}
+
+/** A 409: the sale was already recorded under this invoiceId, which docs/errors.md says is success. */
 export type DuplicateSale = { duplicate: true; sale_id?: number; transaction_id: string }
 
 /** Client for the server-only tracking endpoints of one program. */
@@ -62,10 +79,17 @@ export class Svc {
 
   /** POST /api/v1/track/sale; retries keep the invoiceId, and a 409 resolves ok. */
   async trackSale(input: TrackSaleInput): Promise<Result<SaleData | DuplicateSale>> {
+    const { occurredAt } = input
     const result = await this.#post<SaleData>("/api/v1/track/sale", {
       customer_key: input.customerExternalId,
       amount_cents: input.amount,
       transaction_id: input.invoiceId,
+      currency: input.currency,
+      occurred_at: occurredAt instanceof Date ? occurredAt.toISOString() : occurredAt,
+      provider: input.provider,
+      provider_payment_id: input.providerPaymentId,
+      livemode: input.livemode,
+      click_id: input.clickId ?? undefined,
     })
     if (result.ok || result.status !== 409) return result
     const saleId = result.error.details?.sale_id
@@ -78,7 +102,7 @@ export class Svc {
   }
 
   /** POST /api/v1/track/refund for the sale recorded under invoiceId. */
-  trackRefund(input: { invoiceId: string; reason?: "refund" | "chargeback"; refundReason?: string }) {
+  trackRefund(input: TrackRefundInput): Promise<Result<RefundData>> {
     return this.#post<RefundData>("/api/v1/track/refund", {
       transaction_id: input.invoiceId,
       reason: input.reason,

@@ -6,7 +6,7 @@ import type { Database } from './open'
  * SQLite a WAL read-lock round trip, which on the click and sale paths was a fifth to a third
  * of the time (bench/README.md). Only rows that exist are kept, so a new link or key needs no
  * invalidation; every change to a program, link or key calls catalogChanged() once its write
- * has committed. The process is the only writer (DECISIONS.md), so nothing else can change them.
+ * has committed. The process is the only writer (docs/decisions.md), so nothing else can change them.
  */
 interface Catalog {
   entries: Map<string, unknown>

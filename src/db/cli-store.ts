@@ -1,8 +1,8 @@
-import { and, asc, eq, gt, lt } from 'drizzle-orm'
+import { and, asc, eq, gt, gte, lt } from 'drizzle-orm'
 import { LOGIN_TOKEN_LIFETIME_MS, SESSION_RETENTION_MS } from '../domain/cli-session'
 import { hashSecret, newToken } from './credentials'
 import type { Db } from './open'
-import { accounts, advertisers, chainRuns, cliSessions, links, loginTokens, partners, programs, testFixtures, type Account } from './schema'
+import { accounts, advertisers, chainRuns, cliSessions, links, loginTokens, partners, programs, testFixtures, usedIdTokens, type Account } from './schema'
 
 // Reads and writes of the CLI routes. Functions that write must run inside
 // deps.database.writer.run(), so that each request's read-decide-write is one unit.
@@ -10,9 +10,27 @@ import { accounts, advertisers, chainRuns, cliSessions, links, loginTokens, part
 export type CliSession = typeof cliSessions.$inferSelect
 
 /** Creates a pending login session with a random state; drops sessions nobody can use any more. */
-export function createSession(db: Db, now: number): CliSession {
+export function createSession(db: Db, now: number, clientIp: string | null = null): CliSession {
   db.delete(cliSessions).where(lt(cliSessions.createdAt, now - SESSION_RETENTION_MS)).run()
-  return db.insert(cliSessions).values({ state: newToken('', 32), createdAt: now }).returning().get()
+  return db.insert(cliSessions).values({ state: newToken('', 32), createdAt: now, clientIp }).returning().get()
+}
+
+/** Start times of the sessions `clientIp` started since `since` that are still pending, oldest first. */
+export function pendingSessionTimes(db: Db, clientIp: string, since: number): number[] {
+  return db.select({ at: cliSessions.createdAt }).from(cliSessions)
+    .where(and(eq(cliSessions.clientIp, clientIp), eq(cliSessions.status, 'pending'), gte(cliSessions.createdAt, since)))
+    .orderBy(asc(cliSessions.createdAt)).all().map((row) => row.at)
+}
+
+/**
+ * Records that the id_token with this SHA-256 signed a session in; false when it already had.
+ * The PRIMARY KEY decides, inside the sign-in's own writer unit, so two callbacks with one
+ * token cannot both pass. Rows of tokens that have expired anyway are dropped.
+ */
+export function useIdToken(db: Db, tokenHash: string, expiresAt: number, now: number): boolean {
+  db.delete(usedIdTokens).where(lt(usedIdTokens.expiresAt, now)).run()
+  const inserted = db.insert(usedIdTokens).values({ tokenHash, expiresAt }).onConflictDoNothing().returning({ tokenHash: usedIdTokens.tokenHash }).all()
+  return inserted.length === 1
 }
 
 /** The session of `state`, or null. */
@@ -87,7 +105,7 @@ export interface TestFixture {
 }
 
 /**
- * Prepares the records a program's test events run against (SPEC.md: Test fixture): a test
+ * Prepares the records a program's test events run against (docs/api.md: Test fixture): a test
  * partner and an active referral link, created on first use and refreshed after (the link is
  * turned back on, so that a disabled fixture link cannot fail the chain).
  */

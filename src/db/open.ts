@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs'
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { Runtime, SqliteDatabase } from '../runtime/runtime'
 import { migrate } from './migrate'
@@ -15,13 +15,25 @@ export interface Database {
 }
 
 /**
+ * Creates the database's folder 0700 (when it is missing) and its file 0600, and narrows an
+ * existing file, -wal and -shm to 0600: they hold SVC_SECRET's generated value and the webhook
+ * secrets (docs/decisions.md, Hostile input). SQLite gives the -wal and -shm files it creates the
+ * database file's permissions, so creating the file first is enough for them.
+ */
+function createPrivately(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
+  closeSync(openSync(path, 'a', 0o600))
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) if (existsSync(file)) chmodSync(file, 0o600)
+}
+
+/**
  * Opens (creating its folder and file if missing) and migrates the SQLite database.
  * The only place for PRAGMAs: WAL so that Litestream can replicate and readers never block,
  * synchronous=FULL so that an acknowledged COMMIT survives power loss, busy_timeout for
  * Litestream's checkpoints, foreign keys on.
  */
 export function openDatabase(runtime: Runtime, path: string): Database {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  if (path !== ':memory:') createPrivately(path)
   const client = runtime.openSqlite(path)
   client.exec('PRAGMA journal_mode = WAL')
   client.exec('PRAGMA synchronous = FULL')

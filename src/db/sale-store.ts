@@ -78,7 +78,7 @@ export class SaleStore {
     return this.s.insertCommission.get({ ...entry })!.id
   }
 
-  /** The id of the sale recorded under transaction_id in any program (SPEC.md: duplicates are global). */
+  /** The id of the sale recorded under transaction_id in any program (docs/api.md: duplicates are global). */
   saleIdOf(transactionId: string): number | null {
     return this.s.saleIdByTransaction.get({ transactionId })?.id ?? null
   }
@@ -95,7 +95,7 @@ export class SaleStore {
 
   /**
    * Runs `write` in a nested SAVEPOINT inside the current unit: on failure only its writes are
-   * undone and the error is returned, so the sale written before it stays (SPEC.md, 500 errors:
+   * undone and the error is returned, so the sale written before it stays (docs/errors.md, 500 errors:
    * "Failed to create commission" leaves the sale event written).
    */
   attempt<T>(write: () => T): { ok: true; value: T } | { ok: false; error: unknown } {

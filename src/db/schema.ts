@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm'
-import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 
-// Times are epoch milliseconds (integer); money is integer minor units (SPEC.md: amount_cents).
+// Times are epoch milliseconds (integer); money is integer minor units (docs/api.md: amount_cents).
 const createdAt = () => integer('created_at').notNull()
 const bool = (name: string) => integer(name, { mode: 'boolean' })
 
@@ -13,14 +13,14 @@ export const settings = sqliteTable('settings', {
 
 export const accounts = sqliteTable('accounts', {
   id: integer('id').primaryKey({ autoIncrement: true }),
-  /** Not unique: one person may own several accounts (DECISIONS.md names none as unique). */
+  /** Not unique: one person may own several accounts (docs/decisions.md names none as unique). */
   email: text('email').notNull(),
   name: text('name'),
   suspended: bool('suspended').notNull().default(false),
   createdAt: createdAt(),
 })
 
-/** An account's brand profile; programs belong to it (SPEC.md: "advertiser"). */
+/** An account's brand profile; programs belong to it (docs/api.md: "advertiser"). */
 export const advertisers = sqliteTable('advertisers', {
   id: integer('id').primaryKey({ autoIncrement: true }),
   accountId: integer('account_id').notNull().unique().references(() => accounts.id),
@@ -48,6 +48,10 @@ export const programs = sqliteTable('programs', {
   /** JSON array of signing secrets; several while one is being rotated. */
   stripeWebhookSecrets: text('stripe_webhook_secrets', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
   createdAt: createdAt(),
+  /** Days a commission waits before it is due for payout (docs/decisions.md, Payouts: 0–365). */
+  holdingPeriodDays: integer('holding_period_days').notNull().default(30),
+  /** The smallest payout, in major units of each currency (50 is USD 50.00, EUR 50.00 or VND 50). */
+  minimumPayout: real('minimum_payout').notNull().default(0),
 })
 
 /** Program API keys, stored only as SHA-256 hashes; one row per issued key. */
@@ -80,8 +84,19 @@ export const cliSessions = sqliteTable('cli_sessions', {
   accountId: integer('account_id').references(() => accounts.id),
   /** The login token between callback and the one poll that hands it out; cleared then. */
   pendingToken: text('pending_token'),
+  /** The client IP that started it: pending sessions are capped per IP (docs/decisions.md, Hostile input). */
+  clientIp: text('client_ip'),
   createdAt: createdAt(),
-})
+}, (t) => [index('cli_sessions_client_ip').on(t.clientIp, t.createdAt)])
+
+/**
+ * id_tokens that signed a session in, by SHA-256: an id_token is good for one sign-in
+ * (docs/decisions.md, Hostile input). A row is kept until the token has expired anyway.
+ */
+export const usedIdTokens = sqliteTable('used_id_tokens', {
+  tokenHash: text('token_hash').primaryKey(),
+  expiresAt: integer('expires_at').notNull(),
+}, (t) => [index('used_id_tokens_expiry').on(t.expiresAt)])
 
 export const partners = sqliteTable('partners', {
   id: integer('id').primaryKey({ autoIncrement: true }),
@@ -91,7 +106,7 @@ export const partners = sqliteTable('partners', {
   createdAt: createdAt(),
 }, (t) => [index('partners_program').on(t.programId)])
 
-/** Referral links; partner and program are nullable so that a broken link is reportable (SPEC.md 400 table). */
+/** Referral links; partner and program are nullable so that a broken link is reportable (docs/errors.md 400 table). */
 export const links = sqliteTable('links', {
   id: integer('id').primaryKey({ autoIncrement: true }),
   programId: integer('program_id').references(() => programs.id),
@@ -142,7 +157,7 @@ export const customers = sqliteTable('customers', {
   index('customers_key').on(t.customerKey),
 ])
 
-/** Sale events. transaction_id is SPEC.md's processor_event_id: unique globally. */
+/** Sale events. transaction_id is docs/api.md's processor_event_id: unique globally. */
 export const sales = sqliteTable('sales', {
   id: integer('id').primaryKey({ autoIncrement: true }),
   programId: integer('program_id').notNull().references(() => programs.id),
@@ -161,7 +176,10 @@ export const sales = sqliteTable('sales', {
   createdAt: createdAt(),
 }, (t) => [
   // The read route pages by id: (program_id, created_at) made SQLite sort a program's every sale per page (issue 10).
-  index('sales_program').on(t.programId, t.id),
+  // The dashboard pages by (created_at, id); the operator read route by id (issue 10: with only
+  // (program_id, created_at), SQLite sorted a program's every sale for each page).
+  index('sales_program').on(t.programId, t.createdAt),
+  index('sales_program_id').on(t.programId, t.id),
   index('sales_customer').on(t.customerId),
 ])
 
@@ -176,7 +194,12 @@ export const commissions = sqliteTable('commissions', {
   currency: text('currency').notNull(),
   testMode: bool('test_mode').notNull().default(false),
   createdAt: createdAt(),
-}, (t) => [uniqueIndex('commissions_sale_kind').on(t.saleId, t.kind), index('commissions_program').on(t.programId, t.id)])
+}, (t) => [
+  uniqueIndex('commissions_sale_kind').on(t.saleId, t.kind), index('commissions_program').on(t.programId, t.createdAt),
+  index('commissions_program_id').on(t.programId, t.id),
+  // A partner's own ledger (balances, the partner portal) without reading the whole program's.
+  index('commissions_partner').on(t.partnerId, t.id),
+])
 
 export const refunds = sqliteTable('refunds', {
   id: integer('id').primaryKey({ autoIncrement: true }),
@@ -197,7 +220,7 @@ export const processorEvents = sqliteTable('processor_events', {
   detail: text('detail'),
   saleId: integer('sale_id').references(() => sales.id),
   createdAt: createdAt(),
-}, (t) => [index('processor_events_program').on(t.programId, t.id)])
+}, (t) => [index('processor_events_program').on(t.programId, t.createdAt), index('processor_events_program_id').on(t.programId, t.id)])
 
 /** Records prepared for a program's synthetic test chain (CLI test-event). */
 export const testFixtures = sqliteTable('test_fixtures', {
@@ -214,6 +237,90 @@ export const chainRuns = sqliteTable('chain_runs', {
   createdAt: createdAt(),
 }, (t) => [index('chain_runs_program').on(t.programId, t.createdAt)])
 
+/**
+ * One-time sign-in links of the dashboard (account) and the partner portal (partner), stored as
+ * SHA-256 hashes; used_at makes a link work once (docs/decisions.md, Dashboard and partner portal).
+ */
+export const signInLinks = sqliteTable('sign_in_links', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  tokenHash: text('token_hash').notNull().unique(),
+  accountId: integer('account_id').references(() => accounts.id),
+  partnerId: integer('partner_id').references(() => partners.id),
+  createdAt: createdAt(),
+  expiresAt: integer('expires_at').notNull(),
+  usedAt: integer('used_at'),
+})
+
+/** Signed-in browser sessions (cookie svc_session), stored as SHA-256 hashes; revoked on sign-out. */
+export const webSessions = sqliteTable('web_sessions', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  tokenHash: text('token_hash').notNull().unique(),
+  accountId: integer('account_id').references(() => accounts.id),
+  partnerId: integer('partner_id').references(() => partners.id),
+  createdAt: createdAt(),
+  expiresAt: integer('expires_at').notNull(),
+  revokedAt: integer('revoked_at'),
+})
+
+/**
+ * Per program, partner (0: none), UTC day and mode: the funnel counts the dashboard shows, kept
+ * by triggers on clicks, customers and sales (migration 0005) so that a page never counts a
+ * million rows. `day` is epoch ms / 86 400 000.
+ */
+export const dailyCounts = sqliteTable('daily_counts', {
+  programId: integer('program_id').notNull(),
+  partnerId: integer('partner_id').notNull(),
+  day: integer('day').notNull(),
+  testMode: integer('test_mode').notNull(),
+  clicks: integer('clicks').notNull().default(0),
+  leads: integer('leads').notNull().default(0),
+  customers: integer('customers').notNull().default(0),
+  sales: integer('sales').notNull().default(0),
+}, (t) => [primaryKey({ columns: [t.programId, t.partnerId, t.day, t.testMode] })])
+
+/** The money side of daily_counts, per currency: revenue, refunded revenue and the commission ledger's sum. */
+export const dailyMoney = sqliteTable('daily_money', {
+  programId: integer('program_id').notNull(),
+  partnerId: integer('partner_id').notNull(),
+  day: integer('day').notNull(),
+  currency: text('currency').notNull(),
+  testMode: integer('test_mode').notNull(),
+  revenueCents: integer('revenue_cents').notNull().default(0),
+  refundedCents: integer('refunded_cents').notNull().default(0),
+  commissionCents: integer('commission_cents').notNull().default(0),
+}, (t) => [primaryKey({ columns: [t.programId, t.partnerId, t.day, t.currency, t.testMode] })])
+
+/** A payout to one partner in one currency: the net of the ledger entries it holds. */
+export const payouts = sqliteTable('payouts', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  programId: integer('program_id').notNull().references(() => programs.id),
+  partnerId: integer('partner_id').notNull().references(() => partners.id),
+  currency: text('currency').notNull(),
+  amountCents: integer('amount_cents').notNull(),
+  /** How many ledger entries (commissions and reversals) it holds. */
+  commissions: integer('commissions').notNull(),
+  status: text('status', { enum: ['pending', 'paid', 'canceled'] }).notNull().default('pending'),
+  reference: text('reference'),
+  createdAt: createdAt(),
+  paidAt: integer('paid_at'),
+  canceledAt: integer('canceled_at'),
+}, (t) => [index('payouts_program').on(t.programId, t.id), index('payouts_partner').on(t.partnerId, t.id)])
+
+/**
+ * The ledger entries of each payout. `status` repeats the payout's so that the partial UNIQUE
+ * index can say it: a ledger entry belongs to at most one pending or paid payout (docs/decisions.md,
+ * Payouts); a canceled payout keeps its rows for the record and frees its entries.
+ */
+export const payoutEntries = sqliteTable('payout_entries', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  payoutId: integer('payout_id').notNull().references(() => payouts.id),
+  ledgerEntryId: integer('ledger_entry_id').notNull().references(() => commissions.id),
+  status: text('status', { enum: ['pending', 'paid', 'canceled'] }).notNull().default('pending'),
+}, (t) => [
+  uniqueIndex('payout_entries_once').on(t.ledgerEntryId).where(sql`status <> 'canceled'`),
+  index('payout_entries_payout').on(t.payoutId),
+])
+
 export type Program = typeof programs.$inferSelect
 export type ApiKey = typeof apiKeys.$inferSelect
 export type Account = typeof accounts.$inferSelect
@@ -222,3 +329,4 @@ export type Click = typeof clicks.$inferSelect
 export type Customer = typeof customers.$inferSelect
 export type Sale = typeof sales.$inferSelect
 export type Commission = typeof commissions.$inferSelect
+export type Payout = typeof payouts.$inferSelect

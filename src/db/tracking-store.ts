@@ -3,13 +3,13 @@ import type { FirstClick } from '../domain/lead'
 import type { SaleCustomer } from '../domain/attribution'
 import { cachedRow } from './catalog'
 import type { Database } from './open'
-import { clicks, customers, links, partners, programs, type Program } from './schema'
+import { clicks, customers, links, partners, programs, testFixtures, type Program } from './schema'
 
 const p = sql.placeholder
 
 /**
  * The prepared statements of the click and lead paths, and the customer reads of the sale path
- * (DECISIONS.md: hot statements are prepared once; Drizzle's builder re-prepares on every call).
+ * (docs/decisions.md: hot statements are prepared once; Drizzle's builder re-prepares on every call).
  * Reads return null when nothing matches; the writes run inside the caller's writer unit.
  */
 function build(database: Database) {
@@ -28,6 +28,8 @@ function build(database: Database) {
     link: db.select({
       id: links.id, programId: links.programId, partnerId: links.partnerId, active: links.active,
       windowDays: programs.attributionWindowDays, domain: programs.domain, allowedOrigins: programs.allowedOrigins,
+      // The CLI test chain's own link (docs/cli.md): every click on it is test data, a real visitor's too.
+      testFixture: sql<boolean>`EXISTS (SELECT 1 FROM ${testFixtures} WHERE ${testFixtures.linkId} = ${links.id})`.mapWith(Boolean),
     }).from(links).leftJoin(programs, eq(programs.id, links.programId)).where(eq(links.shortLink, p('shortLink'))).prepare(),
     program: db.select().from(programs).where(eq(programs.id, p('id'))).prepare(),
     clickKnown: db.select({ id: clicks.id }).from(clicks)
@@ -36,7 +38,7 @@ function build(database: Database) {
       clickId: p('clickId'), programId: p('programId'), linkId: p('linkId'), partnerId: p('partnerId'),
       testMode: p('testMode'), ip: p('ip'), userAgent: p('userAgent'), createdAt: p('createdAt'),
     }).prepare(),
-    firstClick: db.select({ clickId: clicks.clickId, partnerId: clicks.partnerId, linkId: clicks.linkId, createdAt: clicks.createdAt })
+    firstClick: db.select({ clickId: clicks.clickId, partnerId: clicks.partnerId, linkId: clicks.linkId, createdAt: clicks.createdAt, testMode: clicks.testMode })
       .from(clicks).where(and(eq(clicks.clickId, p('clickId')), eq(clicks.programId, p('programId'))))
       .orderBy(asc(clicks.id)).limit(1).prepare(),
     clickProgram: db.select({ programId: clicks.programId }).from(clicks).where(eq(clicks.clickId, p('clickId'))).limit(1).prepare(),
@@ -48,7 +50,7 @@ function build(database: Database) {
     byClick: customerBy(customers.clickId),
     convert: db.update(customers).set({
       convertedAt: p('now') as never,
-      // A sale does not settle a provisional lead (SPEC.md, States): only `lead` moves on.
+      // A sale does not settle a provisional lead (docs/api.md, Customer states): only `lead` moves on.
       status: sql`CASE ${customers.status} WHEN 'lead' THEN 'converted' ELSE ${customers.status} END`,
     }).where(eq(customers.id, p('id'))).prepare(),
   }
@@ -90,7 +92,7 @@ export class TrackingStore {
     return this.s.program.get({ id }) ?? null
   }
 
-  /** Whether click_id was already issued in the program (first click wins, DECISIONS.md). */
+  /** Whether click_id was already issued in the program (first click wins, docs/decisions.md). */
   clickKnown(programId: number, clickId: string): boolean {
     return this.s.clickKnown.get({ programId, clickId }) !== undefined
   }
@@ -123,10 +125,10 @@ export class TrackingStore {
     return (this.s.byClick.get({ programId, value: clickId }) as SaleCustomer | undefined) ?? null
   }
 
-  /** Creates a customer attributed to its first click; returns its id. */
+  /** Creates a customer attributed to its first click (test data when that click is); returns its id. */
   insertCustomer(c: NewCustomer): number {
     return this.database.db.insert(customers).values({
-      programId: c.programId, customerKey: c.customerKey, email: c.email, status: c.status, testMode: c.testMode,
+      programId: c.programId, customerKey: c.customerKey, email: c.email, status: c.status, testMode: c.testMode || c.click.testMode,
       clickId: c.click.clickId, partnerId: c.click.partnerId, linkId: c.click.linkId, clickedAt: c.click.createdAt,
       leadAt: c.leadAt, convertedAt: c.convertedAt, createdAt: c.now,
     }).returning({ id: customers.id }).get().id

@@ -7,7 +7,7 @@ interface Pending {
 }
 
 /**
- * The group-commit writer (DECISIONS.md, Storage). Write units queued in the same turn of the
+ * The group-commit writer (docs/decisions.md, Runtime and shape). Write units queued in the same turn of the
  * event loop share one BEGIN IMMEDIATE transaction; each runs inside its own SAVEPOINT so that
  * one unit's failure (a UNIQUE violation, a thrown decision) is rolled back alone. Every
  * promise settles only after COMMIT returned, so nothing is acknowledged before it is durable.

@@ -1,5 +1,5 @@
 /**
- * Sale attribution (SPEC.md, Attribution rules 1–4; Track sale 400 table; DECISIONS.md).
+ * Sale attribution (docs/api.md, Attribution rules 1–4; Track sale 400 table; docs/decisions.md).
  * Pure: the customer facts the store found, the program's terms and the sale in; a tagged
  * decision out, including the attribution record kept on the sale ("why was this attributed").
  */
@@ -67,7 +67,7 @@ export function decideSale(facts: SaleFacts, program: ProgramTerms, sale: SaleTe
   if (facts.kind === 'foreign') return { ok: false, reason: 'foreign_program' }
   const customer: SaleCustomer = facts.kind === 'customer' ? facts.customer : {
     id: 0, status: 'converted', partnerId: facts.click.partnerId, partnerProgramId: program.id,
-    clickId: facts.click.clickId, linkId: facts.click.linkId, clickedAt: facts.click.createdAt, leadAt: null, convertedAt: null, testMode: false,
+    clickId: facts.click.clickId, linkId: facts.click.linkId, clickedAt: facts.click.createdAt, leadAt: null, convertedAt: null, testMode: facts.click.testMode,
   }
   const resolvedBy = facts.kind === 'customer' ? facts.resolvedBy : 'click_id'
   if (customer.partnerId === null) {

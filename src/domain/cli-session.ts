@@ -1,14 +1,16 @@
-// Time rules of the CLI routes (SPEC.md: CLI login session lifetime; synthetic chain cap).
+// Time rules of the CLI routes (docs/api.md: CLI login session lifetime; synthetic chain cap).
 // Pure: every function takes `now` (epoch ms) from the caller's clock.
 
-/** SPEC.md, Limits: a CLI login session lives 5 minutes. */
+/** docs/api.md, Limits: a CLI login session lives 5 minutes. */
 export const SESSION_LIFETIME_MS = 5 * 60_000
+/** Pending login sessions one client IP may hold at once (our choice; docs/cli-server.md). */
+export const PENDING_SESSIONS_PER_IP = 10
 /** A login token works for 30 days after sign-in (our choice; docs/cli-server.md). */
 export const LOGIN_TOKEN_LIFETIME_MS = 30 * 86_400_000
 /** Sessions older than this are deleted when a new one starts: nothing can use them any more. */
 export const SESSION_RETENTION_MS = 86_400_000
 
-/** SPEC.md, Limits: 10 synthetic chains per program per hour. */
+/** docs/api.md, Limits: 10 synthetic chains per program per hour. */
 export const CHAIN_CAP = 10
 export const CHAIN_WINDOW_MS = 3_600_000
 

@@ -1,5 +1,5 @@
 /**
- * The click endpoint's pure rules (SPEC.md, Track click 400 table; States: referral link):
+ * The click endpoint's pure rules (docs/errors.md, Track click 400 table; States: referral link):
  * where `aff` comes from, and what a resolved link allows.
  */
 

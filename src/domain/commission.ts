@@ -1,5 +1,5 @@
 /**
- * Commission arithmetic (DECISIONS.md, "Commission amount"). Pure and exact: rates are decimal
+ * Commission arithmetic (docs/decisions.md, "Success bodies"). Pure and exact: rates are decimal
  * numbers such as 12.5 or 4.35, so the product is computed on integers (BigInt) and rounded
  * half up once, never through binary floating point (1000 × 4.35 is 4349.999… as a double).
  */

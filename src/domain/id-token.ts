@@ -7,6 +7,8 @@ export interface IdTokenClaims {
   aud: 'svc-cli'
   iat: number
   exp: number
+  /** Random: two tokens issued in the same second for one account still differ (each is good for one sign-in). */
+  jti?: string
 }
 
 const b64 = (text: string) => Buffer.from(text).toString('base64url')

@@ -1,5 +1,5 @@
 /**
- * The lead endpoint's state rules (SPEC.md, States and transitions; DECISIONS.md): which
+ * The lead endpoint's state rules (docs/api.md, Customer states; docs/decisions.md): which
  * customer a lead names, and what happens to it. Pure: facts in, a tagged decision out.
  */
 
@@ -16,6 +16,8 @@ export interface FirstClick {
   partnerId: number
   linkId: number
   createdAt: number
+  /** Test data: sent with additional_data.test_mode, or on the CLI test chain's own link. */
+  testMode: boolean
 }
 
 export interface LeadFacts {
@@ -42,7 +44,7 @@ export type LeadDecision =
  * Decides a lead. A provisional (browser) lead resolves through its click only, since it saves
  * no customer_key; repeating it changes nothing. A keyed lead settles a provisional customer
  * (to `converted` if a sale already came through its click) and creates one from a known click.
- * A customer already a lead or later is refused with its status. DECISIONS.md: a lead that
+ * A customer already a lead or later is refused with its status. docs/decisions.md: a lead that
  * resolves neither a click nor a known customer is refused and records nothing (not rule 3).
  */
 export function decideLead(facts: LeadFacts): LeadDecision {

@@ -1,5 +1,5 @@
 /**
- * occurred_at of a sale (SPEC.md, Track sale; Other constants): ISO 8601 with an offset, a real
+ * occurred_at of a sale (docs/api.md, Track sale and Limits): ISO 8601 with an offset, a real
  * calendar time, at most 30 days old and at most 5 minutes ahead of the server clock.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Reading Stripe events (SPEC.md, Events): which payment an event reports and which referral
+ * Reading Stripe events (docs/api.md, Processor webhooks): which payment an event reports and which referral
  * keys its metadata carries. Pure: the payload is already parsed JSON; no clock, no database.
  * Only the fields used here are read, loosely, so that older and newer API versions both work.
  */
@@ -19,7 +19,7 @@ export interface StripeEnvelope {
   object: Json
 }
 
-/** The three metadata keys of SPEC.md, Events; null when absent or blank. */
+/** The three metadata keys of docs/api.md, Processor webhooks; null when absent or blank. */
 export interface ReferralKeys {
   clickId: string | null
   customerKey: string | null
@@ -92,7 +92,7 @@ export function subscriptionMetadata(invoice: Json): Json | null {
 function readCheckout(event: StripeEnvelope): EventReading {
   const session = event.object
   const mode = text(session.mode)
-  // SPEC.md, States: subscription checkouts are left to the invoice event, which carries the subscription's keys.
+  // docs/api.md, Customer states: subscription checkouts are left to the invoice event, which carries the subscription's keys.
   if (mode === 'subscription') return ignored('Subscription checkout: its invoice.payment_succeeded event attributes the payment')
   // A session without `mode` is read as a payment (every Checkout session that takes money once is).
   if (mode !== null && mode !== 'payment') return ignored(`Checkout mode ${mode}: no one-off payment to attribute`)
@@ -106,7 +106,7 @@ function readCheckout(event: StripeEnvelope): EventReading {
     transactionId: idOf(session.payment_intent) ?? sessionId,
     providerPaymentId: sessionId,
     amountCents: amount,
-    currency: text(session.currency)?.toUpperCase() ?? 'USD', // absent: USD, as on POST /track/sale (DECISIONS.md)
+    currency: text(session.currency)?.toUpperCase() ?? 'USD', // absent: USD, as on POST /track/sale (docs/decisions.md)
     occurredAt: event.createdAt ?? seconds(session.created),
     billingReason: null,
     keys,

@@ -8,11 +8,13 @@ import type { Deps } from './deps'
 import { errorBody, HttpError, json } from './envelope'
 import { internalError } from './errors'
 import { shared } from './messages'
-import { readBody } from './body'
+import { drainBody, readBody } from './body'
 import { docsRoutes } from './docs'
-import { limitGroup, limits } from './rate-limit'
+import { limitGroup, limits, type LimitGroup } from './rate-limit'
 import { setState, stateOf, type RequestState } from './request-state'
-import { noteRotation, readBearer } from './auth'
+import { findKeyOnce, noteRotation, readBearer } from './auth'
+import { findLoginToken } from '../db/cli-store'
+import { requestTarget } from './request-target'
 import { trackerRoutes } from './tracker-asset'
 import { trackClickRoutes } from './track-click'
 import { trackLeadRoutes } from './track-lead'
@@ -20,12 +22,16 @@ import { trackSaleRoutes } from './track-sale'
 import { trackRefundRoutes } from './track-refund'
 import { readinessRoutes } from './readiness'
 import { stripeWebhookRoutes } from './webhooks-stripe'
+import { signInLinkRoutes } from './sign-in-links'
+import { readForm } from '../web/form'
+import { isWebPath, webRoutes } from '../web/routes'
 
 /** The Elysia app with every route and the one error handler; createApp wraps it in the pipeline. */
 export function buildRoutes(deps: Deps) {
   const app = new Elysia({ name: 'svc' })
     // Webhook routes read their own raw body: the processor's signature covers the exact bytes.
-    .onParse(({ request, route }) => (route.startsWith('/api/v1/webhooks/') ? undefined : readBody(request)))
+    // The dashboard's pages post HTML forms, read by their own reader.
+    .onParse(({ request, route }) => (route.startsWith('/api/v1/webhooks/') ? undefined : isWebPath(route) ? readForm(request) : readBody(request)))
     .onTransform(({ request, route }) => {
       stateOf(request).route = route
     })
@@ -34,7 +40,7 @@ export function buildRoutes(deps: Deps) {
       const state = stateOf(request)
       Object.assign(set.headers, pipelineHeaders(deps, state, request, 200))
       state.decorated = true
-      // A key due for rotation adds top-level `warnings` beside `data` (SPEC.md, Authentication).
+      // A key due for rotation adds top-level `warnings` beside `data` (docs/api.md, Authentication).
       const { warnings } = state
       if (warnings.length && response && typeof response === 'object' && !(response instanceof Response)) {
         return { ...(response as object), warnings }
@@ -47,6 +53,8 @@ export function buildRoutes(deps: Deps) {
     .use(trackClickRoutes(deps)).use(trackLeadRoutes(deps)).use(trackSaleRoutes(deps)).use(trackRefundRoutes(deps)).use(readinessRoutes(deps))
     .use(cliRoutes(deps))
     .use(stripeWebhookRoutes(deps))
+    .use(signInLinkRoutes(deps))
+    .use(webRoutes(deps))
   // Registered last so that the generated document sees every route.
   return app.use(docsRoutes(deps, () => app.routes))
 }
@@ -68,13 +76,29 @@ function renderError(deps: Deps, request: Request, error: unknown, code: unknown
   return json(errorBody(failure, state.path, state.warnings), failure.status, { ...failure.options.headers, ...pipelineHeaders(deps, state, request, failure.status) })
 }
 
-/** What every answer carries: rate-limit and rotation headers, X-Request-ID (SPEC.md's exception aside), CORS. */
+/** What every answer carries: rate-limit and rotation headers, X-Request-ID (docs/errors.md's exception aside), CORS. */
 function pipelineHeaders(deps: Deps, state: RequestState, request: Request, status: number): Record<string, string> {
   const headers = { ...state.headers }
-  // SPEC.md, Request IDs: GET /api/v1/cli/status carries none except on its 500.
+  // docs/errors.md, Request IDs: GET /api/v1/cli/status carries none except on its 500.
   if (state.path !== '/api/v1/cli/status' || request.method !== 'GET' || status === 500) headers['X-Request-ID'] = state.id
   corsHeaders(deps, request, state.path, headers)
   return headers
+}
+
+/** The request on another URL; a GET or HEAD keeps no body (a Request cannot carry one), which the pipeline drains. */
+function rebuilt(request: Request, url: string): Request {
+  const { method } = request
+  if (method === 'GET' || method === 'HEAD') return new Request(url, { method, headers: request.headers })
+  return new Request(url, request)
+}
+
+/** The typed 429 of docs/api.md written out: refusing must stay cheap under a flood (no Error, no stack). */
+function tooMany(deps: Deps, state: RequestState, request: Request, retryAfter: number): Response {
+  state.headers['Retry-After'] = String(retryAfter)
+  state.decorated = true
+  const body: Record<string, unknown> = { error: { code: 'rate_limited', message: shared.rateLimited, status: 429, retry_after_seconds: retryAfter } }
+  if (state.warnings.length) body.warnings = state.warnings
+  return json(body, 429, pipelineHeaders(deps, state, request, 429))
 }
 
 /** The service: createApp(deps).fetch answers every request (rate limits, ids, CORS, logs around the routes). */
@@ -84,66 +108,99 @@ export function createApp(deps: Deps) {
   const scale = config.rateLimitScale
 
   /** `peer` is the runtime's lookup of the TCP peer address (absent under app.handle in tests). */
-  async function fetch(request: Request, peer?: PeerAddress): Promise<Response> {
+  async function fetch(received: Request, peer?: PeerAddress): Promise<Response> {
     const started = performance.now()
-    const url = request.url
-    const pathStart = url.indexOf('/', url.indexOf('//') + 2)
-    const queryStart = url.indexOf('?', pathStart)
-    const raw = url.slice(pathStart, queryStart === -1 ? undefined : queryStart)
-    // Elysia routes /api/v1/track/sale/ to the sale handler: limits, error codes and the request
-    // id rules must see the same route, so the pipeline's path has no trailing slash.
-    const path = raw.length > 1 && raw.endsWith('/') ? raw.replace(/\/+$/, '') || '/' : raw
+    const target = requestTarget(received.url)
+    const { path } = target
+    const { method } = received
+    // No route answers these, and a Request cannot even be built with them (fetch forbids them).
+    const unroutable = method === 'TRACE' || method === 'CONNECT' || method === 'TRACK'
+    let request = received
     let ip: string | undefined
     const state: RequestState = {
       id: crypto.randomUUID(), path, headers: {}, warnings: [],
       // Found only when a route needs it (click records it; key-limited routes rarely do).
       get ip() {
-        return (ip ??= clientIp(request, config.trustProxy, peer))
+        return (ip ??= clientIp(received, config.trustProxy, peer))
       },
     }
-    setState(request, state)
 
     let response: Response
-    // SPEC.md: every response on a limited route carries the X-RateLimit headers; a preflight
-    // reports them without spending a token (and is never refused).
-    const group = limitGroup(path)
-    const refused = group ? takeToken(state, group, request, request.method !== 'OPTIONS') : null
-    if (refused) response = refused
-    // Only the browser routes answer preflights; elsewhere OPTIONS is a route that does not exist.
-    else if (request.method === 'OPTIONS' && isBrowserPath(path)) response = preflight(deps, request, path)
-    else response = await app.handle(request)
+    try {
+      // Elysia finds the path at the first '/' from index 11 of the URL: route it on our own path
+      // whenever that would differ (a short or absent Host, trailing slashes), so that routing,
+      // limits, request ids and error shapes all see one path (docs/decisions.md, Hostile input).
+      if (target.rebuild && !unroutable) request = rebuilt(received, `http://svc.local${path}${target.query}`)
+      setState(request, state)
+      // docs/api.md: every response on a limited route carries the X-RateLimit headers; a preflight
+      // reports them without spending a token (and is never refused).
+      const group = limitGroup(path)
+      const refused = group ? takeToken(state, group, request, method !== 'OPTIONS') : null
+      if (refused) response = refused
+      else if (target.tooLong) response = renderError(deps, request, new HttpError(400, shared.urlTooLong), null)
+      else if (unroutable) response = renderError(deps, request, new HttpError(404, shared.notFound), null)
+      // Only the browser routes answer preflights; elsewhere OPTIONS is a route that does not exist.
+      else if (method === 'OPTIONS' && isBrowserPath(path)) response = preflight(deps, request, path)
+      else response = await app.handle(request)
+    } catch (error) {
+      // What fails outside the routes (a Request that cannot be rebuilt, the limiter) still ends
+      // in the route's 500 envelope with its request id, never the runtime's bare 500.
+      setState(request, state)
+      response = renderError(deps, request, error, null)
+    }
+    // An answer decided before the body was read (429, 404, a 401 of a route without a body) is
+    // sent only once the client has finished sending, or it would read a reset instead.
+    if (!request.bodyUsed && request.body) await drainBody(request)
+    if (received !== request && !received.bodyUsed && received.body) await drainBody(received)
 
     decorate(response, state, request)
     if (config.logRequests) {
       deps.log({
-        level: 'info', method: request.method, route: state.route ?? path, status: response.status,
+        level: 'info', method, route: state.route ?? path, status: response.status,
         duration_ms: Math.round((performance.now() - started) * 100) / 100, request_id: state.id,
       })
     }
     return response
   }
 
+  /**
+   * The bucket of a request (docs/api.md, Limits): a program key, or on the CLI routes a login token,
+   * once recognised; the client IP otherwise. An unknown token counts against its IP, so that
+   * junk tokens neither make buckets nor escape the limit (docs/decisions.md, Hostile input).
+   */
+  function bucketOf(state: RequestState, group: LimitGroup, request: Request): string {
+    if (limits[group].by === 'key') {
+      const bearer = readBearer(request)
+      if (bearer.kind === 'token') {
+        try {
+          const match = findKeyOnce(deps, request, bearer.token)
+          if (match) return `${group}:k:${match.key.id}`
+          if (group === 'cli') {
+            const login = findLoginToken(deps.database.db, bearer.token, clock.now())
+            if (login.kind === 'valid') return `${group}:a:${login.accountId}`
+          }
+        } catch {
+          // The database failed: the IP's bucket limits the request, and the route answers its own 500.
+          stateOf(request).key = undefined
+        }
+      }
+    }
+    return `${group}:ip:${state.ip}`
+  }
+
   /** Takes one token (or only looks, when `spend` is false); a refusal answers 429 before any handler or body parsing runs. */
-  function takeToken(state: RequestState, group: NonNullable<ReturnType<typeof limitGroup>>, request: Request, spend: boolean): Response | null {
-    const rule = limits[group]
-    const bearer = rule.by === 'key' ? readBearer(request) : null
-    const key = bearer?.kind === 'token' ? `${group}:k:${bearer.token}` : `${group}:ip:${state.ip}`
-    const limit = Math.floor(rule.perMinute * scale)
+  function takeToken(state: RequestState, group: LimitGroup, request: Request, spend: boolean): Response | null {
+    const key = bucketOf(state, group, request)
+    const limit = Math.floor(limits[group].perMinute * scale)
     const decision = spend ? limiter.take(key, limit) : limiter.peek(key, limit)
     state.headers['X-RateLimit-Limit'] = String(decision.limit)
     state.headers['X-RateLimit-Remaining'] = String(decision.remaining)
     state.headers['X-RateLimit-Reset'] = String(Math.ceil(decision.resetAt / 1000))
     if (decision.allowed || !spend) return null
     const retryAfter = Math.max(1, Math.ceil((decision.resetAt - clock.now()) / 1000))
-    state.headers['Retry-After'] = String(retryAfter)
-    // SPEC.md: every response to a key due for rotation carries the rotation headers and warnings.
-    const known = bearer?.kind === 'token' ? deps.findKey(bearer.token) : null
-    if (known) noteRotation(deps, request, known)
-    // The typed envelope written out: refusing must stay cheap under a flood (no Error, no stack).
-    state.decorated = true
-    const body: Record<string, unknown> = { error: { code: 'rate_limited', message: shared.rateLimited, status: 429, retry_after_seconds: retryAfter } }
-    if (state.warnings.length) body.warnings = state.warnings
-    return json(body, 429, pipelineHeaders(deps, state, request, 429))
+    // docs/api.md: every response to a key due for rotation carries the rotation headers and warnings.
+    if (state.key) noteRotation(deps, request, state.key)
+    return tooMany(deps, state, request, retryAfter)
   }
 
   /** Adds the pipeline's headers to an answer built without them (preflight, a Response from a handler). */

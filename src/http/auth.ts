@@ -4,18 +4,29 @@ import { HttpError } from './envelope'
 import { auth } from './messages'
 import { stateOf } from './request-state'
 
-export type Bearer = { kind: 'absent' } | { kind: 'empty' } | { kind: 'token'; token: string }
+export type Bearer = { kind: 'absent' } | { kind: 'empty' } | { kind: 'token'; token: string } | { kind: 'oversized' }
 
-/** Reads `Authorization: Bearer <token>`; a header not starting with Bearer counts as absent. */
+/** Longer Authorization headers are refused unread (docs/decisions.md, Hostile input); ours are under 100 characters. */
+export const AUTHORIZATION_LIMIT = 1024
+
+const isSpace = (code: number) => code === 32 || code === 9
+
+/**
+ * Reads `Authorization: Bearer <token>`; a header not starting with Bearer counts as absent, and
+ * one over AUTHORIZATION_LIMIT is `oversized`, which every route treats as a token that matches
+ * nothing. Read by hand, not by a regular expression: the header is anyone's to write.
+ */
 export function readBearer(request: Request): Bearer {
   const header = request.headers.get('authorization')
-  const match = header?.match(/^Bearer(?:\s+(.*))?$/i)
-  if (!match) return { kind: 'absent' }
-  const token = (match[1] ?? '').trim()
+  if (header === null || header.length < 6) return { kind: 'absent' }
+  if (header.length > AUTHORIZATION_LIMIT) return { kind: 'oversized' }
+  if (header.slice(0, 6).toLowerCase() !== 'bearer') return { kind: 'absent' }
+  if (header.length > 6 && !isSpace(header.charCodeAt(6))) return { kind: 'absent' }
+  const token = header.slice(6).trim()
   return token ? { kind: 'token', token } : { kind: 'empty' }
 }
 
-/** The 401 texts of each route family (SPEC.md, 401 authentication errors; CLI errors). */
+/** The 401 texts of each route family (docs/errors.md, 401 authentication errors; CLI errors). */
 type Profile = 'sale' | 'refund' | 'readiness' | 'cli' | 'lead'
 const unauthorized = (profile: Profile, kind: 'absent' | 'empty' | 'invalid'): HttpError => {
   if (profile === 'readiness') {
@@ -28,14 +39,24 @@ const unauthorized = (profile: Profile, kind: 'absent' | 'empty' | 'invalid'): H
 }
 
 /**
- * Resolves a program API key for one request, applying key rotation (SPEC.md, Authentication):
+ * Resolves a program API key for one request, applying key rotation (docs/api.md, Authentication):
  * before the deadline the response gains Deprecation/Sunset/Link headers and a `warnings` entry;
  * after it the key is retired and answers the typed 401 api_key_rotation_required.
  */
 export function programKey(deps: Deps, request: Request, token: string, profile: Profile): KeyMatch {
-  const match = deps.findKey(token)
+  const match = findKeyOnce(deps, request, token)
   if (!match) throw unauthorized(profile, 'invalid')
   return unlessRetired(deps, request, match, profile)
+}
+
+/**
+ * deps.findKey for this request's token, looked up at most once per request: the rate limiter
+ * (app.ts) recognises the key before the route checks it.
+ */
+export function findKeyOnce(deps: Deps, request: Request, token: string): KeyMatch | null {
+  const state = stateOf(request)
+  if (state.key === undefined) state.key = deps.findKey(token)
+  return state.key
 }
 
 /** The key, its rotation noted on the answer; the typed 401 when it is retired. */
@@ -76,6 +97,7 @@ export function noteRotation(deps: Deps, request: Request, match: KeyMatch): 'no
 /** A required program key: 401 in the profile's words when absent, empty or unknown. */
 export function requireProgramKey(deps: Deps, request: Request, profile: Exclude<Profile, 'lead'>): KeyMatch {
   const bearer = readBearer(request)
+  if (bearer.kind === 'oversized') throw unauthorized(profile, 'invalid')
   if (bearer.kind !== 'token') throw unauthorized(profile, bearer.kind)
   return programKey(deps, request, bearer.token, profile)
 }
@@ -83,16 +105,17 @@ export function requireProgramKey(deps: Deps, request: Request, profile: Exclude
 /** An optional key (lead, click): null in browser mode (absent or empty token); 401 when unknown. */
 export function optionalProgramKey(deps: Deps, request: Request): KeyMatch | null {
   const bearer = readBearer(request)
+  if (bearer.kind === 'oversized') throw unauthorized('lead', 'invalid')
   return bearer.kind === 'token' ? programKey(deps, request, bearer.token, 'lead') : null
 }
 
 /**
- * Click: no key is needed and an unknown one is ignored (SPEC.md: Bearer optional, only for the
+ * Click: no key is needed and an unknown one is ignored (docs/api.md: Bearer optional, only for the
  * test-mode program check), but a known key's rotation applies as on every route ("every
  * request with it"): the rotation headers and `warnings`, or the retired key's typed 401.
  */
 export function knownProgramKey(deps: Deps, request: Request): KeyMatch | null {
   const bearer = readBearer(request)
-  const match = bearer.kind === 'token' ? deps.findKey(bearer.token) : null
+  const match = bearer.kind === 'token' ? findKeyOnce(deps, request, bearer.token) : null
   return match && unlessRetired(deps, request, match, 'lead')
 }

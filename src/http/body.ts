@@ -4,9 +4,16 @@ import { shared } from './messages'
 export const BODY_LIMIT = 64 * 1024
 
 /**
+ * How much of an oversized body is read (and thrown away) before the answer, so that the client,
+ * still sending, reads the 400 instead of a reset (docs/decisions.md, Hostile input). The transport's
+ * own ceiling (src/runtime/bun.ts) sits just above it.
+ */
+export const DRAIN_LIMIT = 64 * 1024 * 1024
+
+/**
  * A body that could not be read (wrong content type, too large, malformed JSON). It is handed to
  * the route instead of thrown, so that the route's credential check answers first: a request
- * without a valid key gets its 401 whatever its body (SPEC.md's 401 table), and the body's 400
+ * without a valid key gets its 401 whatever its body (docs/errors.md's 401 table), and the body's 400
  * comes when the route reads the body (acceptedBody, bodyChecker).
  */
 export class RefusedBody {
@@ -36,17 +43,80 @@ export async function readBody(request: Request): Promise<unknown> {
 async function parseBody(request: Request): Promise<unknown> {
   const type = (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase()
   if (type && type !== 'application/json' && type !== 'text/plain' && !type.endsWith('+json')) {
+    await drainBody(request)
     throw new HttpError(400, shared.contentType)
   }
-  const declared = Number(request.headers.get('content-length') ?? 0)
-  if (declared > BODY_LIMIT) throw new HttpError(400, shared.bodyTooLarge)
-  const bytes = new Uint8Array(await request.arrayBuffer())
-  if (bytes.byteLength > BODY_LIMIT) throw new HttpError(400, shared.bodyTooLarge)
+  const bytes = await readLimited(request, BODY_LIMIT)
+  if (!bytes) throw new HttpError(400, shared.bodyTooLarge)
   const text = new TextDecoder().decode(bytes).trim()
   if (!text) return {}
   try {
     return JSON.parse(text)
   } catch {
     throw new HttpError(400, shared.malformedJson)
+  }
+}
+
+/**
+ * The body's bytes, or null when there are more than `limit` of them. Only `limit` bytes are ever
+ * held: a body that declares its length within the limit is read whole (the framing bounds it);
+ * a chunked one is counted as it arrives. An oversized body is drained (read and dropped, up to
+ * DRAIN_LIMIT) before this returns, so that the answer reaches a client that is still sending.
+ */
+export async function readLimited(request: Request, limit: number): Promise<Uint8Array | null> {
+  const length = request.headers.get('content-length')
+  if (length !== null) {
+    const declared = Number(length)
+    if (declared > limit) {
+      await drainBody(request)
+      return null
+    }
+    if (declared <= limit) return new Uint8Array(await request.arrayBuffer())
+  }
+  const reader = request.body?.getReader()
+  if (!reader) return new Uint8Array()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > limit) {
+      await drainReader(reader, size)
+      return null
+    }
+    chunks.push(value)
+  }
+  if (chunks.length === 1) return chunks[0]
+  const bytes = new Uint8Array(size)
+  let at = 0
+  for (const chunk of chunks) {
+    bytes.set(chunk, at)
+    at += chunk.byteLength
+  }
+  return bytes
+}
+
+/**
+ * Reads what is left of a body nobody read (an answer decided before the body: 404, 429, 401)
+ * and drops it, so that the client is not reset while it sends. Does nothing for a body already
+ * read or absent.
+ */
+export async function drainBody(request: Request): Promise<void> {
+  if (request.bodyUsed) return
+  const reader = request.body?.getReader()
+  if (reader) await drainReader(reader, 0)
+}
+
+async function drainReader(reader: ReadableStreamDefaultReader<Uint8Array>, seen: number): Promise<void> {
+  try {
+    while (seen <= DRAIN_LIMIT) {
+      const { done, value } = await reader.read()
+      if (done) return
+      seen += value.byteLength
+    }
+    await reader.cancel()
+  } catch {
+    // The client went away mid-body: there is nobody left to answer.
   }
 }

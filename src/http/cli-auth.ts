@@ -1,11 +1,13 @@
 import { Elysia, t } from 'elysia'
-import { abandonSession, completeSession, consumeSession, createSession, findAccount, findSession } from '../db/cli-store'
-import { sessionExpired, sessionExpiresAt } from '../domain/cli-session'
+import { abandonSession, completeSession, consumeSession, createSession, findAccount, findSession, pendingSessionTimes, useIdToken } from '../db/cli-store'
+import { hashSecret } from '../db/credentials'
+import { PENDING_SESSIONS_PER_IP, SESSION_LIFETIME_MS, sessionExpired, sessionExpiresAt } from '../domain/cli-session'
 import { verifyIdToken } from '../domain/id-token'
 import type { Deps } from './deps'
 import { doc } from './docs'
 import { HttpError, ok } from './envelope'
 import { cli } from './messages'
+import { stateOf } from './request-state'
 import { bodyChecker } from './validate'
 
 /** POST /api/v1/cli/auth/callback: both fields are required, and either missing answers the one message. */
@@ -18,7 +20,7 @@ const checkCallback = bodyChecker(CallbackBody)
 const iso = (ms: number) => new Date(ms).toISOString()
 
 /**
- * The CLI login flow (SPEC.md, States: CLI login session): start creates a pending session,
+ * The CLI login flow (docs/api.md, Customer states: CLI login session): start creates a pending session,
  * callback signs it in with an id_token, poll hands the login token out exactly once.
  */
 export function cliAuthRoutes(deps: Deps) {
@@ -26,8 +28,21 @@ export function cliAuthRoutes(deps: Deps) {
   const now = () => deps.clock.now()
 
   return new Elysia({ name: 'cli-auth' })
-    .post('/api/v1/cli/auth/start', async () => {
-      const session = await writer.run(() => createSession(db, now()))
+    .post('/api/v1/cli/auth/start', async ({ request }) => {
+      const ip = stateOf(request).ip
+      const session = await writer.run(() => {
+        const at = now()
+        // Pending sessions are capped per client IP: starting them costs nothing, keeping them a row each.
+        const pending = pendingSessionTimes(db, ip, at - SESSION_LIFETIME_MS)
+        if (pending.length >= PENDING_SESSIONS_PER_IP) {
+          const freedAt = sessionExpiresAt(pending[pending.length - PENDING_SESSIONS_PER_IP])
+          const retryAfter = Math.max(1, Math.ceil((freedAt - at) / 1000))
+          throw new HttpError(429, cli.tooManySessions, {
+            typed: true, code: 'rate_limited', extra: { status: 429, retry_after_seconds: retryAfter }, headers: { 'Retry-After': String(retryAfter) },
+          })
+        }
+        return createSession(db, at, ip)
+      })
       return ok({
         state: session.state,
         login_url: `${deps.config.publicBaseUrl}/cli/login?state=${encodeURIComponent(session.state)}`,
@@ -49,13 +64,18 @@ export function cliAuthRoutes(deps: Deps) {
         const account = findAccount(db, check.claims.sub)
         if (!account) throw new HttpError(401, cli.invalidIdToken, { details: { reason: 'unknown_account' } })
         if (account.suspended) throw new HttpError(403, cli.suspended, { details: { code: 'ACCOUNT_BLOCKED' } })
+        // An id_token signs in once (docs/decisions.md, Hostile input); this unit's rollback on any
+        // later failure leaves it unused.
+        if (!useIdToken(db, hashSecret(input.id_token), check.claims.exp * 1000, at)) {
+          throw new HttpError(401, cli.invalidIdToken, { details: { reason: 'used' } })
+        }
         completeSession(db, session, account.id, at)
       })
       return ok({ state: input.state, status: 'complete' })
     }, {
       detail: doc('Sign a CLI login session in with an id_token', 'cli', {
         body: CallbackBody,
-        description: 'Answers data.status `complete`. A refused id_token answers 401 `Invalid id_token` with error.details.reason one of malformed, bad_signature, expired, foreign, unknown_account.',
+        description: 'Answers data.status `complete`. A refused id_token answers 401 `Invalid id_token` with error.details.reason one of malformed, bad_signature, expired, foreign, unknown_account, used (an id_token signs in once).',
       }),
     })
 
@@ -71,7 +91,7 @@ export function cliAuthRoutes(deps: Deps) {
         if (session.status === 'pending') {
           return sessionExpired(session.createdAt, at) ? { status: 'expired' } : { status: 'pending', expires_at: iso(sessionExpiresAt(session.createdAt)) }
         }
-        // SPEC.md: a session older than 5 minutes polls as expired, signed in or not; its
+        // docs/api.md: a session older than 5 minutes polls as expired, signed in or not; its
         // uncollected token is withdrawn.
         if (!session.pendingToken || sessionExpired(session.createdAt, at)) {
           abandonSession(db, session)

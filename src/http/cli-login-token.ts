@@ -5,14 +5,14 @@ import type { Deps } from './deps'
 import { HttpError } from './envelope'
 import { cli } from './messages'
 
-/** The 401 texts of the two login-token routes (SPEC.md, CLI errors). */
+/** The 401 texts of the two login-token routes (docs/errors.md, CLI errors). */
 const texts = {
   init: { missing: cli.initAuthRequired, invalid: cli.initInvalidToken, account: cli.initAccountMissing },
   programs: { missing: cli.programsMissingHeader, invalid: cli.programsInvalidToken, account: cli.programsAccountMissing },
 } as const
 
 /**
- * The account behind an account login token (SPEC.md, Authentication 2), for init or programs.
+ * The account behind an account login token (docs/api.md, Authentication 2), for init or programs.
  * Throws 401 in that route's words when the header is absent or empty, the token is unknown or
  * expired, or its account is gone; 403 ACCOUNT_BLOCKED when the account is suspended, since a
  * suspension must also stop tokens issued before it (the callback alone would not).
@@ -20,6 +20,7 @@ const texts = {
 export function requireLoginToken(deps: Deps, request: Request, route: keyof typeof texts): Account {
   const words = texts[route]
   const bearer = readBearer(request)
+  if (bearer.kind === 'oversized') throw new HttpError(401, words.invalid)
   if (bearer.kind !== 'token') throw new HttpError(401, words.missing)
   const { db } = deps.database
   const match = findLoginToken(db, bearer.token, deps.clock.now())

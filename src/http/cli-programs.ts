@@ -5,6 +5,7 @@ import { programs, type Program } from '../db/schema'
 import type { Deps } from './deps'
 import { doc } from './docs'
 import { acceptedBody } from './body'
+import { quoteValue } from './quote'
 import { HttpError, ok } from './envelope'
 import { requireLoginToken } from './cli-login-token'
 import { cli } from './messages'
@@ -25,11 +26,9 @@ export const InitBody = t.Object({
 })
 const checkInit = bodyChecker(InitBody)
 
-/** How a value the client sent is quoted back in a message. */
-const quoted = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value))
 
 /**
- * The checks of SPEC.md's init rows that bodyChecker cannot make in their order and words:
+ * The checks of docs/api.md's init rows that bodyChecker cannot make in their order and words:
  * advertiser_id (403) before the fields, a missing field before a wrong one, and the
  * commission_type message that repeats the value sent.
  */
@@ -41,7 +40,7 @@ function precheck(received: unknown, advertiserId: number): void {
   const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '')
   if (required.some((field) => blank(input[field]))) throw new HttpError(400, cli.initMissingFields)
   if (!(commissionTypes as readonly unknown[]).includes(input.commission_type)) {
-    throw new HttpError(400, cli.initCommissionType(quoted(input.commission_type)))
+    throw new HttpError(400, cli.initCommissionType(quoteValue(input.commission_type)))
   }
 }
 
@@ -75,7 +74,7 @@ export function cliProgramRoutes(deps: Deps) {
         }).returning({ id: programs.id }).get()
         return { program_id: program.id, api_key: issueApiKey(db, program.id, now) }
       })
-      // The new domain is a browser origin the CORS preflight must know (DECISIONS.md, Browser origins).
+      // The new domain is a browser origin the CORS preflight must know (docs/decisions.md, Browser origins).
       catalogChanged(deps.database)
       return ok(created)
     }, {

@@ -9,7 +9,7 @@ import { doc } from './docs'
 import { HttpError } from './envelope'
 import { shared } from './messages'
 
-/** Every /api/v1/cli/* route of SPEC.md (Command-line routes), and the login page they link to. */
+/** Every /api/v1/cli/* route of docs/api.md (Command-line routes), and the login page they link to. */
 export function cliRoutes(deps: Deps) {
   return new Elysia({ name: 'cli' })
     .use(cliAuthRoutes(deps))

@@ -20,7 +20,7 @@ function splitCount(db: Db, table: SQLiteTable & { programId: SQLiteColumn; test
 /**
  * The counts of a program, test and live apart (issue 4: test-mode records never mix into live
  * counts). Leads are customers that reached the lead stage (settled); provisional leads, which
- * SPEC.md says do not count, are shown on their own. Commissions count earned entries, not reversals.
+ * docs/api.md says do not count, are shown on their own. Commissions count earned entries, not reversals.
  */
 export function programCounts(db: Db, programId: number): { live: Counts; test: Counts } {
   const parts = {

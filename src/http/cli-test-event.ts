@@ -7,6 +7,7 @@ import { testClick, testLead, testSale, type StepContext } from './cli-test-step
 import type { Deps } from './deps'
 import { doc } from './docs'
 import { acceptedBody } from './body'
+import { quoteValue } from './quote'
 import { HttpError, ok } from './envelope'
 import { cli, shared } from './messages'
 import { stateOf } from './request-state'
@@ -24,8 +25,6 @@ export const TestEventBody = t.Object({
   type: t.Optional(t.Literal('chain', { description: 'Full synthetic chain click → lead → sale → commission (wins over event_type)' })),
 })
 
-/** How a value the client sent is quoted back: strings as they are, the rest as JavaScript prints them. */
-const quoted = (value: unknown) => (typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value))
 
 type Step = { step: string; ok: boolean } & Record<string, unknown>
 
@@ -38,11 +37,11 @@ type Step = { step: string; ok: boolean } & Record<string, unknown>
 function chainFailure(deps: Deps, request: Request, steps: Step[], error: unknown): HttpError {
   const id = stateOf(request).id
   deps.log({ level: 'error', request_id: id, path: '/api/v1/cli/test-event', steps, error: String((error as Error)?.stack ?? error) })
-  // SPEC.md: details holds request_id only on a CLI 500; the steps that ran are in the log line.
+  // docs/errors.md: details holds request_id only on a CLI 500; the steps that ran are in the log line.
   return new HttpError(500, `${cli.chainFailed} (request_id: ${id})`, { details: { request_id: id } })
 }
 
-/** SPEC.md, Limits: the typed 429 of the chain cap, with its own retry_after_seconds (and Retry-After). */
+/** docs/api.md, Limits: the typed 429 of the chain cap, with its own retry_after_seconds (and Retry-After). */
 const chainCapped = (seconds: number) => new HttpError(429, shared.chainCap, {
   typed: true, code: 'rate_limited', extra: { status: 429, retry_after_seconds: seconds }, headers: { 'Retry-After': String(seconds) },
 })
@@ -63,7 +62,7 @@ export function cliTestEventRoutes(deps: Deps) {
   /**
    * The chain: the fixture is prepared, then the cap checked and the run counted, in one unit
    * that returns its verdict instead of throwing, so that a refused chain still keeps the
-   * refreshed fixture (SPEC.md, Limits). Then click → lead → sale → commission, each step reported.
+   * refreshed fixture (docs/api.md, Limits). Then click → lead → sale → commission, each step reported.
    */
   async function chain(request: Request, program: Program) {
     const gate = await writer.run(() => {
@@ -114,7 +113,7 @@ export function cliTestEventRoutes(deps: Deps) {
       const input = (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed : {}) as Record<string, unknown>
       if (input.type === 'chain') return ok(await chain(request, program))
       const eventType = input.event_type
-      if (!(eventTypes as readonly unknown[]).includes(eventType)) throw new HttpError(400, cli.testEventType(quoted(eventType)))
+      if (!(eventTypes as readonly unknown[]).includes(eventType)) throw new HttpError(400, cli.testEventType(quoteValue(eventType)))
       const fixture = await writer.run(() => prepareFixture(db, program.id, now()))
       catalogChanged(deps.database) // the fixture link may have been turned back on
       const result = await single({ deps, request, program, fixture }, eventType as EventType)
@@ -124,7 +123,7 @@ export function cliTestEventRoutes(deps: Deps) {
         body: TestEventBody, security: 'programKey',
         description: 'Single event: data { event_type, test_mode: true, click_id, … the lead or sale answer }. Chain: data { type: "chain", test_mode: true, ' +
           'steps: [{ step: click|lead|sale|commission, ok, … }], chains_remaining }; 10 chains per program per hour, then the typed 429 rate_limited ' +
-          'with retry_after_seconds. A chain step that fails answers 500 with every step so far in error.details.steps.',
+          'with retry_after_seconds. A chain step that fails answers 500 with error.details.request_id; the log line under that id lists the steps.',
       }),
     })
 }

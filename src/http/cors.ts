@@ -3,7 +3,7 @@ import { errorBody, HttpError, json } from './envelope'
 import { shared } from './messages'
 import { originKnown } from './origin'
 
-/** The only routes meant for direct browser requests (SPEC.md, Authentication, Other rules). */
+/** The only routes meant for direct browser requests (docs/api.md, Authentication, Other rules). */
 const browserPaths = new Set(['/api/v1/track/click', '/api/v1/track/lead'])
 
 export const isBrowserPath = (path: string) => browserPaths.has(path)
@@ -15,7 +15,7 @@ const EXPOSED = 'X-Request-ID, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateL
  * sends text/plain), checked against their own program before anything is recorded; every
  * answer to them is readable by the page that sent it, so that a refused origin sees its 403
  * `Origin not allowed for this program` rather than a network error. Preflights, which carry
- * no program, are answered for the origins some program accepts only (DECISIONS.md).
+ * no program, are answered for the origins some program accepts only (docs/decisions.md).
  */
 export function corsHeaders(deps: Deps, request: Request, path: string, headers: Record<string, string>): void {
   if (!browserPaths.has(path)) return
@@ -29,7 +29,7 @@ export function corsHeaders(deps: Deps, request: Request, path: string, headers:
 /**
  * Answers a CORS preflight. It carries no body, hence no program: it is answered for the origins
  * that some program accepts, on the browser routes only; the actual request is then checked
- * against its own program (DECISIONS.md, Browser origins).
+ * against its own program (docs/decisions.md, Browser origins).
  */
 export function preflight(deps: Deps, request: Request, path: string): Response {
   const origin = request.headers.get('origin')

@@ -1,5 +1,5 @@
 /**
- * The two error envelopes of SPEC.md (Errors). Every failure is an HttpError; the one error
+ * The two error envelopes of docs/errors.md (Errors). Every failure is an HttpError; the one error
  * handler in app.ts renders it here. `error` is always an object, never a string.
  */
 
@@ -16,7 +16,7 @@ export const errorNames: Record<number, string> = {
   503: 'ServiceUnavailableError',
 }
 
-// SPEC.md: sale and refund add error.code to every platform error; these are the defaults by status.
+// docs/errors.md: sale and refund add error.code to every platform error; these are the defaults by status.
 const defaultCodes: Record<number, string> = {
   400: 'invalid_request',
   401: 'unauthorized',
@@ -27,7 +27,7 @@ const defaultCodes: Record<number, string> = {
   503: 'service_unavailable',
 }
 
-/** The routes whose platform errors carry error.code (SPEC.md, Platform envelope). */
+/** The routes whose platform errors carry error.code (docs/errors.md, Platform envelope). */
 const codedPaths = new Set(['/api/v1/track/sale', '/api/v1/track/refund'])
 
 export interface HttpErrorOptions {

@@ -3,12 +3,12 @@ import { click, cli, lead, refund, sale, shared } from './messages'
 
 type InternalError = (requestId: string) => HttpError
 
-// CLI 500s carry the request id at the end of the message and in details (SPEC.md, Request IDs).
+// CLI 500s carry the request id at the end of the message and in details (docs/errors.md, Request IDs).
 const cliError = (message: string): InternalError => (id) =>
   new HttpError(500, `${message} (request_id: ${id})`, { details: { request_id: id } })
 const plain = (message: string): InternalError => () => new HttpError(500, message)
 
-/** The deliberately generic 500 of each route (SPEC.md, 500 errors; CLI errors). */
+/** The deliberately generic 500 of each route (docs/errors.md, 500 errors; CLI errors). */
 const internalErrors: Record<string, InternalError> = {
   '/api/v1/track/click': plain(click.failed),
   '/api/v1/track/lead': plain(lead.failed),

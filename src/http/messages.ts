@@ -1,4 +1,4 @@
-// Every message and code a client can see, spelled exactly as SPEC.md spells it.
+// Every message and code a client can see, spelled exactly as docs/errors.md spells it.
 // Tests assert the literal strings, not these constants, so a typo here fails them.
 
 export const auth = {
@@ -12,12 +12,16 @@ export const auth = {
   // CLI status and test-event.
   cliMalformed: 'Missing or malformed Authorization header. Expected: Bearer <api_token>',
   cliMissing: 'Missing API token',
-  cliInvalidKey: 'Invalid API key. Regenerate the key in your program settings (Developers, API keys) and use the new one; creating another program does not help.',
+  // docs/errors.md fixes "Invalid API key." and asks for advice to regenerate the key; the advice is
+  // ours. This product has no settings screen, so every hint names the operator API call.
+  cliInvalidKey: 'Invalid API key. Regenerate the key with the operator API (POST /api/v1/admin/programs/<program_id>/api-key) and use the new one; creating another program does not help.',
   rotationRequired: 'api_key_rotation_required',
-  rotationRetired: 'This API key was retired after its rotation deadline. Regenerate the key and use the new one.',
-  rotationHint: 'Regenerate the API key in program settings (Developers, API keys) and deploy the new key.',
+  rotationRetired: 'This API key was retired after its rotation deadline. Regenerate the key (POST /api/v1/admin/programs/<program_id>/api-key) and use the new one.',
+  rotationHint: 'Regenerate the API key with the operator API (POST /api/v1/admin/programs/<program_id>/api-key) and deploy the new key.',
   rotationWarning: 'This API key is marked for mandatory rotation and stops working at its deadline.',
   adminUnauthorized: 'Invalid or missing admin token',
+  // Not in docs/api.md (docs/decisions.md, Hostile input): 10 wrong admin tokens a minute from one IP.
+  adminTooManyFailures: 'Too many wrong admin tokens from this address. Retry after the number of seconds in Retry-After.',
 } as const
 
 export const click = {
@@ -84,6 +88,8 @@ export const shared = {
   /** DECISIONS.md, Shutdown: a request that arrives while the server drains. */
   shuttingDown: 'Service is shutting down',
   bodyTooLarge: 'Request body too large (limit 65536 bytes)',
+  // Not in docs/api.md (docs/decisions.md, Hostile input): the path and query over 8 KiB.
+  urlTooLong: 'URL too long (limit 8192 bytes)',
   contentType: 'Content-Type must be application/json',
 } as const
 
@@ -99,6 +105,8 @@ export const cli = {
   pollNotFound: 'Session not found',
   pollConsumed: 'Session already consumed',
   pollFailed: 'Failed to poll auth session',
+  // Not in docs/api.md: pending login sessions per client IP (docs/cli-server.md).
+  tooManySessions: 'Too many pending login sessions from this address. Finish one or let it expire (5 minutes).',
   initAuthRequired: 'Authentication required — run `svc login` first',
   initInvalidToken: 'Invalid or expired token — run `svc login` again',
   initAccountMissing: 'the service not found — run `svc login` again',
@@ -107,7 +115,7 @@ export const cli = {
   initMissingFields: 'Missing required fields: name, domain, commission_type, commission_rate',
   initCommissionType: (value: string) => `Invalid commission_type: ${value}. Valid: percent, fixed, recurring_percent, recurring_fixed`,
   initCommissionRate: 'commission_rate must be a positive number',
-  // Not in SPEC.md: a domain that is no host name (docs/cli-server.md).
+  // Not in docs/api.md: a domain that is no host name (docs/cli-server.md).
   initDomain: 'domain must be a host name such as shop.example',
   initFailed: 'Failed to create program',
   programsMissingHeader: 'Missing Authorization header. Run `svc login` first.',
@@ -120,7 +128,7 @@ export const cli = {
   testEventFailed: 'Failed to process test event',
 } as const
 
-// Processor webhooks (DECISIONS.md; not in SPEC.md): 400 for a bad signature or body.
+// Processor webhooks (docs/decisions.md, Processor webhooks; docs/errors.md): 400 for a bad signature or body.
 export const webhook = {
   missingSignature: 'Missing Stripe-Signature header',
   badSignature: 'No valid signature for this endpoint in the Stripe-Signature header',
@@ -129,4 +137,14 @@ export const webhook = {
   notAnEvent: 'Body is not a Stripe event (JSON with id, type and data.object)',
   bodyTooLarge: 'Request body too large (limit 524288 bytes)',
   programNotFound: 'Program not found',
+} as const
+
+// The operator API's payouts (docs/decisions.md, Payouts; not in docs/api.md).
+export const payout = {
+  programNotFound: 'Program not found',
+  notFound: 'Payout not found',
+  until: 'until must be an ISO 8601 date or time',
+  paidCannotCancel: 'A paid payout cannot be canceled',
+  canceledCannotPay: 'A canceled payout cannot be marked paid',
+  csvStatus: 'status must be pending, paid or canceled (several separated by commas)',
 } as const

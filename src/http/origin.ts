@@ -3,7 +3,7 @@ import type { Database } from '../db/open'
 import { programs, type Program } from '../db/schema'
 
 /**
- * Browser origins (DECISIONS.md, Browser origins): a program accepts https://<domain>, its
+ * Browser origins (docs/decisions.md, Browser origins): a program accepts https://<domain>, its
  * subdomains over https, and the exact origins in allowed_origins (scheme, host and port).
  */
 export function originAllowed(program: Pick<Program, 'domain' | 'allowedOrigins'>, origin: string): boolean {
@@ -17,6 +17,28 @@ export function originAllowed(program: Pick<Program, 'domain' | 'allowedOrigins'
   if (url.protocol !== 'https:' || url.port !== '') return false
   const domain = program.domain.toLowerCase()
   return url.hostname === domain || url.hostname.endsWith(`.${domain}`)
+}
+
+/** Each program row's answers by origin: a site's clicks and leads bring the same few origins again and again. */
+const answers = new WeakMap<object, Map<string, boolean>>()
+/** Past this many origins a program's answers start again empty: hostile Origin headers cannot grow memory. */
+const MAX_ORIGINS = 64
+
+/**
+ * originAllowed, answered once per program row and origin. Rows are never changed in place: the
+ * catalog (src/db/catalog.ts) hands out a new row after every program change, so a changed
+ * domain or allowed_origins is checked afresh.
+ */
+export function originAllowedOnce(program: Pick<Program, 'domain' | 'allowedOrigins'>, origin: string): boolean {
+  let known = answers.get(program)
+  if (!known) answers.set(program, (known = new Map()))
+  let allowed = known.get(origin)
+  if (allowed === undefined) {
+    allowed = originAllowed(program, origin)
+    if (known.size >= MAX_ORIGINS) known.clear()
+    known.set(origin, allowed)
+  }
+  return allowed
 }
 
 /** Whether any program accepts `origin`: what CORS preflight answers, since it carries no program. */

@@ -1,5 +1,5 @@
 /**
- * In-memory per-minute buckets (SPEC.md, Limits). Each key gets `limit` requests per window;
+ * In-memory per-minute buckets (docs/api.md, Limits). Each key gets `limit` requests per window;
  * the bucket refills whole when its window ends. Expired buckets are indistinguishable from new
  * ones, so dropping them loses nothing: they are swept so that many distinct IPs cannot grow
  * memory without bound.
@@ -70,7 +70,7 @@ export class RateLimiter {
 
 export type LimitGroup = 'click' | 'lead' | 'sale' | 'readiness' | 'cli'
 
-/** Per-minute limits and bucket keys of SPEC.md's Limits table. */
+/** Per-minute limits and bucket keys of docs/api.md's Limits table. */
 export const limits: Record<LimitGroup, { perMinute: number; by: 'ip' | 'key' }> = {
   click: { perMinute: 60, by: 'ip' },
   lead: { perMinute: 30, by: 'ip' },

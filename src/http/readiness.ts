@@ -19,7 +19,7 @@ export function readinessChecks(program: Program, key: ApiKey, facts: ReadinessF
   return [
     key.rotateBy === null
       ? { id: 'api_key', ok: true, message: 'The API key is valid.' }
-      : { id: 'api_key', ok: false, message: `The API key is marked for rotation and stops working at ${new Date(key.rotateBy).toISOString()}; regenerate it.` },
+      : { id: 'api_key', ok: false, message: `The API key is marked for rotation and stops working at ${new Date(key.rotateBy).toISOString()}; regenerate it: POST /api/v1/admin/programs/${program.id}/api-key (operator API).` },
     { id: 'browser_origins', ok: program.domain !== '', message: `Browser calls are accepted from ${origins.join(', ')}.` },
     facts.activeLinks > 0
       ? { id: 'active_link', ok: true, message: `${facts.activeLinks} active partner link(s).` }

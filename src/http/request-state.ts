@@ -1,3 +1,5 @@
+import type { KeyMatch } from '../db/credentials'
+
 /** What the pipeline learns about one request, shared by the wrapper in app.ts and the handlers. */
 export interface RequestState {
   id: string
@@ -6,15 +8,25 @@ export interface RequestState {
   readonly ip: string
   /** Headers added to the response whatever it is (rate limits, rotation, CORS). */
   headers: Record<string, string>
-  /** Top-level `warnings` of a key due for rotation (SPEC.md, Authentication). */
+  /** Top-level `warnings` of a key due for rotation (docs/api.md, Authentication). */
   warnings: unknown[]
   /** The route's label for the log line (the path without ids). */
   route?: string
+  /** The program key of the request's Bearer token, once looked up (null: it matches none). */
+  key?: KeyMatch | null
   /** Set once the pipeline's headers are in the answer (built with them, or added after). */
   decorated?: boolean
 }
 
-const states = new WeakMap<Request, RequestState>()
+// A symbol-keyed property of the request itself: a WeakMap entry per request cost the click path
+// about 3% of its samples (bench/README.md), and the state dies with its request either way.
+const STATE = Symbol('svc.requestState')
+const states = {
+  get: (request: Request): RequestState | undefined => (request as unknown as Record<symbol, RequestState>)[STATE],
+  set: (request: Request, state: RequestState) => {
+    ;(request as unknown as Record<symbol, RequestState>)[STATE] = state
+  },
+}
 
 export function setState(request: Request, state: RequestState): void {
   states.set(request, state)

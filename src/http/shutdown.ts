@@ -10,7 +10,7 @@ const LINGER_MS = 2_000
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
 /**
- * Wraps the app's fetch for a graceful stop (DECISIONS.md, Shutdown). Once `drain` is called,
+ * Wraps the app's fetch for a graceful stop (docs/decisions.md, Shutdown). Once `drain` is called,
  * a request that arrives (a new one on an open keep-alive connection) answers 503 `Service is
  * shutting down` with `Connection: close`, and the answers of requests already running carry
  * `Connection: close` too, so that each client closes its connection itself instead of having

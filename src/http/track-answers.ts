@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox'
 import { t } from 'elysia'
 
-// Success bodies of the tracking routes (DECISIONS.md, Success bodies): the OpenAPI document
+// Success bodies of the tracking routes (docs/decisions.md, Success bodies): the OpenAPI document
 // shows them and the client library takes its types from them, so neither can drift.
 
 export const ClickAnswer = t.Object({

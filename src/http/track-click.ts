@@ -16,7 +16,7 @@ import { ClickAnswer } from './track-answers'
 
 const check = bodyChecker(ClickBody)
 
-// SPEC.md, Track click 400 table, and the 410 of the typed envelope with top-level success/message.
+// docs/errors.md, Track click 400 table, and the 410 of the typed envelope with top-level success/message.
 const failures = {
   invalid_url: () => new HttpError(400, click.urlInvalid),
   no_aff: () => new HttpError(400, click.noAff),
@@ -50,12 +50,13 @@ export function trackClickRoutes(deps: Deps) {
     const link = TrackingStore.of(deps.database).findLink(aff.aff)
     const decision = decideLink(link)
     if (!decision.ok) throw clickFailure(decision.reason)
-    // A configured link has a program row (foreign key), so its domain and origins are present.
-    guardOrigin({ domain: link!.domain!, allowedOrigins: link!.allowedOrigins! }, request)
+    // A configured link has a program row (foreign key), so its domain and origins are present;
+    // the catalog's row itself is passed, so that its origin answers are kept (originAllowedOnce).
+    guardOrigin(link as { domain: string; allowedOrigins: string[] }, request)
     guardTestProgram(deps, request, input.additional_data, key ? key.program : undefined)
     const clickId = await recordClick(deps, {
       programId: decision.programId, linkId: link!.id, partnerId: decision.partnerId, clickId: input.click_id ?? null,
-      testMode: input.additional_data?.test_mode === true, ip: stateOf(request).ip, userAgent: request.headers.get('user-agent'),
+      testMode: input.additional_data?.test_mode === true || link!.testFixture, ip: stateOf(request).ip, userAgent: request.headers.get('user-agent'),
     })
     return { success: true, click_id: clickId, cookie_window_days: link!.windowDays }
   }, {

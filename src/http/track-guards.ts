@@ -3,7 +3,7 @@ import type { Deps } from './deps'
 import { HttpError } from './envelope'
 import { optionalProgramKey } from './auth'
 import { shared } from './messages'
-import { originAllowed } from './origin'
+import { originAllowedOnce } from './origin'
 
 export interface AdditionalData {
   test_mode?: boolean
@@ -23,16 +23,16 @@ export function identifier(value: string | number | undefined): string | null {
 }
 
 /**
- * Browser-mode calls carrying an Origin must come from the program's site (DECISIONS.md,
+ * Browser-mode calls carrying an Origin must come from the program's site (docs/decisions.md,
  * Browser origins): 403 otherwise, before anything is recorded. No Origin: server to server.
  */
 export function guardOrigin(program: Pick<Program, 'domain' | 'allowedOrigins'>, request: Request): void {
   const origin = request.headers.get('origin')
-  if (origin !== null && !originAllowed(program, origin)) throw new HttpError(403, shared.originNotAllowed)
+  if (origin !== null && !originAllowedOnce(program, origin)) throw new HttpError(403, shared.originNotAllowed)
 }
 
 /**
- * SPEC.md, Authentication: a test-mode click or lead sending both a Bearer key and an
+ * docs/api.md, Authentication: a test-mode click or lead sending both a Bearer key and an
  * additional_data.program_id of another program gets 403. `keyProgram` is the key's program,
  * or undefined to resolve it here (click: a key is otherwise ignored).
  */

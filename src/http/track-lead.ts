@@ -13,8 +13,8 @@ import { LeadData, answer } from './track-answers'
 const check = bodyChecker(LeadBody)
 
 /**
- * The answer to a lead outcome (DECISIONS.md: `{ data: { customer_id, status } }`, plus
- * `provisional: true` for a browser-mode lead under server_required), or the 400 of SPEC.md.
+ * The answer to a lead outcome (docs/decisions.md: `{ data: { customer_id, status } }`, plus
+ * `provisional: true` for a browser-mode lead under server_required), or the 400 of docs/errors.md.
  */
 export function leadAnswer(outcome: LeadOutcome) {
   if (outcome.kind === 'recorded') {
@@ -28,7 +28,7 @@ export function leadAnswer(outcome: LeadOutcome) {
 /** POST /api/v1/track/lead: server mode with the program key, browser mode without one. */
 export function trackLeadRoutes(deps: Deps) {
   return new Elysia({ name: 'track-lead' }).post('/api/v1/track/lead', async ({ body, request }) => {
-    // An absent or empty Bearer token means browser mode; an unknown one is 401 (SPEC.md).
+    // An absent or empty Bearer token means browser mode; an unknown one is 401 (docs/errors.md).
     const key = optionalProgramKey(deps, request)
     const input = check(body)
     const clickId = identifier(input.click_id)
@@ -38,8 +38,9 @@ export function trackLeadRoutes(deps: Deps) {
     let program = key?.program ?? null
     if (program) guardTestProgram(deps, request, extra, program)
     else {
-      // A browser-mode lead names its program through its click (or a test event's program_id).
-      program = programForBrowserLead(deps, clickId, programIdOf(extra))
+      // A browser-mode lead names its program through its click, or a test event's program_id:
+      // additional_data.program_id is read in test mode only (docs/decisions.md, Hostile input).
+      program = programForBrowserLead(deps, clickId, extra?.test_mode === true ? programIdOf(extra) : null)
       if (!program) throw new HttpError(400, lead.customerNotFound)
       guardOrigin(program, request)
     }

@@ -6,6 +6,7 @@ import { requireProgramKey } from './auth'
 import type { Deps } from './deps'
 import { doc } from './docs'
 import { acceptedBody } from './body'
+import { quoteValue } from './quote'
 import { HttpError, ok } from './envelope'
 import { sale } from './messages'
 import { stateOf } from './request-state'
@@ -17,16 +18,17 @@ import { SaleData, answer } from './track-answers'
 const check = bodyChecker(SaleBody)
 
 /**
- * A sale body checked in SPEC.md's order (the 400 rows, then the 422 currency) and turned into
+ * A sale body checked in docs/errors.md's order (the 400 rows, then the 422 currency) and turned into
  * the input of recordSale. Test mode may omit transaction_id.
  */
 export function parseSale(received: unknown, now: number): SaleInput {
   const body = acceptedBody(received)
   const raw = (typeof body === 'object' && body !== null ? body : {}) as Record<string, any>
-  const testMode = raw.additional_data?.test_mode === true
+  // docs/decisions.md, Test data: livemode false marks test data exactly like additional_data.test_mode.
+  const testMode = raw.additional_data?.test_mode === true || raw.livemode === false
   if ((raw.transaction_id === undefined || raw.transaction_id === null) && !testMode) throw new HttpError(400, sale.transactionId)
   const input = check(body)
-  // SPEC.md counts characters; the schema's maxLength counts UTF-16 units (two for an emoji).
+  // docs/api.md counts characters; the schema's maxLength counts UTF-16 units (two for an emoji).
   if (input.provider_payment_id !== undefined && [...input.provider_payment_id].length > 255) throw new HttpError(400, sale.providerPaymentId)
   let occurredAt = now
   if (input.occurred_at !== undefined) {
@@ -34,11 +36,11 @@ export function parseSale(received: unknown, now: number): SaleInput {
     if (parsed === null || !occurredAtInBounds(parsed, now)) throw new HttpError(400, sale.occurredAt)
     occurredAt = parsed
   }
-  // Omitted currency is USD (DECISIONS.md); case is forgiven since processors send "usd".
+  // Omitted currency is USD (docs/decisions.md); case is forgiven since processors send "usd".
   const given: unknown = input.currency
   const currency = given === undefined ? 'USD' : typeof given === 'string' ? given.toUpperCase() : null
   if (currency === null || !(CURRENCIES as readonly string[]).includes(currency)) {
-    throw new HttpError(422, sale.currency(typeof given === 'string' ? given : JSON.stringify(given)))
+    throw new HttpError(422, sale.currency(quoteValue(given)))
   }
   return {
     transactionId: input.transaction_id ?? null, amountCents: input.amount_cents, currency, occurredAt,
@@ -54,7 +56,7 @@ const rejections: Record<SaleRejection, string> = {
   no_relationship: sale.noRelationship,
 }
 
-/** The answer to a sale outcome (DECISIONS.md success body), or its error with error.code (SPEC.md). */
+/** The answer to a sale outcome (docs/decisions.md success body), or its error with error.code (docs/errors.md). */
 export function saleAnswer(deps: Deps, request: Request, outcome: SaleOutcome) {
   switch (outcome.kind) {
     case 'recorded': {
@@ -63,11 +65,12 @@ export function saleAnswer(deps: Deps, request: Request, outcome: SaleOutcome) {
       return ok({ sale_id: s.id, transaction_id: s.transactionId, amount_cents: s.amountCents, currency: s.currency, commission })
     }
     case 'duplicate':
-      throw new HttpError(409, sale.duplicate, { details: { sale_id: outcome.saleId } })
+      // details.sale_id only for the caller's own sale (docs/decisions.md, Hostile input).
+      throw new HttpError(409, sale.duplicate, { details: outcome.saleId === null ? {} : { sale_id: outcome.saleId } })
     case 'rejected':
       throw new HttpError(400, rejections[outcome.reason], { code: 'no_attribution' })
     case 'unattributed':
-      // The sale is stored (a resend answers 409 with its id); SPEC.md notes no details here.
+      // The sale is stored (a resend answers 409 with its id); docs/errors.md notes no details here.
       throw new HttpError(400, sale.partnerRequired, { code: 'no_attribution' })
     case 'commission_failed':
       deps.log({ level: 'error', request_id: stateOf(request).id, path: '/api/v1/track/sale', transaction_id: outcome.sale.transactionId, error: String((outcome.error as Error)?.stack ?? outcome.error) })

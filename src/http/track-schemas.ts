@@ -2,14 +2,14 @@ import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
 import { click, lead, refund, sale, shared } from './messages'
 
-// Request bodies of the tracking routes. Each property carries SPEC.md's 400 message as `error`;
-// bodyChecker reports the first failing one in declaration order, which follows SPEC.md's tables.
+// Request bodies of the tracking routes. Each property carries docs/errors.md's 400 message as `error`;
+// bodyChecker reports the first failing one in declaration order, which follows docs/errors.md's tables.
 // Integers use TypeBox's Type.Integer: Elysia's t.Integer also accepts numeric strings ("4900").
 
-/** Allowed values of a sale's `provider` (SPEC.md leaves the set open; docs/tracking.md). */
+/** Allowed values of a sale's `provider` (docs/api.md and docs/tracking.md). */
 export const PROVIDERS = ['stripe', 'paddle', 'lemonsqueezy', 'paypal', 'braintree', 'chargebee', 'manual'] as const
 
-/** The currencies a sale may carry (SPEC.md, Other constants); others answer 422. */
+/** The currencies a sale may carry (docs/api.md, Limits); others answer 422. */
 export const CURRENCIES = ['USD', 'EUR', 'VND'] as const
 
 const AdditionalData = t.Object({
@@ -38,7 +38,7 @@ export const LeadBody = t.Object({
 })
 
 export const SaleBody = t.Object({
-  // No length limit in SPEC.md; the 64 KiB body limit bounds it.
+  // No length limit in docs/api.md; the 64 KiB body limit bounds it.
   transaction_id: t.Optional(t.String({
     minLength: 1, error: sale.transactionId,
     description: 'Idempotency key, unique across programs; test mode may omit it (test_txn_<timestamp>)',
@@ -52,7 +52,7 @@ export const SaleBody = t.Object({
   customer_key: t.Optional(customerKey(sale.customerKeyType)),
   click_id: t.Optional(clickId(sale.clickIdType)),
   additional_data: t.Optional(AdditionalData),
-  // Checked after the 400s, answering 422 unsupported_currency (SPEC.md), so any JSON value passes here.
+  // Checked after the 400s, answering 422 unsupported_currency (docs/errors.md), so any JSON value passes here.
   currency: t.Optional(t.Any({ description: 'USD (default), EUR or VND, case-insensitive; others answer 422', examples: ['USD'] })),
 })
 

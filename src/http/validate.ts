@@ -7,9 +7,9 @@ import { HttpError } from './envelope'
 type Described = TSchema & { error?: string }
 
 /**
- * A checker for a request body `t` schema whose properties carry SPEC.md's message as `error`.
+ * A checker for a request body `t` schema whose properties carry docs/errors.md's message as `error`.
  * On failure it throws a 400 with the message of the first failing property in declaration
- * order, which is the order of SPEC.md's tables; a body that is not an object gets the first
+ * order, which is the order of docs/errors.md's tables; a body that is not an object gets the first
  * property's message. JSON null in an optional field counts as absent. No coercion: "5" is not 5.
  */
 export function bodyChecker<T extends TObject>(schema: T): (body: unknown) => Static<T> {

@@ -7,6 +7,7 @@ import { receiveStripeEvent, type Received } from '../tracking/stripe-event'
 import type { Deps } from './deps'
 import { doc } from './docs'
 import { HttpError } from './envelope'
+import { readLimited } from './body'
 import { shared, webhook } from './messages'
 import { stateOf } from './request-state'
 
@@ -16,30 +17,11 @@ export const WEBHOOK_BODY_LIMIT = 512 * 1024
 /**
  * The exact bytes of the body, at most WEBHOOK_BODY_LIMIT: the signature covers them, so they
  * are read here instead of by the app's JSON parser (app.ts leaves /api/v1/webhooks/ alone).
- * Read as a stream so that an oversized body is refused without being held in memory.
+ * Counted as it arrives (readLimited) so that an oversized body is refused without being held.
  */
 export async function readRawBody(request: Request): Promise<Uint8Array> {
-  if (Number(request.headers.get('content-length') ?? 0) > WEBHOOK_BODY_LIMIT) throw new HttpError(400, webhook.bodyTooLarge)
-  const reader = request.body?.getReader()
-  if (!reader) return new Uint8Array()
-  const chunks: Uint8Array[] = []
-  let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
-    if (size > WEBHOOK_BODY_LIMIT) {
-      await reader.cancel()
-      throw new HttpError(400, webhook.bodyTooLarge)
-    }
-    chunks.push(value)
-  }
-  const bytes = new Uint8Array(size)
-  let at = 0
-  for (const chunk of chunks) {
-    bytes.set(chunk, at)
-    at += chunk.byteLength
-  }
+  const bytes = await readLimited(request, WEBHOOK_BODY_LIMIT)
+  if (!bytes) throw new HttpError(400, webhook.bodyTooLarge)
   return bytes
 }
 
@@ -52,7 +34,7 @@ const refusals: Record<Extract<SignatureCheck, { ok: false }>['reason'], string>
   no_secret: webhook.noSecret,
 }
 
-/** The event of a signed body, or the 400 that records nothing (DECISIONS.md, Processor webhooks). */
+/** The event of a signed body, or the 400 that records nothing (docs/decisions.md, Processor webhooks). */
 function verifiedEvent(deps: Deps, body: unknown, request: Request, secrets: readonly string[]): StripeEnvelope {
   const bytes = body instanceof Uint8Array ? body : new Uint8Array()
   const check = verifySignature(bytes, request.headers.get('stripe-signature'), secrets, deps.clock.now())
@@ -95,7 +77,7 @@ export function stripeWebhookRoutes(deps: Deps) {
     }, { parse, detail: doc("Receive a Stripe event of the program's own account", 'webhooks', { description }) })
     .post('/api/v1/webhooks/stripe', async ({ body, request }) => {
       const secret = deps.config.stripeConnectWebhookSecret
-      // DECISIONS.md: the Connect route exists only while STRIPE_CONNECT_WEBHOOK_SECRET is set.
+      // docs/decisions.md: the Connect route exists only while STRIPE_CONNECT_WEBHOOK_SECRET is set.
       if (secret === null) throw new HttpError(404, shared.notFound)
       const event = verifiedEvent(deps, body, request, [secret])
       const program = event.account === null ? null : store.programOfAccount(event.account)

@@ -11,9 +11,10 @@ export const bunRuntime: Runtime = {
     const server = Bun.serve({
       port,
       hostname,
-      // Bodies above the app's limit are refused by the app itself with the JSON envelope;
-      // this is only the transport's hard ceiling.
-      maxRequestBodySize: 1024 * 1024,
+      // Bodies above a route's limit are refused by the app with the JSON envelope, after it has
+      // drained them (src/http/body.ts, DRAIN_LIMIT: 64 MiB). This ceiling sits above that so that
+      // Bun's own bare 413 or reset never answers first; past it the transport closes.
+      maxRequestBodySize: 65 * 1024 * 1024,
       fetch(request, srv) {
         return fetch(request, () => srv.requestIP(request)?.address)
       },

@@ -1,6 +1,6 @@
 /**
  * What the app needs from its host runtime. Only src/runtime/* may import bun:* or touch Deno,
- * so that the same Elysia app serves on Bun and on Deno (DECISIONS.md, Runtime and shape).
+ * so that the same Elysia app serves on Bun and on Deno (docs/decisions.md, Runtime and shape).
  */
 export interface SqliteStatement {
   run(...params: unknown[]): unknown

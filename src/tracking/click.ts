@@ -7,7 +7,7 @@ const ORDERED = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 
 /**
  * A new click id: `clk_`, the time in milliseconds as 7 ordered base-62 characters, then 96
- * random bits as 16 URL-safe characters (DECISIONS.md: at least 96, unguessable). The time
+ * random bits as 16 URL-safe characters (docs/decisions.md: at least 96, unguessable). The time
  * prefix keeps each batch's inserts into the click_id index on one or two B-tree pages; random
  * ids touched a page per click, and the COMMIT wrote (and fsynced) every one of them.
  */
@@ -31,7 +31,7 @@ export interface ClickInput {
 /**
  * Logs one click for the link's partner in one writer unit; resolves with the click id to answer.
  * A click_id the program issued before is repeated (the customer stays with the first partner,
- * SPEC.md rule 1); an unknown one is ignored and a new one issued.
+ * docs/api.md rule 1); an unknown one is ignored and a new one issued.
  */
 export function recordClick(deps: TrackingDeps, input: ClickInput): Promise<string> {
   const store = TrackingStore.of(deps.database)

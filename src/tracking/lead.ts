@@ -22,7 +22,7 @@ export type LeadOutcome =
   | { kind: 'rejected'; reason: 'status_locked'; status: string }
 
 /**
- * Records a lead in one writer unit (SPEC.md, States and transitions): creates the customer from
+ * Records a lead in one writer unit (docs/api.md, Customer states): creates the customer from
  * its first click, settles a provisional one, or refuses with a reason; a refusal writes nothing.
  * A provisional lead saves neither customer_key nor email, and counts and pays nothing.
  */
@@ -42,7 +42,9 @@ export function recordLeadInUnit(deps: TrackingDeps, program: Program, input: Le
     byKey: customerKey === null || provisional ? null : store.customerByKey(program.id, customerKey),
     byClick: clickId === null ? null : store.customerByClick(program.id, clickId),
     click: clickId === null ? null : store.firstClick(program.id, clickId),
-    foreign: !provisional && store.knownElsewhere(program.id, clickId, customerKey),
+    // Only a keyed caller learns that its identifiers belong to another program: a browser-mode
+    // answer must not tell whether a customer_key exists elsewhere (docs/decisions.md, Hostile input).
+    foreign: input.mode === 'server' && store.knownElsewhere(program.id, clickId, customerKey),
   })
   switch (decision.kind) {
     case 'reject': {

@@ -13,7 +13,7 @@ export interface SaleInput {
   currency: string
   customerKey: string | null
   clickId: string | null
-  /** Epoch ms of the payment, already within SPEC.md's bounds. */
+  /** Epoch ms of the payment, already within docs/api.md's bounds. */
   occurredAt: number
   provider: string | null
   providerPaymentId: string | null
@@ -71,7 +71,9 @@ function book(stores: { store: TrackingStore; sales: SaleStore }, program: Progr
       testMode: input.testMode, leadAt: null, convertedAt: now, now,
     })
   }
-  const { amountCents, currency, testMode } = input
+  const { amountCents, currency } = input
+  // A sale of a test customer (a test click, or the CLI test chain's link) is test data too.
+  const testMode = input.testMode || (facts.kind === 'customer' ? facts.customer.testMode : facts.kind === 'click' && facts.click.testMode)
   const sale = {
     id: sales.insertSale({
       programId: program.id, customerId, transactionId, amountCents, currency, occurredAt: input.occurredAt, provider: input.provider,
@@ -104,7 +106,7 @@ export function recordSaleInUnit(deps: TrackingDeps, program: Program, input: Sa
   if (decision.ok) return book(stores, program, input, facts, decision, deps.clock.now())
   // A resend of a stored sale answers 409 even when its customer no longer resolves.
   const existing = input.transactionId === null ? null : stores.sales.saleIdOf(input.transactionId)
-  return existing !== null ? { kind: 'duplicate', saleId: existing } : { kind: 'rejected', reason: decision.reason }
+  return existing !== null ? { kind: 'duplicate', saleId: ownSaleId(stores.sales, program, input.transactionId!) } : { kind: 'rejected', reason: decision.reason }
 }
 
 /**
@@ -117,6 +119,14 @@ export async function recordSale(deps: TrackingDeps, program: Program, input: Sa
     return await deps.database.writer.run(() => recordSaleInUnit(deps, program, input))
   } catch (error) {
     if (!isDuplicateTransaction(error)) throw error
-    return { kind: 'duplicate', saleId: SaleStore.of(deps.database).saleIdOf(input.transactionId!) }
+    return { kind: 'duplicate', saleId: ownSaleId(SaleStore.of(deps.database), program, input.transactionId!) }
   }
+}
+
+/**
+ * The id of the sale recorded under transaction_id when it is the caller's program's; null when
+ * it belongs to another program, whose sale ids a caller must not learn (docs/decisions.md, Hostile input).
+ */
+function ownSaleId(sales: SaleStore, program: Program, transactionId: string): number | null {
+  return sales.findSale(program.id, transactionId)?.id ?? null
 }

@@ -54,7 +54,7 @@ function apply(deps: TrackingDeps, program: Program, event: StripeEnvelope, now:
 }
 
 /**
- * SPEC.md, States: an event settles a provisional lead when it resolves the customer. A
+ * docs/api.md, Customer states: an event settles a provisional lead when it resolves the customer. A
  * provisional lead keeps no customer_key, so only svc_click_id finds it; other customers are
  * left to the sale path (which creates a converted customer from a bare click).
  */
@@ -87,7 +87,9 @@ function recordSale(deps: TrackingDeps, program: Program, event: StripeEnvelope,
   const input = {
     transactionId: payment.transactionId, amountCents: payment.amountCents, currency: payment.currency!,
     customerKey: payment.keys.customerKey, clickId: payment.keys.clickId, occurredAt: paidAt(payment, now),
-    provider: 'stripe', providerPaymentId: payment.providerPaymentId, livemode: event.livemode, testMode: false,
+    provider: 'stripe', providerPaymentId: payment.providerPaymentId, livemode: event.livemode,
+    // docs/decisions.md, Test data: a test-mode event's sale and commission are test data, never live money.
+    testMode: event.livemode === false,
   }
   // A nested savepoint: a duplicate transaction_id undoes only the sale path's writes, not the event row.
   const attempt = sales.attempt(() => recordSaleInUnit(deps, program, input))

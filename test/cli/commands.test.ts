@@ -1,4 +1,6 @@
 import { expect, test } from "bun:test"
+import { existsSync, readFileSync, statSync } from "node:fs"
+import { join } from "node:path"
 import { startApi } from "../helpers"
 import { cliSuite, startTap } from "./harness.ts"
 import { runCli, tempHome } from "./run-cli.ts"
@@ -166,7 +168,7 @@ test("test with an unknown event type is a usage error and sends nothing", async
 })
 
 test("a 429 is retried after Retry-After and then succeeds", async () => {
-  // SPEC.md's own limit (60 a minute per key), not the suite's scaled one.
+  // docs/api.md's own limit (60 a minute per key), not the suite's scaled one.
   const api = await startApi()
   const home = tempHome()
   try {
@@ -209,8 +211,69 @@ test("--help prints usage on stdout with exit 0", async () => {
   expect(r.stdout).toContain("Exit codes: 0 ok, 1 request failed, 2 usage error.")
 })
 
+test("init --save keeps the key for this server (0600): status and test use it, SVC_API_KEY and --api-key still win", async () => {
+  await s.loggedIn()
+  const r = await s.run(["init", ...INIT_FLAGS, "--save"])
+  expect(r.code).toBe(0)
+  const apiKey = r.stdout.match(/API key: (\S+)/)![1]
+  const keys = join(s.home.dir, "config", "svc", "keys.json")
+  expect(r.stderr).toContain(`API key saved to ${keys}`)
+  expect(statSync(keys).mode & 0o777).toBe(0o600)
+  expect(JSON.parse(readFileSync(keys, "utf8"))).toEqual({ [s.tap.url]: { program_id: Number(r.stdout.match(/Created program (\d+)/)![1]), api_key: apiKey } })
+  expect((await s.run(["status"])).code).toBe(0)
+  expect((await s.run(["test", "click"])).code).toBe(0)
+  expect((await s.run(["status"], { ...s.env, SVC_API_KEY: "from-env" })).code).toBe(1)
+  const auths = s.tap.seen.filter((q) => q.path.startsWith("/api/v1/cli/status") || q.path.startsWith("/api/v1/cli/test-event")).map((q) => q.auth)
+  expect(auths).toEqual([`Bearer ${apiKey}`, `Bearer ${apiKey}`, "Bearer from-env"])
+  // Another server has no saved key.
+  expect((await s.run(["status", "--base-url", "http://127.0.0.1:1"])).code).toBe(2)
+})
+
+test("init without a terminal and without --save writes no key; --save with --no-save is a usage error", async () => {
+  await s.loggedIn()
+  expect((await s.run(["init", ...INIT_FLAGS])).code).toBe(0)
+  expect(existsSync(join(s.home.dir, "config", "svc", "keys.json"))).toBe(false)
+  expect((await s.run(["init", ...INIT_FLAGS, "--save", "--no-save"])).code).toBe(2)
+  expect((await s.run(["status"])).stderr).toContain("svc init --save")
+})
+
+test("--version prints the package version; <command> --help and help <command> print that command's help", async () => {
+  const version = JSON.parse(readFileSync(join(import.meta.dir, "..", "..", "package.json"), "utf8")).version
+  expect(await s.run(["--version"])).toEqual({ code: 0, stdout: `svc ${version}\n`, stderr: "" })
+  const init = await s.run(["init", "--help"])
+  expect(init.code).toBe(0)
+  expect(init.stdout).toStartWith("Usage: svc init ")
+  expect(init.stdout).toContain("--save")
+  expect((await s.run(["help", "status"])).stdout).toStartWith("Usage: svc status ")
+  for (const command of ["login", "logout", "programs", "test", "stripe"]) {
+    expect((await s.run([command, "--help"])).stdout).toStartWith(`Usage: svc ${command}`)
+  }
+  expect(s.tap.seen.length).toBe(0)
+})
+
+test("the README's form runs this CLI from the repository: npm exec svc -- --version", async () => {
+  const root = join(import.meta.dir, "..", "..")
+  const proc = Bun.spawn(["npm", "exec", "--offline", "svc", "--", "--version"], { cwd: root, stdout: "pipe", stderr: "pipe" })
+  const [stdout, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited])
+  expect({ code, stdout }).toEqual({ code: 0, stdout: `svc ${JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version}\n` })
+})
+
 test("an unreachable server is a failed request (exit 1)", async () => {
   const r = await s.run(["status", "--api-key", "any", "--base-url", "http://127.0.0.1:1"])
   expect(r.code).toBe(1)
   expect(r.stderr).toContain("Could not reach http://127.0.0.1:1")
+})
+
+test("dashboard prints a one-time sign-in link that opens the account's dashboard once", async () => {
+  await s.loggedIn()
+  const r = await s.run(["dashboard"])
+  expect(r.code).toBe(0)
+  const url = r.stdout.match(/(\S+\/sign-in\/[A-Za-z0-9_-]+)/)![1]
+  const path = new URL(url).pathname
+  const opened = await fetch(s.api.url + path, { redirect: "manual" })
+  expect(opened.status).toBe(303)
+  expect(opened.headers.get("location")).toBe("/dashboard")
+  expect((await fetch(s.api.url + path, { redirect: "manual" })).status).toBe(410)
+  const before = await s.run(["dashboard", "extra"])
+  expect(before.code).toBe(2)
 })

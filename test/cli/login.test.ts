@@ -104,3 +104,26 @@ test("logout removes the token and is a no-op when already logged out", async ()
   expect(second.code).toBe(0)
   expect(second.stdout).toContain("Not logged in")
 })
+
+test("the saved login token is sent only to the server that issued it, never to another base URL", async () => {
+  await s.loggedIn()
+  const seen: (string | null)[] = []
+  const elsewhere = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch(request) {
+    seen.push(request.headers.get("authorization"))
+    return Response.json({ data: [], error: null })
+  } })
+  try {
+    const other = `http://127.0.0.1:${elsewhere.port}`
+    for (const env of [{ ...s.env, SVC_BASE_URL: other }, s.env]) {
+      const args = env === s.env ? ["programs", "--base-url", other] : ["programs"]
+      const r = await s.run(args, env)
+      expect(r.code).toBe(2)
+      expect(r.stderr).toContain("Not logged in")
+    }
+    expect(seen).toEqual([])
+    // The issuing server still gets it, with or without a trailing slash on its URL.
+    expect((await s.run(["programs", "--base-url", `${s.tap.url}/`])).code).toBe(0)
+  } finally {
+    elsewhere.stop(true)
+  }
+})

@@ -37,6 +37,18 @@ describe("request mapping", () => {
   })
 })
 
+test("trackSale sends currency, occurred_at (a Date as ISO 8601), provider, provider_payment_id, livemode and click_id", async () => {
+  stub = startStub([{ status: 200, body: { data: { sale_id: 1 }, error: null } }])
+  await client().trackSale({
+    customerExternalId: "cust-1", amount: 4900, invoiceId: "inv_2", currency: "EUR", occurredAt: new Date("2026-06-01T10:00:00Z"),
+    provider: "paddle", providerPaymentId: "pay_1", livemode: false, clickId: "clk_1",
+  })
+  expect(stub.seen[0]!.body).toEqual({
+    customer_key: "cust-1", amount_cents: 4900, transaction_id: "inv_2", currency: "EUR", occurred_at: "2026-06-01T10:00:00.000Z",
+    provider: "paddle", provider_payment_id: "pay_1", livemode: false, click_id: "clk_1",
+  })
+})
+
 describe("results", () => {
   test("an HTTP error resolves ok: false with the status and the envelope's error", async () => {
     const body = platformError(400, "BadRequestError", "Customer not found. Provide customer_key or click_id.", { code: "invalid_request" })

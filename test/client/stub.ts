@@ -25,7 +25,7 @@ export function startStub(plan: Planned[]) {
   return { url: `http://127.0.0.1:${server.port}`, seen, stop: () => server.stop(true) }
 }
 
-/** The platform error envelope of SPEC.md. */
+/** The platform error envelope of docs/errors.md. */
 export const platformError = (status: number, name: string, message: string, extra: Record<string, unknown> = {}) => ({
   data: null,
   error: { status, name, message, details: {}, ...extra },

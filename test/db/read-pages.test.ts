@@ -20,7 +20,7 @@ beforeAll(async () => {
 })
 afterAll(() => api.stop())
 
-const routes = ['partners', 'links', 'customers', 'sales', 'commissions', 'events']
+const routes = ['partners', 'links', 'customers', 'sales', 'commissions', 'events', 'payouts']
 
 test.each(routes)('GET /api/v1/admin/programs/:id/%s pages through an index, first page and later ones', async (route) => {
   for (const query of ['?limit=2', '?limit=2&cursor=1000000']) {

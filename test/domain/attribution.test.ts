@@ -24,7 +24,7 @@ describe('decideSale', () => {
     ['no signup: a payment 61 days after the click is out', customer({ leadAt: null }), T0 + 61 * DAY, { ok: false, reason: 'window_expired' }],
     ['after a conversion the window is not re-checked, and percent pays nothing', customer({ leadAt: T0 + 90 * DAY, convertedAt: T0 }), T0 + 400 * DAY,
       { ok: true, attributed: true, commissionCents: null, firstSale: false }],
-    ['a click with no customer yet is attributed to its partner', { kind: 'click', click: { clickId: 'clk_b', partnerId: 3, linkId: 4, createdAt: T0 } }, T0 + DAY,
+    ['a click with no customer yet is attributed to its partner', { kind: 'click', click: { clickId: 'clk_b', partnerId: 3, linkId: 4, createdAt: T0, testMode: false } }, T0 + DAY,
       { ok: true, attributed: true, partnerId: 3, linkId: 4, commissionCents: 100, firstSale: true }],
   ]
   for (const [why, facts, at, expected] of rows) {

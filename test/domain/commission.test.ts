@@ -3,7 +3,7 @@ import { commissionCents, type CommissionType } from '../../src/domain/commissio
 
 type Row = [CommissionType, number, number, string, boolean, number | null, string]
 
-// DECISIONS.md, "Commission amount": percent types round(amount × rate / 100); fixed types pay the
+// docs/decisions.md, "Success bodies": percent types round(amount × rate / 100); fixed types pay the
 // rate in the currency's major unit (VND has no minor unit); non-recurring pay on the first sale only.
 const cases: Row[] = [
   ['percent', 10, 4900, 'USD', true, 490, '10% of $49.00'],

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import { decideLead, type LeadCustomer, type LeadFacts } from '../../src/domain/lead'
 
-const click = { clickId: 'clk_a', partnerId: 3, linkId: 4, createdAt: 0 }
+const click = { clickId: 'clk_a', partnerId: 3, linkId: 4, createdAt: 0, testMode: false }
 const c = (status: LeadCustomer['status'], convertedAt: number | null = null): LeadCustomer => ({ id: 9, status, convertedAt })
 const facts = (over: Partial<LeadFacts>): LeadFacts => ({ provisional: false, byKey: null, byClick: null, click: null, foreign: false, ...over })
 

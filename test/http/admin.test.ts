@@ -61,7 +61,7 @@ describe('programs', () => {
     const key: string = reply.body.data.api_key
     expect(Buffer.from(key.replace(/^svc_live_/, ''), 'base64url').length).toBeGreaterThanOrEqual(16)
     const shown = await api.admin('GET', `/programs/${reply.body.data.program_id}`)
-    // A list of one, like every read route of DECISIONS.md.
+    // A list of one, like every read route of docs/decisions.md.
     expect(shown.body.data).toHaveLength(1)
     expect(shown.body.data[0]).toMatchObject({
       program_id: reply.body.data.program_id, name: 'Shop', domain: 'shop.test', commission_type: 'percent', commission_rate: 10,

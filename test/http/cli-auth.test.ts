@@ -219,3 +219,53 @@ describe('the login page, the retired route and the reference', () => {
     expect(paths['/cli/login']).toBeUndefined()
   })
 })
+
+describe('hostile input (issue 9)', () => {
+  test('an id_token signs in one session: a second callback with it is refused as an invalid token', async () => {
+    const { accountId } = await newAccount(api)
+    const token = await idToken(api, accountId)
+    expect((await callback({ state: await startSession(api), id_token: token })).status).toBe(200)
+    for (let i = 0; i < 2; i++) {
+      const again = await callback({ state: await startSession(api), id_token: token })
+      expect(again.status).toBe(401)
+      expect(again.body.error).toEqual({ status: 401, name: 'UnauthorizedError', message: 'Invalid id_token', details: { reason: 'used' } })
+    }
+    // Two tokens issued in the same second for one account are two tokens.
+    const [a, b] = [await idToken(api, accountId), await idToken(api, accountId)]
+    expect(a).not.toBe(b)
+    expect((await callback({ state: await startSession(api), id_token: a })).status).toBe(200)
+    expect((await callback({ state: await startSession(api), id_token: b })).status).toBe(200)
+  })
+
+  test('one client IP holds at most 10 pending login sessions; a signed-in or expired one frees its place', async () => {
+    const own = await startCliApi()
+    try {
+      const start = () => own.call('POST', '/api/v1/cli/auth/start')
+      const states: string[] = []
+      for (let i = 0; i < 10; i++) {
+        const reply = await start()
+        expect(reply.status).toBe(200)
+        states.push(reply.body.data.state)
+        own.clock.advance(1_000)
+      }
+      const refused = await start()
+      expect(refused.status).toBe(429)
+      expect(refused.body).toEqual({
+        error: {
+          code: 'rate_limited', status: 429, retry_after_seconds: 290,
+          message: 'Too many pending login sessions from this address. Finish one or let it expire (5 minutes).',
+        },
+      })
+      expect(refused.headers.get('retry-after')).toBe('290')
+      expect(refused.headers.get('x-request-id')).toBeTruthy()
+      const { accountId } = await newAccount(own)
+      expect((await own.call('POST', '/api/v1/cli/auth/callback', { body: { state: states[5], id_token: await idToken(own, accountId) } })).status).toBe(200)
+      expect((await start()).status).toBe(200)
+      expect((await start()).status).toBe(429)
+      own.clock.advance(minutes(5))
+      expect((await start()).status).toBe(200)
+    } finally {
+      await own.stop()
+    }
+  })
+})

@@ -44,7 +44,7 @@ export function sqlOn(api: Api, statements: string): void {
   api.server.deps.database.client.exec(statements)
 }
 
-/** Asserts a platform-envelope error with SPEC.md's literal message. */
+/** Asserts a platform-envelope error with docs/errors.md's literal message. */
 export function expectError(reply: Reply, status: number, name: string, message: string): void {
   expect({ status: reply.status, body: reply.body }).toEqual({
     status,

@@ -67,6 +67,8 @@ describe('GET /api/v1/cli/status', () => {
       expect(reply.body.error).toMatchObject({ status: 401, name: 'UnauthorizedError' })
       expect(reply.body.error.message).toStartWith('Invalid API key. ')
       expect(reply.body.error.message).toContain('Regenerate')
+      expect(reply.body.error.message).toContain('POST /api/v1/admin/programs/<program_id>/api-key')
+      expect(reply.body.error.message).not.toContain('settings')
       expect(reply.headers.get('x-request-id')).toBeNull()
     }
   })

@@ -15,7 +15,7 @@ const chain = (program: Fixture) => send(program, { type: 'chain' })
 const CAP_MESSAGE = 'Too many synthetic chains (max 10/program/hour).'
 
 describe('POST /api/v1/cli/test-event: credentials and validation', () => {
-  test('answers the program-key 401s of SPEC.md', async () => {
+  test('answers the program-key 401s of docs/errors.md', async () => {
     const call = (headers: Record<string, string>) => api.call('POST', '/api/v1/cli/test-event', { headers, body: { event_type: 'click' } })
     expectError(await call({}), 401, 'UnauthorizedError', 'Missing or malformed Authorization header. Expected: Bearer <api_token>')
     expectError(await call({ authorization: 'Bearer ' }), 401, 'UnauthorizedError', 'Missing API token')
@@ -112,6 +112,25 @@ describe('the synthetic chain', () => {
     const status = await statusOf(program)
     expect(status.test).toEqual({ clicks: 1, leads: 1, provisional_leads: 0, sales: 1, commissions: 1 })
     expect(status.live).toEqual({ clicks: 0, leads: 0, provisional_leads: 0, sales: 0, commissions: 0 })
+  })
+
+  test("the chain's own link is test data: a real visitor's click on it, and the lead and sale that follow, never count as live", async () => {
+    const program = await api.setupProgram({ commission_type: 'recurring_fixed', commission_rate: 5 })
+    const steps = (await chain(program)).body.data.steps
+    const url = steps[0].affiliate_url as string
+    const click = await api.call('POST', '/api/v1/track/click', { body: { affiliate_url: url } })
+    expect(click.status).toBe(200)
+    const customerKey = `visitor-${program.programId}`
+    expect((await api.call('POST', '/api/v1/track/lead', { token: program.apiKey, body: { click_id: click.body.click_id, customer_key: customerKey } })).status).toBe(200)
+    const sale = await api.call('POST', '/api/v1/track/sale', { token: program.apiKey, body: { transaction_id: `txn-${customerKey}`, customer_key: customerKey, amount_cents: 1000 } })
+    expect(sale.status).toBe(200)
+    const status = await statusOf(program)
+    expect(status.live).toEqual({ clicks: 0, leads: 0, provisional_leads: 0, sales: 0, commissions: 0 })
+    expect(status.test).toMatchObject({ clicks: 2, leads: 2, sales: 2, commissions: 2 })
+    // Another partner's link of the same program stays live.
+    const live = await api.call('POST', '/api/v1/track/click', { body: { affiliate_url: `https://shop.test/?aff=${program.shortLink}` } })
+    expect(live.status).toBe(200)
+    expect((await statusOf(program)).live.clicks).toBe(1)
   })
 
   test('is capped at 10 per program per hour with the typed 429 and its own retry_after_seconds', async () => {

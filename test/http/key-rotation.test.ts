@@ -12,7 +12,7 @@ beforeAll(async () => {
 })
 afterAll(() => api.stop())
 
-describe('a key marked for mandatory rotation (SPEC.md, Authentication)', () => {
+describe('a key marked for mandatory rotation (docs/api.md, Authentication)', () => {
   let marked: number
   beforeAll(async () => {
     marked = markedAt()
@@ -51,6 +51,9 @@ describe('a key marked for mandatory rotation (SPEC.md, Authentication)', () => 
         code: 'api_key_rotation_required', message: expect.any(String), hint: expect.any(String),
         docs_url: 'http://localhost:0/docs#api_key_rotation_required',
       })
+      // This product has no settings screen: the hint names the operator API call that does it.
+      expect(reply.body.error.hint).toContain('POST /api/v1/admin/programs/<program_id>/api-key')
+      expect(`${reply.body.error.message} ${reply.body.error.hint}`).not.toContain('settings')
     }
   })
 

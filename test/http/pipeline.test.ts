@@ -140,7 +140,8 @@ test('GET /openapi.json is generated from the routes, with their body schemas', 
   expect(reply.body.paths['/api/v1/admin/programs/{id}'].get.parameters[0].name).toBe('id')
   const sale = reply.body.paths['/api/v1/track/sale'].post
   expect(sale.requestBody.content['application/json'].schema.properties.amount_cents.type).toBe('integer')
-  expect(sale.responses[200].content['application/json'].schema.properties.data.properties.commission).toBeDefined()
+  expect(sale.responses[200].content['application/json'].schema.properties.data.$ref).toBe('#/components/schemas/SaleData')
+  expect(reply.body.components.schemas.SaleData.properties.commission).toBeDefined()
   const docs = await fetch(`${api.url}/docs`)
   expect(docs.headers.get('content-type')).toContain('text/html')
   expect(await docs.text()).toContain('id="api_key_rotation_required"')

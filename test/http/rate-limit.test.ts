@@ -7,7 +7,7 @@ afterEach(() => api?.stop())
 
 const click = (headers: Record<string, string> = {}) => api.call('POST', '/api/v1/track/click', { body: {}, headers })
 
-describe('per-minute limits (SPEC.md, Limits)', () => {
+describe('per-minute limits (docs/api.md, Limits)', () => {
   test('click allows 60 a minute per IP, counting down, then answers the typed 429 until the window resets', async () => {
     api = await startApi()
     const started = Math.ceil((api.clock.now() + minutes(1)) / 1000)
@@ -41,12 +41,16 @@ describe('per-minute limits (SPEC.md, Limits)', () => {
     expect((await api.call('POST', '/api/v1/track/lead', { body: {} })).status).toBe(429)
   })
 
-  test('behind a trusted proxy each X-Forwarded-For client has its own bucket; otherwise the header is ignored', async () => {
+  test('behind a trusted proxy the bucket is Fly-Client-IP, else the right-most X-Forwarded-For entry; otherwise the header is ignored', async () => {
     api = await startApi({ env: { TRUST_PROXY: 'true' } })
-    for (let i = 0; i < 60; i++) await click({ 'x-forwarded-for': '203.0.113.1' })
-    expect((await click({ 'x-forwarded-for': '203.0.113.1, 10.0.0.1' })).status).toBe(429)
+    // The left-most entries are the client's own writing: a fresh one per request changes nothing.
+    for (let i = 0; i < 60; i++) expect((await click({ 'x-forwarded-for': `198.51.100.${i}, 203.0.113.7` })).status).not.toBe(429)
+    expect((await click({ 'x-forwarded-for': 'random, 203.0.113.7' })).status).toBe(429)
+    expect((await click({ 'x-forwarded-for': '203.0.113.7' })).status).toBe(429)
+    expect((await click({ 'x-forwarded-for': '203.0.113.7, 10.0.0.1' })).status).not.toBe(429)
     expect((await click({ 'x-forwarded-for': '203.0.113.2' })).status).not.toBe(429)
-    expect((await click({ 'fly-client-ip': '203.0.113.3' })).status).not.toBe(429)
+    // Fly-Client-IP wins over X-Forwarded-For.
+    expect((await click({ 'fly-client-ip': '203.0.113.3', 'x-forwarded-for': '203.0.113.7' })).status).not.toBe(429)
     await api.stop()
     api = await startApi()
     for (let i = 0; i < 60; i++) await click({ 'x-forwarded-for': `203.0.113.${i}` })
@@ -55,13 +59,20 @@ describe('per-minute limits (SPEC.md, Limits)', () => {
 
   test('sale and refund share one bucket of 120 per API key, and another key has its own', async () => {
     api = await startApi()
-    for (let i = 0; i < 60; i++) await api.call('POST', '/api/v1/track/sale', { body: {}, token: 'key-a' })
-    for (let i = 0; i < 60; i++) await api.call('POST', '/api/v1/track/refund', { body: {}, token: 'key-a' })
-    const refused = await api.call('POST', '/api/v1/track/sale', { body: {}, token: 'key-a' })
+    const a = await api.setupProgram()
+    const b = await api.setupProgram()
+    for (let i = 0; i < 60; i++) await api.call('POST', '/api/v1/track/sale', { body: {}, token: a.apiKey })
+    for (let i = 0; i < 60; i++) await api.call('POST', '/api/v1/track/refund', { body: {}, token: a.apiKey })
+    const refused = await api.call('POST', '/api/v1/track/sale', { body: {}, token: a.apiKey })
     expect(refused.status).toBe(429)
     expect(refused.headers.get('x-ratelimit-limit')).toBe('120')
     expect(refused.body.error.code).toBe('rate_limited')
-    expect((await api.call('POST', '/api/v1/track/refund', { body: {}, token: 'key-b' })).status).not.toBe(429)
+    expect((await api.call('POST', '/api/v1/track/refund', { body: {}, token: b.apiKey })).status).not.toBe(429)
+    // Unknown tokens are no key: they count against the IP, whose own bucket is untouched so far.
+    for (let i = 0; i < 120; i++) expect((await api.call('POST', '/api/v1/track/sale', { body: {}, token: `junk-${i}` })).status).toBe(401)
+    expect((await api.call('POST', '/api/v1/track/sale', { body: {}, token: 'junk-new' })).status).toBe(429)
+    expect((await api.call('POST', '/api/v1/track/sale', { body: {} })).status).toBe(429)
+    expect((await api.call('POST', '/api/v1/track/sale', { body: {}, token: b.apiKey })).status).not.toBe(429)
   })
 
   test('readiness allows 30 and the CLI routes 60 a minute per key or IP', async () => {

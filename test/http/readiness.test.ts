@@ -78,6 +78,8 @@ describe('the readiness checklist', () => {
     await api.admin('POST', `/programs/${f.programId}/api-key/rotation`, { rotate_by: rotateBy })
     const marked = await readiness(f.apiKey)
     expect(checks(marked.body).api_key).toBe(false)
+    const message = marked.body.data.checks.find((c: { id: string }) => c.id === 'api_key').message
+    expect(message).toEndWith(`regenerate it: POST /api/v1/admin/programs/${f.programId}/api-key (operator API).`)
     expect(marked.body.warnings[0].code).toBe('api_key_rotation_required')
     api.clock.advance(days(8))
     const retired = await readiness(f.apiKey)

@@ -9,7 +9,7 @@ afterAll(() => api.stop())
 const post = (body: unknown, headers?: Record<string, string>) => api.call('POST', '/api/v1/track/click', { body, headers })
 const clicks = () => k.count('SELECT count(*) AS n FROM clicks')
 
-describe('POST /api/v1/track/click answers every 400 of SPEC.md and records nothing', () => {
+describe('POST /api/v1/track/click answers every 400 of docs/errors.md and records nothing', () => {
   const rows: [string, unknown, string][] = [
     ['a missing affiliate_url', {}, 'affiliate_url is required'],
     ['an empty affiliate_url', { affiliate_url: '' }, 'affiliate_url is required'],
@@ -43,7 +43,7 @@ describe('a click on an active link', () => {
     const reply = await k.click(f)
     expect(reply.status).toBe(200)
     expect(reply.body).toEqual({ success: true, click_id: expect.any(String), cookie_window_days: 45 })
-    // A 7-character time prefix, then 96 random bits (DECISIONS.md: at least 96) as 16 base64url characters.
+    // A 7-character time prefix, then 96 random bits (docs/decisions.md: at least 96) as 16 base64url characters.
     expect(reply.body.click_id).toMatch(/^clk_[0-9A-Za-z]{7}[A-Za-z0-9_-]{16}$/)
     expect(reply.headers.get('x-request-id')).toBeTruthy()
     expect(k.count('SELECT count(*) AS n FROM clicks WHERE click_id = ? AND partner_id = ?', reply.body.click_id, f.partnerId)).toBe(1)
@@ -66,7 +66,7 @@ describe('a click on an active link', () => {
   })
 })
 
-describe('first click wins (SPEC.md rule 1)', () => {
+describe('first click wins (docs/api.md rule 1)', () => {
   test('a second partner\'s click with the existing click_id is logged for that partner and answers the same click_id', async () => {
     const bob = await k.partnerLink(f, unique('bob'))
     const first = await k.clickId(f)
@@ -87,7 +87,7 @@ describe('first click wins (SPEC.md rule 1)', () => {
   })
 })
 
-describe('referral link turned off (SPEC.md, States)', () => {
+describe('referral link turned off (docs/api.md, Customer states)', () => {
   test('answers 410 link_disabled in the typed envelope with success false and message, recording nothing; on again it works', async () => {
     const g = await api.setupProgram()
     await api.admin('PATCH', `/links/${g.linkId}`, { active: false })
@@ -121,6 +121,21 @@ describe('browser origins', () => {
     for (const origin of ['https://shop.test', 'https://www.shop.test']) {
       expect((await k.click(f, {}, { origin })).status).toBe(200)
     }
+  })
+
+  test('an origin added to or removed from allowed_origins is answered anew on the next click', async () => {
+    const g = await api.setupProgram({ domain: 'origins-shop.test' })
+    const origin = 'http://localhost:5173'
+    expect((await k.click(g, {}, { origin })).status).toBe(403)
+    expect((await api.admin('PATCH', `/programs/${g.programId}`, { allowed_origins: [origin] })).status).toBe(200)
+    expect((await k.click(g, {}, { origin })).status).toBe(200)
+    expect((await api.admin('PATCH', `/programs/${g.programId}`, { allowed_origins: [] })).status).toBe(200)
+    expect((await k.click(g, {}, { origin })).status).toBe(403)
+  })
+
+  test('past 64 origins of one program, each is still answered by its own rule', async () => {
+    for (let i = 0; i < 70; i++) expect((await k.click(f, {}, { origin: `https://evil${i}.example` })).status).toBe(403)
+    expect((await k.click(f, {}, { origin: 'https://shop.test' })).status).toBe(200)
   })
 })
 
@@ -173,7 +188,7 @@ test('a database failure answers 500 "Click tracking failed" with the request id
   })
 })
 
-describe('a program key sent with a click (SPEC.md, Authentication: key rotation applies to every request with it)', () => {
+describe('a program key sent with a click (docs/api.md, Authentication: key rotation applies to every request with it)', () => {
   test('a key due for rotation still clicks, with Deprecation, Sunset, Link and top-level warnings; once retired it is refused', async () => {
     await withOwnServer(async (own) => {
       const g = await own.setupProgram()

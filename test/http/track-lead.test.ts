@@ -43,7 +43,7 @@ describe('POST /api/v1/track/lead in server mode (program key)', () => {
     }
   })
 
-  test('a lead resolving no click and no known customer answers 400 and records nothing (DECISIONS.md over rule 3)', async () => {
+  test('a lead resolving no click and no known customer answers 400 and records nothing (docs/decisions.md over rule 3)', async () => {
     const before = customers()
     for (const body of [{ customer_key: unique('nobody') }, { click_id: 'clk_unknown' }, { click_id: 'clk_unknown', customer_key: unique('nobody') }]) {
       const reply = await k.lead(f, body)
@@ -144,6 +144,26 @@ describe('browser mode (no key, or an empty Bearer token)', () => {
   test('a browser lead with a customer_key only cannot name its program: 400 customer not found', async () => {
     const reply = await k.lead(null, { customer_key: unique('cust') })
     expect(reply.body).toEqual(bad('Customer not found. Provide a valid click_id or customer_key.'))
+  })
+
+  test('a browser lead never tells whether a customer_key exists in another program (docs/decisions.md, Hostile input)', async () => {
+    const open = await api.setupProgram({ lead_auth: 'browser_allowed' })
+    const elsewhere = await api.setupProgram()
+    const known = unique('cust')
+    await k.customer(elsewhere, known)
+    // additional_data.program_id is read in test mode only: outside it, it names no program.
+    for (const extra of [{ program_id: open.programId }, { program_id: open.programId, test_mode: false }]) {
+      for (const key of [known, unique('cust')]) {
+        expect((await k.lead(null, { customer_key: key, additional_data: extra })).body).toEqual(bad('Customer not found. Provide a valid click_id or customer_key.'))
+      }
+    }
+    // In test mode it names the program, and still the answer is the same for both keys.
+    const answers = []
+    for (const key of [known, unique('cust')]) {
+      answers.push((await k.lead(null, { customer_key: key, additional_data: { test_mode: true, program_id: open.programId } })).body)
+    }
+    expect(answers[0]).toEqual(answers[1])
+    expect(answers[0]).toEqual(bad('Customer not found. Provide a valid click_id or customer_key.'))
   })
 
   test('a browser lead from an origin the program does not allow answers 403 and records nothing', async () => {

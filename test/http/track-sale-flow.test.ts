@@ -7,7 +7,7 @@ beforeAll(async () => ({ api, k } = await trackingSetup()))
 afterAll(() => api.stop())
 
 describe('a valid attributed sale', () => {
-  test('answers the DECISIONS.md body with the commission of its partner', async () => {
+  test('answers the docs/decisions.md body with the commission of its partner', async () => {
     const f = await api.setupProgram({ commission_type: 'percent', commission_rate: 10 })
     const key = unique('cust')
     await k.customer(f, key)
@@ -49,7 +49,7 @@ describe('a valid attributed sale', () => {
   })
 })
 
-describe('duplicates (SPEC.md: transaction_id unique globally)', () => {
+describe('duplicates (docs/api.md: transaction_id unique globally)', () => {
   test('a repeated transaction_id answers 409 duplicate_transaction with the first sale_id, and nothing changes', async () => {
     const f = await api.setupProgram()
     const key = unique('cust')
@@ -65,7 +65,7 @@ describe('duplicates (SPEC.md: transaction_id unique globally)', () => {
     expect(k.count('SELECT count(*) AS n FROM commissions WHERE program_id = ?', f.programId)).toBe(1)
   })
 
-  test('the duplicate check is global: another program\'s transaction_id answers 409', async () => {
+  test('the duplicate check is global: another program\'s transaction_id answers 409, without naming that program\'s sale', async () => {
     const a = await api.setupProgram()
     const b = await api.setupProgram()
     const [ka, kb] = [unique('cust'), unique('cust')]
@@ -75,7 +75,11 @@ describe('duplicates (SPEC.md: transaction_id unique globally)', () => {
     const first = await k.sale(a, { transaction_id: txn, customer_key: ka })
     const other = await k.sale(b, { transaction_id: txn, customer_key: kb })
     expect(other.status).toBe(409)
-    expect(other.body.error.details.sale_id).toBe(first.body.data.sale_id)
+    expect(other.body.error.code).toBe('duplicate_transaction')
+    // docs/decisions.md, Hostile input: details.sale_id only when the sale is the caller's own.
+    expect(other.body.error.details).toEqual({})
+    const again = await k.sale(a, { transaction_id: txn, customer_key: ka })
+    expect(again.body.error.details.sale_id).toBe(first.body.data.sale_id)
   })
 
   test('concurrent requests with one transaction_id record one sale: one 200, the others 409 with its sale_id', async () => {
@@ -94,7 +98,7 @@ describe('duplicates (SPEC.md: transaction_id unique globally)', () => {
   })
 })
 
-describe('attribution window (SPEC.md rule 4) on the injected clock', () => {
+describe('attribution window (docs/api.md rule 4) on the injected clock', () => {
   test('a signup within the window is attributed however late the payment comes', async () => {
     const f = await api.setupProgram({ attribution_window_days: 30, commission_type: 'recurring_percent' })
     const clickId = await k.clickId(f)
@@ -142,7 +146,7 @@ describe('attribution window (SPEC.md rule 4) on the injected clock', () => {
   })
 })
 
-describe('commission types (DECISIONS.md)', () => {
+describe('commission types (docs/decisions.md)', () => {
   const second = async (fields: Record<string, unknown>, currency = 'USD', amount = 10_000) => {
     const f = await api.setupProgram(fields)
     const key = unique('cust')
@@ -178,6 +182,39 @@ describe('commission types (DECISIONS.md)', () => {
     const row = api.server.deps.database.client.prepare('SELECT status, test_mode FROM customers WHERE id = ?').get(customerId)
     expect(row).toEqual({ status: 'converted', test_mode: 0 })
     expect(k.count('SELECT count(*) AS n FROM commissions WHERE sale_id IN (SELECT id FROM sales WHERE customer_id = ?) AND test_mode = 0', customerId)).toBe(1)
+  })
+})
+
+describe('test data (docs/decisions.md: livemode false is test data like additional_data.test_mode)', () => {
+  test('a sale with livemode: false is stored and listed as test data: counted under test, its commission never live', async () => {
+    const f = await api.setupProgram({ commission_type: 'recurring_fixed', commission_rate: 5 })
+    const key = unique('cust')
+    await k.customer(f, key)
+    const reply = await k.sale(f, { transaction_id: unique('txn'), customer_key: key, livemode: false })
+    expect(reply.status).toBe(200)
+    const saleId = reply.body.data.sale_id
+    expect((await api.admin('GET', `/sales/${saleId}`)).body.data).toMatchObject({ sale_id: saleId, livemode: false, test_mode: true })
+    expect(k.count('SELECT count(*) AS n FROM commissions WHERE sale_id = ? AND test_mode = 1', saleId)).toBe(1)
+    expect(k.count('SELECT count(*) AS n FROM commissions WHERE sale_id = ? AND test_mode = 0', saleId)).toBe(0)
+    const counts = (await api.call('GET', '/api/v1/programs/me/readiness', { token: f.apiKey })).body.data.counts
+    expect([counts.live.sales, counts.test.sales]).toEqual([0, 1])
+    // Never paid: a payout run finds nothing due.
+    await api.admin('PATCH', `/programs/${f.programId}`, { holding_period_days: 0 })
+    const run = await api.admin('POST', `/programs/${f.programId}/payouts`, {})
+    expect([run.status, run.body.data]).toEqual([201, []])
+  })
+
+  test('livemode: true or absent stays live', async () => {
+    const f = await api.setupProgram({ commission_type: 'recurring_fixed', commission_rate: 5 })
+    const key = unique('cust')
+    await k.customer(f, key)
+    for (const extra of [{ livemode: true }, {}]) {
+      const reply = await k.sale(f, { transaction_id: unique('txn'), customer_key: key, ...extra })
+      expect(k.count('SELECT count(*) AS n FROM commissions WHERE sale_id = ? AND test_mode = 0', reply.body.data.sale_id)).toBe(1)
+    }
+    await api.admin('PATCH', `/programs/${f.programId}`, { holding_period_days: 0 })
+    const run = await api.admin('POST', `/programs/${f.programId}/payouts`, {})
+    expect(run.body.data).toMatchObject([{ partner_id: f.partnerId, currency: 'USD', amount_cents: 1000 }])
   })
 })
 

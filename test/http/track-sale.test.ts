@@ -20,7 +20,7 @@ const platform = (status: number, name: string, message: string, code: string, d
   ({ data: null, error: { status, name, message, details, code } })
 const iso = (ms: number) => new Date(ms).toISOString()
 
-describe('POST /api/v1/track/sale authentication (SPEC.md, 401 table) with error.code unauthorized', () => {
+describe('POST /api/v1/track/sale authentication (docs/errors.md, 401 table) with error.code unauthorized', () => {
   const rows: [string, Record<string, string>, string][] = [
     ['no Authorization header', {}, 'Missing or malformed Authorization header. Expected: Bearer <token>'],
     ['a header not starting with Bearer', { authorization: `Token ${'x'}` }, 'Missing or malformed Authorization header. Expected: Bearer <token>'],
@@ -36,7 +36,7 @@ describe('POST /api/v1/track/sale authentication (SPEC.md, 401 table) with error
   }
 })
 
-describe('sale validation answers 400 invalid_request in SPEC.md\'s order and records nothing', () => {
+describe('sale validation answers 400 invalid_request in docs/errors.md\'s order and records nothing', () => {
   const now = Date.parse('2026-06-01T12:00:00Z')
   const rows: [string, Record<string, unknown>, string][] = [
     ['a missing transaction_id', { transaction_id: undefined, amount_cents: 0 }, 'transaction_id is required and must be a string'],
@@ -91,7 +91,7 @@ describe('sale validation answers 400 invalid_request in SPEC.md\'s order and re
   })
 })
 
-describe('currency (SPEC.md 422; DECISIONS.md default USD)', () => {
+describe('currency (docs/errors.md 422; docs/decisions.md default USD)', () => {
   test('an unsupported currency answers 422 unsupported_currency, creates nothing, and the resend with a valid one works', async () => {
     const g = await api.setupProgram()
     const key = unique('cust')

@@ -19,7 +19,7 @@ export function signatureHeader(payload: string, secret: string, nowMs: number):
   return stripe.webhooks.generateTestHeaderStringAsync({ payload, secret, timestamp: Math.floor(nowMs / 1000) })
 }
 
-/** The metadata of SPEC.md, Events; pass null to leave a key out. */
+/** The metadata of docs/api.md, Processor webhooks; pass null to leave a key out. */
 export function referralMetadata(programId: number, keys: { clickId?: string | null; customerKey?: string | null }): Metadata {
   const metadata: Metadata = { program_id: String(programId) }
   if (keys.clickId) metadata.svc_click_id = keys.clickId
@@ -104,13 +104,16 @@ export async function deliver(
   return api.call('POST', path, { body: payload, headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': header } })
 }
 
-/** A test-mode program with a signing secret, and events made at the server clock, for `api()`. */
+/**
+ * A live-mode program with a signing secret, and live-mode events made at the server clock, for
+ * `api()` (test-mode events are test data: docs/decisions.md, Test data).
+ */
 export function scenario(api: () => Api) {
   const seconds = () => Math.floor(api().clock.now() / 1000)
-  async function stripeProgram(fields: Record<string, unknown> = {}) {
+  async function stripeProgram({ livemode = true, ...fields }: Record<string, unknown> = {}) {
     const f = await api().setupProgram(fields)
     const secret = unique('whsec')
-    await api().admin('PATCH', `/programs/${f.programId}`, { livemode: false, stripe_webhook_secret: secret })
+    await api().admin('PATCH', `/programs/${f.programId}`, { livemode, stripe_webhook_secret: secret })
     const send = async (e: Stripe.Event) => {
       const reply = await deliver(api(), `/api/v1/webhooks/stripe/${f.programId}`, e, secret)
       if (reply.status !== 200 || reply.body?.received !== true) throw new Error(`webhook: ${reply.status} ${JSON.stringify(reply.body)}`)
@@ -120,12 +123,12 @@ export function scenario(api: () => Api) {
     return { f, send, list, outcomeOf }
   }
   function checkout(f: Fixture, keys: { clickId?: string; customerKey?: string }, fields: Partial<Stripe.Checkout.Session> = {}) {
-    const session = checkoutSession({ created: seconds(), metadata: referralMetadata(f.programId, keys), ...fields })
-    return { session, event: event('checkout.session.completed', session, { created: seconds() }) }
+    const session = checkoutSession({ created: seconds(), metadata: referralMetadata(f.programId, keys), livemode: true, ...fields })
+    return { session, event: event('checkout.session.completed', session, { created: seconds(), livemode: session.livemode }) }
   }
   function paidInvoice(metadata: Metadata | null, billingReason: Stripe.Invoice.BillingReason, extra: { amountPaid?: number; older?: boolean; subscription?: string } = {}) {
-    const invoice = subscriptionInvoice({ created: seconds(), subscription: extra.subscription ?? 'sub_1', metadata, billingReason, ...extra })
-    return { invoice, event: event('invoice.payment_succeeded', invoice, { created: seconds() }) }
+    const invoice = { ...subscriptionInvoice({ created: seconds(), subscription: extra.subscription ?? 'sub_1', metadata, billingReason, ...extra }), livemode: true }
+    return { invoice, event: event('invoice.payment_succeeded', invoice, { created: seconds(), livemode: true }) }
   }
   return { seconds, stripeProgram, checkout, paidInvoice }
 }

@@ -3,7 +3,7 @@ import type { Api, Fixture } from '../helpers'
 import { trackingSetup, unique, type Kit } from './tracking-kit'
 import { referralMetadata, scenario } from './webhooks-stripe-fixtures'
 
-// SPEC.md, States: a processor event settles a provisional lead when it resolves the customer.
+// docs/api.md, Customer states: a processor event settles a provisional lead when it resolves the customer.
 let api: Api, k: Kit
 beforeAll(async () => ({ api, k } = await trackingSetup()))
 afterAll(() => api.stop())

@@ -19,11 +19,28 @@ describe('checkout.session.completed', () => {
     const { session, event: e } = checkout(f, { customerKey }, { amount_total: 12_345, currency: 'eur' })
     await send(e)
     const [sale] = await list('sales')
-    expect(sale).toMatchObject({ transaction_id: session.payment_intent, amount_cents: 12_345, currency: 'EUR', provider: 'stripe', provider_payment_id: session.id, livemode: false })
+    expect(sale).toMatchObject({ transaction_id: session.payment_intent, amount_cents: 12_345, currency: 'EUR', provider: 'stripe', provider_payment_id: session.id, livemode: true, test_mode: false })
     expect((await list('commissions')).map((c) => c.amount_cents)).toEqual([1235])
     expect((await list('customers'))[0]).toMatchObject({ customer_key: customerKey, status: 'converted' })
     expect(await outcomeOf(e)).toMatchObject({ outcome: 'attributed', sale_id: sale.sale_id })
     expect((await outcomeOf(e)).detail).toContain(`commission 1235 EUR to partner ${f.partnerId}`)
+  })
+
+  test('a test-mode event (livemode: false) records test data: listed, counted under test, its commission never live', async () => {
+    const { f, send, list } = await stripeProgram({ livemode: null })
+    const customerKey = unique('user')
+    await k.customer(f, customerKey)
+    const { event: e } = checkout(f, { customerKey }, { amount_total: 9900, currency: 'eur', livemode: false })
+    expect(e.livemode).toBe(false)
+    await send(e)
+    const [sale] = await list('sales')
+    expect(sale).toMatchObject({ livemode: false, test_mode: true })
+    const [commission] = await list('commissions')
+    expect(commission).toMatchObject({ sale_id: sale.sale_id, test_mode: true })
+    const counts = (await api.call('GET', '/api/v1/programs/me/readiness', { token: f.apiKey })).body.data.counts
+    expect([counts.live.sales, counts.test.sales]).toEqual([0, 1])
+    // A test payment does not convert the live customer: its first live payment still pays.
+    expect((await list('customers'))[0]).toMatchObject({ customer_key: customerKey, status: 'lead' })
   })
 
   test('a later manual /track/sale for the same payment answers 409 with the sale id', async () => {
@@ -161,7 +178,7 @@ describe('invoice.payment_succeeded', () => {
     const customerKey = unique('user')
     await k.customer(f, customerKey)
     const invoice = subscriptionInvoice({ created: seconds(), subscription: 'sub_gbp', metadata: referralMetadata(f.programId, { customerKey }), currency: 'gbp' })
-    const e = event('invoice.payment_succeeded', invoice, { created: seconds() })
+    const e = event('invoice.payment_succeeded', invoice, { created: seconds(), livemode: true })
     await send(e)
     expect(await list('sales')).toEqual([])
     expect((await outcomeOf(e)).detail).toBe('Currency GBP is not supported (USD, EUR, VND): no sale recorded')

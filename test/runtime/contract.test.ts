@@ -1,5 +1,5 @@
 // One contract suite, run against the in-process Bun server, the compiled binary and Deno
-// (STYLE.md, Tests): the same answers, to the letter, whatever hosts the app.
+// (README, Development): the same answers, to the letter, whatever hosts the app.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -59,7 +59,7 @@ for (const [name, available, start] of targets) {
       rmSync(dir, { recursive: true, force: true })
     })
 
-    test('click → lead → sale → duplicate → refund answers as SPEC.md and DECISIONS.md say', async () => {
+    test('click → lead → sale → duplicate → refund answers as docs/api.md and docs/decisions.md say', async () => {
       const click = await call('POST', '/api/v1/track/click', { affiliate_url: `https://shop.test/?aff=${shortLink}` })
       expect(click.status).toBe(200)
       expect(click.body).toEqual({ success: true, click_id: expect.any(String), cookie_window_days: 60 })

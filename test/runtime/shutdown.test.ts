@@ -1,4 +1,4 @@
-// DECISIONS.md, Shutdown: on SIGTERM the server finishes the requests it has, answers a request
+// docs/decisions.md, Shutdown: on SIGTERM the server finishes the requests it has, answers a request
 // arriving on an open connection with 503 `Service is shutting down` and `Connection: close`
 // (never a reset), flushes the writer, and exits 0 within 10 seconds. Checked on a real server
 // process of each runtime, with raw keep-alive connections so that nothing hides a reset.

@@ -1,5 +1,5 @@
 // The service the browser tests talk to: the real server (test/helpers.ts startApi) set up
-// through the operator API of DECISIONS.md. Nothing is faked: the tracker, the click, lead and
+// through the operator API of docs/decisions.md. Nothing is faked: the tracker, the click, lead and
 // sale routes and the cookie rules are all the real ones.
 import { startApi } from "../helpers"
 

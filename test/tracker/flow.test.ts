@@ -1,4 +1,4 @@
-// The whole path of SPEC.md "What the service does": capture in the browser, the lead and
+// The whole path of docs/api.md "What the service does": capture in the browser, the lead and
 // the sale reported by the example shop's backend with the server client, attribution.
 import { afterAll, beforeAll, expect, test } from "bun:test"
 import type { Page } from "playwright-core"

@@ -1,4 +1,4 @@
-// The Secure flag: set when the page is served over HTTPS (SPEC.md, cookie rules). The shop
+// The Secure flag: set when the page is served over HTTPS (docs/api.md, cookie rules). The shop
 // runs on a throwaway self-signed certificate, which Chromium accepts through
 // --ignore-certificate-errors.
 import { afterAll, beforeAll, expect, test } from "bun:test"

@@ -1,28 +1,3 @@
-// Types of the browser global `window.svc`, shared by the tracker and src/client/browser.ts
-// so the typed client cannot drift from what the script really exposes.
-
-/** Options accepted by `svc.init` (and by the stub queue before the script loads). */
-export type SvcInitOptions = {
-  /** Program id; defaults to the script tag's `data-svc-program-id`. */
-  programId?: number
-  /** Cookie domain such as ".shop.com"; overrides root-domain detection. */
-  cookieDomain?: string
-  /** Log info and warnings prefixed "[svc]"; errors are always logged. */
-  debug?: boolean
-}
-
-/** The loaded tracker. Every method swallows its own errors: nothing throws into the page. */
-export type SvcApi = {
-  /** The `svc_click_id` cookie, or null when absent or cookies are blocked. */
-  getClickId(): string | null
-  /**
-   * Reports a browser-mode lead (POST /api/v1/track/lead, sent with keepalive).
-   * Waits for a click still in flight; resolves to the response body, or null on failure.
-   */
-  signup(customerId: string, email?: string): Promise<unknown>
-  /** Merges options; call before the click answers for cookieDomain to apply to it. */
-  init(options: SvcInitOptions): void
-}
-
-/** What the README stub snippet leaves on `window.svc` before the script loads. */
-export type SvcStub = { q?: [string, ArrayLike<unknown>][] }
+// The tracker's public types live in the client package (src/client/tracker-api.ts), whose
+// browser part types `window.svc` with them: one source for the script and the library.
+export type { SvcApi, SvcInitOptions, SvcStub } from "../../src/client/tracker-api.js"

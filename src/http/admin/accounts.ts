@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { eq } from 'drizzle-orm'
 import { Elysia } from 'elysia'
 import { signIdToken } from '../../domain/id-token'
@@ -10,7 +11,7 @@ import { idParam, requireAdmin } from './guard'
 import { CreateAccount } from './schemas'
 
 const checkCreate = bodyChecker(CreateAccount)
-/** DECISIONS.md: an id_token is accepted by the CLI callback for 10 minutes. */
+/** docs/decisions.md: an id_token is accepted by the CLI callback for 10 minutes. */
 export const ID_TOKEN_LIFETIME_S = 600
 
 /** The operator API's account routes: create (with its advertiser), suspend, id-token. */
@@ -49,7 +50,7 @@ export function accountAdminRoutes(deps: Deps) {
     .post('/api/v1/admin/accounts/:id/id-token', ({ params }) => {
       const account = findAccount(idParam(params.id, 'Account'))
       const iat = Math.floor(deps.clock.now() / 1000)
-      const claims = { sub: account.id, iss: deps.config.publicBaseUrl, aud: 'svc-cli' as const, iat, exp: iat + ID_TOKEN_LIFETIME_S }
+      const claims = { sub: account.id, iss: deps.config.publicBaseUrl, aud: 'svc-cli' as const, iat, exp: iat + ID_TOKEN_LIFETIME_S, jti: randomUUID() }
       return ok({ id_token: signIdToken(claims, deps.secret), expires_at: new Date(claims.exp * 1000).toISOString() })
     }, { detail: doc('Issue an id_token for the CLI login callback (valid 10 minutes)', 'operator', { security: 'adminToken' }) })
 }

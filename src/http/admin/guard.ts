@@ -3,16 +3,30 @@ import type { Deps } from '../deps'
 import { HttpError } from '../envelope'
 import { auth, shared } from '../messages'
 import { readBearer } from '../auth'
+import { stateOf } from '../request-state'
+
+/** Wrong admin tokens a client IP may send a minute before it is refused (docs/decisions.md, Hostile input). */
+const WRONG_TOKENS_PER_MINUTE = 10
 
 /**
- * The operator API's gate (DECISIONS.md): 404 as if absent when SVC_ADMIN_TOKEN is unset,
- * 401 for a wrong or missing token, compared in constant time.
+ * The operator API's gate (docs/decisions.md): 404 as if absent when SVC_ADMIN_TOKEN is unset,
+ * 401 for a wrong or missing token, compared in constant time. An IP that sent 10 wrong tokens
+ * within a minute gets 429 for the rest of that minute, right token or not, so that guessing
+ * is bounded.
  */
 export function requireAdmin(deps: Deps, request: Request): void {
   const expected = deps.config.adminToken
   if (expected === null) throw new HttpError(404, shared.notFound)
+  const bucket = `admin-wrong-token:ip:${stateOf(request).ip}`
+  const limit = Math.max(1, Math.floor(WRONG_TOKENS_PER_MINUTE * deps.config.rateLimitScale))
+  const seen = deps.limiter.peek(bucket, limit)
+  if (!seen.allowed) {
+    const retryAfter = Math.max(1, Math.ceil((seen.resetAt - deps.clock.now()) / 1000))
+    throw new HttpError(429, auth.adminTooManyFailures, { headers: { 'Retry-After': String(retryAfter) } })
+  }
   const bearer = readBearer(request)
   if (bearer.kind !== 'token' || !sameDigest(hashSecret(bearer.token), hashSecret(expected))) {
+    deps.limiter.take(bucket, limit)
     throw new HttpError(401, auth.adminUnauthorized)
   }
 }

@@ -6,6 +6,7 @@ import type { Deps } from '../deps'
 import { doc } from '../docs'
 import { HttpError } from '../envelope'
 import { idParam, listed, page, requireAdmin } from './guard'
+import { commissionStatuses } from './payouts'
 import { presentRow } from './present'
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -35,7 +36,9 @@ export function listAdminRoutes(deps: Deps) {
       }
       const where = cursor === null ? eq(table.programId, programId) : and(eq(table.programId, programId), lt(table.id, cursor))
       const rows = db.select().from(table).where(where).orderBy(desc(table.id)).limit(limit + 1).all() as { id: number }[]
-      return listed(rows, limit, (row) => presentRow(name, row as Record<string, unknown>))
+      // docs/decisions.md, Payouts: the commissions read route shows each entry's status.
+      const statuses = segment === 'commissions' ? commissionStatuses(deps, programId, rows.map((r) => r.id)) : null
+      return listed(rows, limit, (row) => ({ ...presentRow(name, row as Record<string, unknown>), ...(statuses && { status: statuses.get(row.id) }) }))
     }, { detail: doc(summary, 'operator', { security: 'adminToken' }) })
   }
   return app

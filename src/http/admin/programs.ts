@@ -32,7 +32,7 @@ function originsOf(input: string[]): string[] {
   })
 }
 
-/** The operator API's program routes (DECISIONS.md, Operator API). */
+/** The operator API's program routes (docs/decisions.md, Operator API). */
 export function programAdminRoutes(deps: Deps) {
   const { db, writer } = deps.database
   const now = () => deps.clock.now()
@@ -59,6 +59,7 @@ export function programAdminRoutes(deps: Deps) {
           advertiserId: advertiser.id, name: input.name, domain, commissionType: input.commission_type,
           commissionRate: input.commission_rate, leadAuth: input.lead_auth, attributionWindowDays: input.attribution_window_days,
           allowedOrigins: origins, livemode: input.livemode, createdAt: now(),
+          holdingPeriodDays: input.holding_period_days, minimumPayout: input.minimum_payout,
         }).returning({ id: programs.id }).get()
         return { program_id: program.id, api_key: issueApiKey(db, program.id, now()) }
       })
@@ -70,7 +71,7 @@ export function programAdminRoutes(deps: Deps) {
       const rows = db.select().from(programs).orderBy(desc(programs.id)).all()
       return ok(rows.map((p) => presentProgram(p, currentKey(p.id))))
     }, { detail: doc('List programs, newest first', 'operator', { security: 'adminToken' }) })
-    // DECISIONS.md lists GET /programs/:id among the read routes that answer `data` as a list:
+    // docs/decisions.md lists GET /programs/:id among the read routes that answer `data` as a list:
     // a list of the one program, with the same next_cursor as the others (always null).
     .get('/api/v1/admin/programs/:id', ({ params }) => {
       const program = findProgram(idParam(params.id, 'Program'))
@@ -86,6 +87,7 @@ export function programAdminRoutes(deps: Deps) {
         domain: input.domain === undefined ? undefined : domainOf(input.domain),
         allowedOrigins: input.allowed_origins === undefined ? undefined : originsOf(input.allowed_origins),
         stripeAccountId: input.stripe_account_id,
+        holdingPeriodDays: input.holding_period_days, minimumPayout: input.minimum_payout,
         stripeWebhookSecrets: secrets === undefined ? undefined : Array.isArray(secrets) ? secrets : [secrets],
       }
       const program = await writer.run(() => {

@@ -3,10 +3,11 @@ import type { Deps } from '../deps'
 import { accountAdminRoutes } from './accounts'
 import { linkAdminRoutes } from './links'
 import { listAdminRoutes } from './lists'
+import { payoutAdminRoutes } from './payouts'
 import { programAdminRoutes } from './programs'
 import { saleAdminRoutes } from './sale'
 
-/** The operator API under /api/v1/admin (DECISIONS.md): the self-hosted owner's surface. */
+/** The operator API under /api/v1/admin (docs/decisions.md): the self-hosted owner's surface. */
 export function adminRoutes(deps: Deps) {
   return new Elysia({ name: 'admin' })
     .use(accountAdminRoutes(deps))
@@ -14,4 +15,5 @@ export function adminRoutes(deps: Deps) {
     .use(linkAdminRoutes(deps))
     .use(listAdminRoutes(deps))
     .use(saleAdminRoutes(deps))
+    .use(payoutAdminRoutes(deps))
 }

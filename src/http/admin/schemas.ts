@@ -20,6 +20,9 @@ const programFields = {
     maxItems: 100, error: 'allowed_origins must be an array of origins such as https://shop.example',
   })),
   livemode: t.Optional(t.Union([t.Boolean(), t.Null()], { error: 'livemode must be a boolean or null' })),
+  // docs/decisions.md, Payouts.
+  holding_period_days: t.Optional(Type.Integer({ minimum: 0, maximum: 365, error: 'holding_period_days must be a whole number from 0 to 365' })),
+  minimum_payout: t.Optional(t.Number({ minimum: 0, maximum: 1e12, error: 'minimum_payout must be a number of major units from 0 to 1000000000000' })),
 }
 
 export const CreateAccount = t.Object({
@@ -57,4 +60,12 @@ export const CreateLink = t.Object({
 
 export const UpdateLink = t.Object({
   active: t.Boolean({ error: 'active must be a boolean' }),
+})
+
+export const RunPayouts = t.Object({
+  until: t.Optional(t.String({ maxLength: 64, error: 'until must be an ISO 8601 date or time', description: 'Pay what is due up to this time (default now)' })),
+})
+
+export const MarkPaid = t.Object({
+  reference: t.Optional(t.String({ maxLength: 500, error: 'reference must be a string of at most 500 characters', description: 'The bank transfer or batch reference' })),
 })

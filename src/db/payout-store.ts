@@ -1,0 +1,192 @@
+import { and, desc, eq, inArray, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm'
+import { alias, type SQLiteColumn } from 'drizzle-orm/sqlite-core'
+import type { LedgerFacts, LedgerGroup, PayoutState, PlannedPayout } from '../domain/payout'
+import type { Database } from './open'
+import { commissions, partners, payoutEntries, payouts, programs, type Payout } from './schema'
+
+export type PayoutStatus = Payout['status']
+
+/** A ledger entry with what the status rule needs (domain/payout.ts, LedgerFacts). */
+export interface LedgerRow extends LedgerFacts {
+  id: number
+  partnerId: number
+  amountCents: number
+  currency: string
+  testMode: boolean
+}
+
+export type PayoutEntry = {
+  commissionId: number
+  kind: 'commission' | 'reversal'
+  amountCents: number
+  createdAt: number
+}
+
+export interface CsvPayout extends Payout {
+  partnerName: string | null
+  partnerEmail: string | null
+}
+
+export type PayoutChange = { kind: 'ok'; payout: Payout } | { kind: 'not_found' } | { kind: 'conflict'; payout: Payout }
+
+const pair = alias(commissions, 'pair')
+const entryPayout = alias(payoutEntries, 'entry_payout')
+const pairPayout = alias(payoutEntries, 'pair_payout')
+// The partial UNIQUE index payout_entries_once answers this lookup: its WHERE is repeated here.
+const activePayoutOf = (entryId: SQLiteColumn) =>
+  sql<PayoutState>`(select pe.status from payout_entries pe where pe.ledger_entry_id = ${entryId} and pe.status <> 'canceled')`
+
+/** Payout runs, payouts and the ledger facts behind commission statuses; writes run inside a writer unit. */
+export class PayoutStore {
+  private static cache = new WeakMap<Database, PayoutStore>()
+  private readonly insertEntry
+  private constructor(private readonly database: Database) {
+    // Prepared once: a first run over a large ledger inserts one row per entry.
+    const p = sql.placeholder
+    this.insertEntry = database.db.insert(payoutEntries).values({ payoutId: p('payoutId'), ledgerEntryId: p('ledgerEntryId'), status: 'pending' }).prepare()
+  }
+
+  static of(database: Database): PayoutStore {
+    let store = PayoutStore.cache.get(database)
+    if (!store) PayoutStore.cache.set(database, (store = new PayoutStore(database)))
+    return store
+  }
+
+  /** The program's payout terms, or null when no such program exists. */
+  findTerms(programId: number): { holdingPeriodDays: number; minimumPayout: number } | null {
+    const { db } = this.database
+    return db.select({ holdingPeriodDays: programs.holdingPeriodDays, minimumPayout: programs.minimumPayout })
+      .from(programs).where(eq(programs.id, programId)).get() ?? null
+  }
+
+  private ledger(where: SQL | undefined): LedgerRow[] {
+    const { db } = this.database
+    return db.select({
+      id: commissions.id, partnerId: commissions.partnerId, kind: commissions.kind, amountCents: commissions.amountCents,
+      currency: commissions.currency, testMode: commissions.testMode, createdAt: commissions.createdAt,
+      payout: activePayoutOf(commissions.id), pairId: pair.id, pairPayout: activePayoutOf(pair.id),
+    }).from(commissions)
+      .leftJoin(pair, and(eq(pair.saleId, commissions.saleId), ne(pair.kind, commissions.kind)))
+      .where(where).all()
+      .map(({ pairId, pairPayout, ...row }) => ({ ...row, pair: pairId === null ? null : { payout: pairPayout } }))
+  }
+
+  /**
+   * The live (not test-mode) ledger entries of the program in no pending or paid payout: a run's
+   * candidates. Pairs reversed before any payout are left out here already (domain/payout.ts
+   * would find them `reversed`), so that they are not read again by every later run.
+   */
+  unpaidLedger(programId: number): LedgerRow[] {
+    return this.ledger(and(
+      eq(commissions.programId, programId), eq(commissions.testMode, false), sql`${activePayoutOf(commissions.id)} is null`,
+      or(isNull(pair.id), sql`${activePayoutOf(pair.id)} is not null`),
+    ))
+  }
+
+  /** The given ledger entries with their payout facts (the commissions read route's statuses). */
+  ledgerOf(entryIds: number[]): LedgerRow[] {
+    return entryIds.length ? this.ledger(inArray(commissions.id, entryIds)) : []
+  }
+
+  /**
+   * The live ledger of a program (or of one partner, or a page of partners) added up by partner, currency, kind,
+   * payout facts and dueness: what domain/payout.ts `balances` needs, in one grouped read.
+   * `cutoffs` are domain/payout.ts `dueCutoffs`.
+   */
+  ledgerGroups(programId: number, cutoffs: { commission: number; reversal: number }, partnerId?: number | number[]): LedgerGroup[] {
+    const { db } = this.database
+    const paired = sql<number>`${pair.id} is not null`
+    const due = sql<number>`${commissions.createdAt} <= case ${commissions.kind} when 'reversal' then ${cutoffs.reversal} else ${cutoffs.commission} end`
+    const rows = db.select({
+      partnerId: commissions.partnerId, currency: commissions.currency, kind: commissions.kind, payout: entryPayout.status,
+      paired, pairPayout: pairPayout.status, due, amountCents: sql<number>`sum(${commissions.amountCents})`,
+    }).from(commissions)
+      .leftJoin(pair, and(eq(pair.saleId, commissions.saleId), ne(pair.kind, commissions.kind)))
+      .leftJoin(entryPayout, and(eq(entryPayout.ledgerEntryId, commissions.id), ne(entryPayout.status, 'canceled')))
+      .leftJoin(pairPayout, and(eq(pairPayout.ledgerEntryId, pair.id), ne(pairPayout.status, 'canceled')))
+      .where(and(eq(commissions.programId, programId), eq(commissions.testMode, false), partnerId === undefined ? undefined
+        : Array.isArray(partnerId) ? inArray(commissions.partnerId, partnerId.length ? partnerId : [0]) : eq(commissions.partnerId, partnerId)))
+      .groupBy(commissions.partnerId, commissions.currency, commissions.kind, entryPayout.status, paired, pairPayout.status, due)
+      .all()
+    return rows.map((r) => ({
+      partnerId: r.partnerId, currency: r.currency, kind: r.kind, payout: r.payout as PayoutState,
+      pair: r.paired ? { payout: r.pairPayout as PayoutState } : null, due: Boolean(r.due), amountCents: r.amountCents,
+    }))
+  }
+
+  /** A partner's payouts, newest first, one page (as listPayouts). */
+  listPartnerPayouts(partnerId: number, limit: number, cursor: number | null): Payout[] {
+    const { db } = this.database
+    const where = cursor === null ? eq(payouts.partnerId, partnerId) : and(eq(payouts.partnerId, partnerId), lt(payouts.id, cursor))
+    return db.select().from(payouts).where(where).orderBy(desc(payouts.id)).limit(limit + 1).all()
+  }
+
+  /**
+   * Creates the planned payouts with their entries. Throws the UNIQUE violation of
+   * payout_entries_once when an entry is already in a pending or paid payout (exactly once).
+   */
+  createPayouts(programId: number, plans: PlannedPayout[], now: number): Payout[] {
+    const { db } = this.database
+    return plans.map((plan) => {
+      const payout = db.insert(payouts).values({
+        programId, partnerId: plan.partnerId, currency: plan.currency, amountCents: plan.amountCents,
+        commissions: plan.entryIds.length, status: 'pending', createdAt: now,
+      }).returning().get()
+      for (const ledgerEntryId of plan.entryIds) this.insertEntry.run({ payoutId: payout.id, ledgerEntryId })
+      return payout
+    })
+  }
+
+  /** The program's payouts, newest first: one page of `limit` (+1 to tell whether more follow) before `cursor`. */
+  listPayouts(programId: number, limit: number, cursor: number | null): Payout[] {
+    const { db } = this.database
+    const where = cursor === null ? eq(payouts.programId, programId) : and(eq(payouts.programId, programId), lt(payouts.id, cursor))
+    return db.select().from(payouts).where(where).orderBy(desc(payouts.id)).limit(limit + 1).all()
+  }
+
+  findPayout(payoutId: number): Payout | null {
+    const { db } = this.database
+    return db.select().from(payouts).where(eq(payouts.id, payoutId)).get() ?? null
+  }
+
+  /** The ledger entries of a payout, oldest first. */
+  entriesOf(payoutId: number): PayoutEntry[] {
+    const { db } = this.database
+    return db.select({ commissionId: commissions.id, kind: commissions.kind, amountCents: commissions.amountCents, createdAt: commissions.createdAt })
+      .from(payoutEntries).innerJoin(commissions, eq(commissions.id, payoutEntries.ledgerEntryId))
+      .where(eq(payoutEntries.payoutId, payoutId)).orderBy(commissions.id).all()
+  }
+
+  /** The program's payouts of the given statuses with their partner's name and email, newest first (the CSV). */
+  payoutsWithPartners(programId: number, statuses: PayoutStatus[]): CsvPayout[] {
+    const { db } = this.database
+    const rows = db.select({ payout: payouts, partnerName: partners.name, partnerEmail: partners.email })
+      .from(payouts).innerJoin(partners, eq(partners.id, payouts.partnerId))
+      .where(and(eq(payouts.programId, programId), inArray(payouts.status, statuses))).orderBy(desc(payouts.id)).all()
+    return rows.map((r) => ({ ...r.payout, partnerName: r.partnerName, partnerEmail: r.partnerEmail }))
+  }
+
+  /** Marks a pending payout paid; a paid one is answered as it is, a canceled one is a conflict. */
+  markPaid(payoutId: number, reference: string | null, now: number): PayoutChange {
+    const payout = this.findPayout(payoutId)
+    if (!payout) return { kind: 'not_found' }
+    if (payout.status === 'paid') return { kind: 'ok', payout }
+    if (payout.status === 'canceled') return { kind: 'conflict', payout }
+    return { kind: 'ok', payout: this.setStatus(payoutId, { status: 'paid', paidAt: now, reference }) }
+  }
+
+  /** Cancels a pending payout, freeing its entries; a canceled one is answered as it is, a paid one is a conflict. */
+  cancel(payoutId: number, now: number): PayoutChange {
+    const payout = this.findPayout(payoutId)
+    if (!payout) return { kind: 'not_found' }
+    if (payout.status === 'canceled') return { kind: 'ok', payout }
+    if (payout.status === 'paid') return { kind: 'conflict', payout }
+    return { kind: 'ok', payout: this.setStatus(payoutId, { status: 'canceled', canceledAt: now }) }
+  }
+
+  private setStatus(payoutId: number, change: Partial<Payout> & { status: PayoutStatus }): Payout {
+    const { db } = this.database
+    db.update(payoutEntries).set({ status: change.status }).where(eq(payoutEntries.payoutId, payoutId)).run()
+    return db.update(payouts).set(change).where(eq(payouts.id, payoutId)).returning().get()!
+  }
+}

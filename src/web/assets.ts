@@ -1,0 +1,69 @@
+// The dashboard's only assets, bundled into the binary as strings: no request ever leaves the host.
+
+/** GET /assets/dashboard.css: system fonts, one column under 700 px, tables that scroll sideways. */
+export const stylesheet = `
+*{box-sizing:border-box}
+body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1c2430;background:#f6f7f9}
+a{color:#1a56db}
+header.top{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;justify-content:space-between;padding:.6rem 1rem;background:#1c2430;color:#fff}
+header.top a{color:#fff;text-decoration:none;font-weight:600}
+header.top form{margin:0}
+header.top button{background:transparent;color:#fff;border:1px solid #fff6}
+main{max-width:72rem;margin:0 auto;padding:1rem}
+h1{font-size:1.4rem;margin:.5rem 0 1rem}
+h2{font-size:1.1rem;margin:1.5rem 0 .6rem}
+nav.tabs{display:flex;flex-wrap:wrap;gap:.25rem;margin:0 0 1rem;border-bottom:1px solid #d5dae1}
+nav.tabs a{padding:.4rem .7rem;text-decoration:none;color:#3b4756;border-radius:6px 6px 0 0}
+nav.tabs a[aria-current]{background:#fff;border:1px solid #d5dae1;border-bottom-color:#fff;margin-bottom:-1px;color:#1c2430;font-weight:600}
+.cards{display:grid;grid-template-columns:repeat(auto-fit,minmax(9rem,1fr));gap:.6rem}
+.card{background:#fff;border:1px solid #d5dae1;border-radius:8px;padding:.6rem .8rem}
+.card b{display:block;font-size:1.4rem}
+.card span{color:#5b6777;font-size:.85rem}
+.panel{background:#fff;border:1px solid #d5dae1;border-radius:8px;padding:.8rem;margin:0 0 1rem;overflow-x:auto}
+.panel>h2:first-child{margin-top:0}
+.cards{margin:0 0 1rem}
+table{border-collapse:collapse;width:100%;font-size:.9rem}
+th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #e6e9ee;vertical-align:top}
+th{color:#5b6777;font-weight:600;white-space:nowrap}
+td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
+.ok{color:#0b7a3e}.bad{color:#b42318}.muted{color:#5b6777}
+ul.checks{list-style:none;padding:0;margin:0}
+ul.checks li{padding:.35rem 0;border-bottom:1px solid #e6e9ee}
+form.inline{display:inline}
+form.stack{display:grid;gap:.5rem;max-width:32rem}
+label{display:grid;gap:.15rem;font-size:.9rem;color:#3b4756}
+input,select,textarea,button{font:inherit;padding:.35rem .5rem;border:1px solid #b8c0cc;border-radius:6px;max-width:100%}
+textarea{min-height:4rem}
+button{background:#1a56db;color:#fff;border-color:#1a56db;cursor:pointer}
+button.quiet{background:#fff;color:#1c2430;border-color:#b8c0cc}
+input.url{width:100%;font-family:ui-monospace,monospace;font-size:.85rem}
+pre{background:#f0f2f5;padding:.6rem;border-radius:6px;overflow-x:auto;font-size:.8rem}
+code{font-family:ui-monospace,monospace;font-size:.85em}
+.note{background:#eef4ff;border:1px solid #c3d5fb;border-radius:8px;padding:.6rem .8rem;margin:0 0 1rem}
+.error{background:#fdecea;border:1px solid #f5c2bd;border-radius:8px;padding:.6rem .8rem;margin:0 0 1rem}
+.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(16rem,1fr));gap:.6rem}
+.chart{margin:0}
+.chart svg{width:100%;height:auto;display:block}
+.chart h3{font-size:.9rem;margin:0 0 .2rem;color:#3b4756}
+.bar{fill:#1a56db}.axis{stroke:#b8c0cc;stroke-width:1}.label{font-size:10px;fill:#5b6777}
+.row{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center}
+.row.spread{justify-content:space-between}
+article.partner{border-top:1px solid #e6e9ee;padding:.7rem 0}
+article.partner:first-of-type{border-top:0}
+dl.stats{display:grid;grid-template-columns:repeat(auto-fit,minmax(6rem,1fr));gap:.4rem;margin:.5rem 0}
+dl.stats dt{color:#5b6777;font-size:.8rem}dl.stats dd{margin:0;font-weight:600}
+.amount{display:block}.status-line{display:block}
+.link{margin:.4rem 0}
+p.commission{margin:.3rem 0}
+details summary{cursor:pointer;color:#1a56db}
+@media (max-width:700px){main{padding:.6rem}.hide-narrow{display:none}th,td{padding:.3rem}}
+`
+
+/** GET /assets/dashboard.js: the "Copy" buttons. Every form works without it. */
+export const script = `document.addEventListener('click',function(e){var b=e.target.closest&&e.target.closest('button[data-copy]');if(!b)return;e.preventDefault();
+var done=function(){b.textContent='Copied'},input=document.getElementById(b.getAttribute('data-copy'));
+if(!input)return;input.select();
+if(navigator.clipboard){navigator.clipboard.writeText(input.value).then(done,function(){})}})`
+
+/** GET /assets/favicon.svg: so that browsers do not ask for a missing /favicon.ico. */
+export const favicon = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#1a56db"/><path d="M4 11l3-6 2 4 1-2 2 4" stroke="#fff" fill="none" stroke-width="1.5"/></svg>`

@@ -1,0 +1,24 @@
+/** The digits after the decimal point of a currency's minor unit (VND has none: 5 VND is 5). */
+function digitsOf(currency: string): number {
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2
+  } catch {
+    return 2
+  }
+}
+
+/** An amount in minor units written with its currency code: 4900 USD → "USD 49.00". */
+export function money(cents: number, currency: string): string {
+  const digits = digitsOf(currency)
+  const value = cents / 10 ** digits
+  return `${currency} ${value.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits })}`
+}
+
+/** A count with thousands separators. */
+export const count = (n: number) => n.toLocaleString('en')
+
+/** An epoch-ms time as "2026-06-01 12:00 UTC". */
+export const when = (ms: number | null | undefined) => (ms === null || ms === undefined ? '' : `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`)
+
+/** An epoch day as "06-01". */
+export const dayLabel = (day: number) => new Date(day * 86_400_000).toISOString().slice(5, 10)
