@@ -30,8 +30,7 @@ export function drainable(fetch: Fetch) {
     inFlight++
     try {
       const response = await fetch(request, peer)
-      if (draining) response.headers.set('Connection', 'close')
-      return response
+      return draining ? closing(response) : response
     } finally {
       if (--inFlight === 0) onIdle?.()
     }
@@ -57,6 +56,18 @@ export function drainable(fetch: Fetch) {
   }
 
   return { fetch: gated, drain, get inFlight() { return inFlight } }
+}
+
+/** The response with `Connection: close`; a copy when its headers are immutable (Response.redirect). */
+function closing(response: Response): Response {
+  try {
+    response.headers.set('Connection', 'close')
+    return response
+  } catch {
+    const copy = new Response(response.body, response)
+    copy.headers.set('Connection', 'close')
+    return copy
+  }
 }
 
 function shuttingDown(request: Request): Response {
