@@ -13,7 +13,6 @@ import { docsRoutes } from './docs'
 import { limitGroup, limits, type LimitGroup } from './rate-limit'
 import { setState, stateOf, type RequestState } from './request-state'
 import { findKeyOnce, noteRotation, readBearer } from './auth'
-import { findLoginToken } from '../db/cli-store'
 import { requestTarget } from './request-target'
 import { trackerRoutes } from './tracker-asset'
 import { trackClickRoutes } from './track-click'
@@ -176,7 +175,7 @@ export function createApp(deps: Deps) {
           const match = findKeyOnce(deps, request, bearer.token)
           if (match) return `${group}:k:${match.key.id}`
           if (group === 'cli') {
-            const login = findLoginToken(deps.database.db, bearer.token, clock.now())
+            const login = deps.database.stores.cli.findLoginToken(bearer.token, clock.now())
             if (login.kind === 'valid') return `${group}:a:${login.accountId}`
           }
         } catch {
