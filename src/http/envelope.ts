@@ -13,6 +13,7 @@ export const errorNames: Record<number, string> = {
   422: 'UnprocessableEntityError',
   429: 'TooManyRequestsError',
   500: 'InternalServerError',
+  503: 'ServiceUnavailableError',
 }
 
 // docs/errors.md: sale and refund add error.code to every platform error; these are the defaults by status.
@@ -23,6 +24,7 @@ const defaultCodes: Record<number, string> = {
   409: 'duplicate_transaction',
   422: 'unsupported_currency',
   500: 'internal_error',
+  503: 'service_unavailable',
 }
 
 /** The routes whose platform errors carry error.code (docs/errors.md, Platform envelope). */
