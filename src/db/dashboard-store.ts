@@ -8,7 +8,10 @@ import { advertisers, apiKeys, links, partners, payouts, programs, type ApiKey, 
 
 // Figures of the dashboard and partner portal pages (src/web) come from
 // the rollups daily_counts and daily_money (kept by triggers, migration 0005); lists page
-// through the (program_id, created_at) indexes with a (created_at, id) cursor.
+// through the (program_id, created_at) indexes with a (created_at, id) cursor, except sales:
+// they page in id order (the order they were recorded in) through the operator API's
+// (program_id, id) index, so that each sale writes one index by program, not two (issue 14);
+// their cursor keeps the same "createdAt.id" form and only its id counts.
 
 export const DAY_MS = 86_400_000
 
@@ -73,7 +76,7 @@ function prepare({ client }: Connection) {
         s.status, s.test_mode AS testMode, s.provider, s.attribution, s.created_at AS createdAt, c.customer_key AS customerKey,
         p.id AS partnerId, p.name AS partnerName
       FROM sales s LEFT JOIN customers c ON c.id = s.customer_id LEFT JOIN partners p ON p.id = c.partner_id
-      WHERE s.program_id = ?1 AND (s.created_at, s.id) < (?2, ?3) ORDER BY s.created_at DESC, s.id DESC LIMIT ?4`),
+      WHERE s.program_id = ?1 AND s.id < ?3 ORDER BY s.id DESC LIMIT ?4`),
     commissions: q(`SELECT m.id, m.kind, m.amount_cents AS amountCents, m.currency, m.test_mode AS testMode, m.created_at AS createdAt,
         m.sale_id AS saleId, s.transaction_id AS transactionId, m.partner_id AS partnerId, p.name AS partnerName
       FROM commissions m JOIN sales s ON s.id = m.sale_id LEFT JOIN partners p ON p.id = m.partner_id

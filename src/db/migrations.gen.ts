@@ -34,6 +34,6 @@ export const migrations: { tag: string; sql: string }[] = [
   },
   {
     "tag": "0008_write_path_indexes",
-    "sql": "DROP INDEX `clicks_program`;--> statement-breakpoint\nDROP INDEX `sales_customer`;"
+    "sql": "DROP INDEX `clicks_program`;--> statement-breakpoint\nDROP INDEX `sales_program`;--> statement-breakpoint\nDROP INDEX `sales_customer`;"
   }
 ]
