@@ -125,7 +125,7 @@ test("a CLI 500 prints its message once, with the request id it already carries;
   try {
     const program = await api.setupProgram()
     // Failure injection on the server's own database, no mock: the status query cannot run.
-    api.server.deps.database.client.exec("ALTER TABLE clicks RENAME TO clicks_gone")
+    api.server.deps.database.client.exec("ALTER TABLE daily_counts RENAME TO daily_counts_gone")
     const env = { ...home.env, SVC_BASE_URL: tap.url }
     const r = await runCli(["status", "--api-key", program.apiKey], env)
     expect(r.code).toBe(1)

@@ -103,7 +103,7 @@ describe('GET /api/v1/cli/status', () => {
   test('answers 500 with the request id in the message, details and the X-Request-ID header', async () => {
     const broken = await startCliApi()
     const program = await broken.setupProgram()
-    sqlOn(broken, 'ALTER TABLE clicks RENAME TO clicks_gone')
+    sqlOn(broken, 'ALTER TABLE daily_counts RENAME TO daily_counts_gone')
     expectCli500(await broken.call('GET', '/api/v1/cli/status', { token: program.apiKey }), 'Failed to get status')
     await broken.stop()
   })
