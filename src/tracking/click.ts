@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 import type { Program } from '../db/schema'
 import { affOf, decideLink, type AffResult, type LinkDecision } from '../domain/click'
 import type { TrackingDeps } from './deps'
@@ -15,7 +14,21 @@ const ORDERED = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 export function newClickId(now: number): string {
   let time = ''
   for (let t = Math.max(0, Math.floor(now)), i = 0; i < 7; i++, t = Math.floor(t / 62)) time = ORDERED[t % 62] + time
-  return `clk_${time}${randomBytes(12).toString('base64url')}`
+  return `clk_${time}${randomPart()}`
+}
+
+// The random parts come from a pool filled by the CSPRNG 256 ids at a time, each byte used once:
+// randomBytes(12) per click cost 0.6 µs, the pool's slice 0.06 µs (issue 14).
+const RANDOM_BYTES = 12
+const pool = Buffer.alloc(RANDOM_BYTES * 256)
+let poolAt = pool.length
+
+function randomPart(): string {
+  if (poolAt === pool.length) {
+    crypto.getRandomValues(pool)
+    poolAt = 0
+  }
+  return pool.toString('base64url', poolAt, (poolAt += RANDOM_BYTES))
 }
 
 export interface ClickInput {
