@@ -68,7 +68,7 @@ export function openApiDocument(routes: RouteLike[], deps: Deps): Record<string,
     const requestBody = operation.requestBody as { content: Record<string, Record<string, unknown>> } | undefined
     if (requestBody && answers?.request !== undefined) requestBody.content['application/json'].example = answers.request
     if (answers) parameters.push(...answers.parameters)
-    if (route.path.startsWith('/api/v1/webhooks/')) {
+    if (answers?.signed) {
       parameters.push({ name: 'Stripe-Signature', in: 'header', required: true, description: 't=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">', schema: { type: 'string' } })
     }
     paths[path] ??= {}
