@@ -169,9 +169,10 @@ export function createApp(deps: Deps) {
   }
 
   /**
-   * The bucket of a request (docs/api.md, Limits): a program key, or on the CLI routes a login token,
-   * once recognised, when the group is limited by them (route-table.ts, limits); the client IP otherwise. An unknown token counts against its IP, so that
-   * junk tokens neither make buckets nor escape the limit (docs/decisions.md, Hostile input).
+   * The bucket of a request (docs/api.md, Limits; route-table.ts, limits): a program key, or on
+   * the CLI routes a login token, once recognised; the client IP otherwise. An unknown token
+   * counts against its IP, so that junk tokens neither make buckets nor escape the limit
+   * (docs/decisions.md, Hostile input).
    */
   function bucketOf(state: RequestState, group: LimitGroup, request: Request): string {
     const { bucket } = limits[group]
