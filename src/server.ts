@@ -6,6 +6,7 @@ import { keyLookup } from './db/credentials'
 import { openDatabase, type Database } from './db/open'
 import { settings } from './db/schema'
 import { createApp } from './http/app'
+import { lineLog } from './log'
 import type { Deps } from './http/deps'
 import { RateLimiter } from './http/rate-limit'
 import type { Runtime } from './runtime/runtime'
@@ -42,6 +43,8 @@ export function startServer(options: { config: Config; clock: Clock; runtime: Ru
   } catch (error) {
     throw new StartError(`DATABASE_PATH "${config.databasePath}" cannot be opened: ${reason(error)}`)
   }
+  // Written once per event-loop turn; stop() writes what is left (src/log.ts).
+  const stdoutLog = options.log ? null : lineLog()
   const deps: Deps = {
     config,
     clock,
@@ -50,7 +53,7 @@ export function startServer(options: { config: Config; clock: Clock; runtime: Ru
     findKey: keyLookup(database),
     secret: serverSecret(database, config.secret),
     trackerSource: options.trackerSource,
-    log: options.log ?? ((line) => console.log(JSON.stringify({ time: new Date().toISOString(), ...line }))),
+    log: options.log ?? stdoutLog!,
   }
   const { fetch } = createApp(deps)
   let served: ReturnType<Runtime['serve']>
@@ -69,6 +72,7 @@ export function startServer(options: { config: Config; clock: Clock; runtime: Ru
       await served.stop()
       database.writer.drain()
       database.close()
+      stdoutLog?.flush()
     },
   }
 }

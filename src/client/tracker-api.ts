@@ -3,7 +3,7 @@
 
 /** Options accepted by `svc.init` (and by the stub queue before the script loads). */
 export type SvcInitOptions = {
-  /** Program id; defaults to the script tag's `data-svc-program-id`. */
+  /** Program id; accepted and sent nowhere (the click endpoint finds the program from the `aff` link). */
   programId?: number
   /** Cookie domain such as ".shop.com"; overrides root-domain detection. */
   cookieDomain?: string

@@ -42,8 +42,16 @@ export function keyLookup(database: Database): (token: string) => KeyMatch | nul
     .innerJoin(programs, eq(programs.id, apiKeys.programId))
     .where(and(eq(apiKeys.keyHash, sql.placeholder('hash')), isNull(apiKeys.revokedAt)))
     .prepare()
+  // SHA-256 once per key, not once per request: a program's server sends the same key all day.
+  // Bounded, so that a scan of made-up keys cannot grow it; the match itself stays in the catalog.
+  const hashes = new Map<string, string>()
   return (token) => {
-    const hash = hashSecret(token)
+    let hash = hashes.get(token)
+    if (hash === undefined) {
+      hash = hashSecret(token)
+      if (hashes.size >= 10_000) hashes.clear()
+      hashes.set(token, hash)
+    }
     const row = cachedRow(database, `key:${hash}`, () => (query.get({ hash }) as KeyMatch | undefined) ?? null)
     return row && sameDigest(row.key.keyHash, hash) ? row : null
   }

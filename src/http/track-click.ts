@@ -50,8 +50,9 @@ export function trackClickRoutes(deps: Deps) {
     const link = TrackingStore.of(deps.database).findLink(aff.aff)
     const decision = decideLink(link)
     if (!decision.ok) throw clickFailure(decision.reason)
-    // A configured link has a program row (foreign key), so its domain and origins are present.
-    guardOrigin({ domain: link!.domain!, allowedOrigins: link!.allowedOrigins! }, request)
+    // A configured link has a program row (foreign key), so its domain and origins are present;
+    // the catalog's row itself is passed, so that its origin answers are kept (originAllowedOnce).
+    guardOrigin(link as { domain: string; allowedOrigins: string[] }, request)
     guardTestProgram(deps, request, input.additional_data, key ? key.program : undefined)
     const clickId = await recordClick(deps, {
       programId: decision.programId, linkId: link!.id, partnerId: decision.partnerId, clickId: input.click_id ?? null,

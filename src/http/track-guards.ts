@@ -3,7 +3,7 @@ import type { Deps } from './deps'
 import { HttpError } from './envelope'
 import { optionalProgramKey } from './auth'
 import { shared } from './messages'
-import { originAllowed } from './origin'
+import { originAllowedOnce } from './origin'
 
 export interface AdditionalData {
   test_mode?: boolean
@@ -28,7 +28,7 @@ export function identifier(value: string | number | undefined): string | null {
  */
 export function guardOrigin(program: Pick<Program, 'domain' | 'allowedOrigins'>, request: Request): void {
   const origin = request.headers.get('origin')
-  if (origin !== null && !originAllowed(program, origin)) throw new HttpError(403, shared.originNotAllowed)
+  if (origin !== null && !originAllowedOnce(program, origin)) throw new HttpError(403, shared.originNotAllowed)
 }
 
 /**

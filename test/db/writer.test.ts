@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openDatabase, type Database as Db } from '../../src/db/open'
+import { Writer } from '../../src/db/writer'
 import { bunRuntime } from '../../src/runtime/bun'
 
 let dir: string
@@ -44,6 +45,33 @@ describe('the group-commit writer', () => {
     await pending
     expect(other.prepare("SELECT count(*) AS n FROM settings WHERE key = 'durable'").get()).toEqual({ n: 1 })
     other.close()
+  })
+
+  test('every answer comes after COMMIT returned; a failed COMMIT answers no unit with success', async () => {
+    // The writer over the same connection, with every statement it runs recorded in order.
+    const events: string[] = []
+    let failCommit = false
+    const client = database.client
+    const recorded = {
+      exec(sql: string) {
+        events.push(sql)
+        if (sql === 'COMMIT' && failCommit) throw new Error('disk I/O error')
+        client.exec(sql)
+      },
+      prepare: (sql: string) => client.prepare(sql),
+      close: () => client.close(),
+    }
+    const writer = new Writer(recorded)
+    const answered = Promise.all(['a', 'b', 'c'].map((key) => writer.run(insert(key)).then(() => events.push(`answered ${key}`))))
+    await answered
+    expect(events).toEqual(['BEGIN IMMEDIATE', 'COMMIT', 'answered a', 'answered b', 'answered c'])
+
+    events.length = 0
+    failCommit = true
+    const outcomes = await Promise.allSettled(['d', 'e'].map((key) => writer.run(insert(key)).then(() => events.push(`answered ${key}`))))
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected'])
+    expect(events).toEqual(['BEGIN IMMEDIATE', 'COMMIT', 'ROLLBACK'])
+    expect(client.prepare("SELECT count(*) AS n FROM settings WHERE key IN ('d', 'e')").get()).toEqual({ n: 0 })
   })
 
   test('a unit sees the writes of units queued before it in the same batch', async () => {

@@ -122,6 +122,21 @@ describe('browser origins', () => {
       expect((await k.click(f, {}, { origin })).status).toBe(200)
     }
   })
+
+  test('an origin added to or removed from allowed_origins is answered anew on the next click', async () => {
+    const g = await api.setupProgram({ domain: 'origins-shop.test' })
+    const origin = 'http://localhost:5173'
+    expect((await k.click(g, {}, { origin })).status).toBe(403)
+    expect((await api.admin('PATCH', `/programs/${g.programId}`, { allowed_origins: [origin] })).status).toBe(200)
+    expect((await k.click(g, {}, { origin })).status).toBe(200)
+    expect((await api.admin('PATCH', `/programs/${g.programId}`, { allowed_origins: [] })).status).toBe(200)
+    expect((await k.click(g, {}, { origin })).status).toBe(403)
+  })
+
+  test('past 64 origins of one program, each is still answered by its own rule', async () => {
+    for (let i = 0; i < 70; i++) expect((await k.click(f, {}, { origin: `https://evil${i}.example` })).status).toBe(403)
+    expect((await k.click(f, {}, { origin: 'https://shop.test' })).status).toBe(200)
+  })
 })
 
 describe('test mode', () => {
