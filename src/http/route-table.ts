@@ -107,13 +107,13 @@ export const routeTable: Record<string, Route> = {
   'POST /api/v1/track/click': {
     request: { affiliate_url: 'https://shop.example/pricing?aff=ada' },
     id: 'trackClick', body: ref('ClickAnswer'), limit: 'click', browser: true, failure: plain(click.failed),
-    errors: { 400: 'affiliate_url missing or invalid, no aff parameter, referral link not found or misconfigured', 403: 'Origin not allowed for this program, or program_id does not match the API key', 410: 'link_disabled', 500: 'Click tracking failed' },
+    errors: { 400: 'affiliate_url missing or invalid, no aff parameter, referral link not found or misconfigured', 403: 'Origin not allowed for this program, or program_id does not match the API key', 410: 'link_disabled', 500: click.failed },
     example: { success: true, click_id: 'clk_VboA2NnBR0C56SXiWUI0GBS', cookie_window_days: 60 },
   },
   'POST /api/v1/track/lead': {
     request: { click_id: 'clk_VboA2NnBR0C56SXiWUI0GBS', customer_key: 'user_42', email: 'jane@customer.example' },
     id: 'trackLead', body: data(ref('LeadData')), limit: 'lead', browser: true, failure: plain(lead.failed), rotation: true,
-    errors: { 400: 'No identifier, customer not found, customer of another program, or status cannot be updated to lead', 401: 'Invalid API token', 403: 'Origin not allowed, or program_id does not match the API key', 500: 'Lead tracking failed' },
+    errors: { 400: 'No identifier, customer not found, customer of another program, or status cannot be updated to lead', 401: 'Invalid API token', 403: 'Origin not allowed, or program_id does not match the API key', 500: lead.failed },
     example: { data: { customer_id: 7, status: 'lead' }, error: null },
   },
   'POST /api/v1/track/sale': {
@@ -138,17 +138,17 @@ export const routeTable: Record<string, Route> = {
     errors: { 401: 'invalid_key', 500: 'internal_error (retry_after_seconds 10)' },
   },
   'POST /api/v1/cli/auth/start': {
-    id: 'cliAuthStart', ...cliRoute(cli.startFailed), body: data(obj({ state: str, login_url: str, expires_at: time })), errors: { 500: 'Failed to start auth session' },
+    id: 'cliAuthStart', ...cliRoute(cli.startFailed), body: data(obj({ state: str, login_url: str, expires_at: time })), errors: { 500: cli.startFailed },
   },
   'POST /api/v1/cli/auth/callback': {
     id: 'cliAuthCallback', ...cliRoute(cli.callbackFailed), body: data(obj({ state: str, status: { const: 'complete' } })),
-    errors: { 400: 'Missing required fields, or session expired', 401: 'Invalid id_token (details.reason)', 403: 'Account suspended (details.code ACCOUNT_BLOCKED)', 404: 'Session not found or already used', 500: 'Auth callback failed' },
+    errors: { 400: 'Missing required fields, or session expired', 401: 'Invalid id_token (details.reason)', 403: 'Account suspended (details.code ACCOUNT_BLOCKED)', 404: 'Session not found or already used', 500: cli.callbackFailed },
   },
   'GET /api/v1/cli/auth/poll': {
     id: 'cliAuthPoll', ...cliRoute(cli.pollFailed),
     body: data(obj({ status: enumOf('pending', 'complete', 'expired'), expires_at: time, token: { ...str, description: 'The login token, handed out once' } }, ['expires_at', 'token'])),
     query: [{ name: 'state', required: true, description: 'The state answered by auth/start' }],
-    errors: { 400: 'Missing state parameter, or session already consumed', 404: 'Session not found', 500: 'Failed to poll auth session' },
+    errors: { 400: 'Missing state parameter, or session already consumed', 404: 'Session not found', 500: cli.pollFailed },
   },
   'POST /api/v1/cli/init': {
     id: 'cliInit', ...cliRoute(cli.initFailed), body: data(obj({ program_id: int, api_key: { ...str, description: 'Shown only this once' } })),
@@ -157,7 +157,7 @@ export const routeTable: Record<string, Route> = {
   'GET /api/v1/cli/programs': {
     id: 'cliListPrograms', ...cliRoute(cli.programsFailed),
     body: data({ type: 'array', items: obj({ program_id: int, advertiser_id: int, name: str, domain: str, commission_type: str, commission_rate: { type: 'number' }, lead_auth: str, attribution_window_days: int, created_at: time }) }),
-    errors: { 401: 'Login token missing, invalid or expired', 500: 'Failed to list programs' },
+    errors: { 401: 'Login token missing, invalid or expired', 500: cli.programsFailed },
   },
   'GET /api/v1/cli/status': {
     id: 'cliStatus', ...cliRoute(cli.statusFailed), requestId: 'only-on-500', rotation: true,
