@@ -11,9 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { systemClock } from '../src/clock'
 import { loadConfig } from '../src/config'
-import { keyLookup } from '../src/db/credentials'
 import { openDatabase } from '../src/db/open'
-import { createWebSession } from '../src/db/web-session-store'
 import { createApp } from '../src/http/app'
 import { RateLimiter } from '../src/http/rate-limit'
 import { bunRuntime } from '../src/runtime/bun'
@@ -64,11 +62,11 @@ INSERT INTO api_keys (program_id, key_hash, key_prefix, created_at) VALUES (1, '
 
   const config = loadConfig({ DATABASE_PATH: join(dir, 'svc.db'), SVC_LOG_REQUESTS: 'false' })
   const { fetch } = createApp({
-    config, clock: systemClock, database, limiter: new RateLimiter(() => Date.now()), findKey: keyLookup(database),
+    config, clock: systemClock, database, limiter: new RateLimiter(() => Date.now()), findKey: (token) => database.stores.programs.findKey(token),
     secret: 'bench-secret-0123456789-0123456789', trackerSource: '', log: () => {},
   })
-  const owner = await database.writer.run(() => createWebSession(database.db, { kind: 'account', accountId: 1 }, Date.now(), DAY))
-  const partner = await database.writer.run(() => createWebSession(database.db, { kind: 'partner', partnerId: 1 }, Date.now(), DAY))
+  const owner = await database.writer.run(() => database.stores.webSessions.createWebSession({ kind: 'account', accountId: 1 }, Date.now(), DAY))
+  const partner = await database.writer.run(() => database.stores.webSessions.createWebSession({ kind: 'partner', partnerId: 1 }, Date.now(), DAY))
 
   const pages: [string, string, string][] = [
     ['program overview (30 days)', '/dashboard/programs/1', owner],

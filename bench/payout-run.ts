@@ -8,7 +8,6 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openDatabase } from '../src/db/open'
-import { PayoutStore } from '../src/db/payout-store'
 import { balances, dueCutoffs, dueEntries, planPayouts } from '../src/domain/payout'
 import { bunRuntime } from '../src/runtime/bun'
 
@@ -30,7 +29,7 @@ for (let i = 1; i <= entries; i++) {
 }
 client.exec('COMMIT')
 
-const store = PayoutStore.of(database)
+const store = database.stores.payouts
 const now = Date.now()
 for (const round of ['first run', 'second run']) {
   const started = performance.now()

@@ -1,12 +1,18 @@
-import { disableCatalog } from './db/catalog'
-import { FileClock, systemClock, type Clock } from './clock'
+import { systemClock, type Clock } from './clock'
 import { ConfigError, loadConfig } from './config'
 import type { Runtime } from './runtime/runtime'
 import { StartError, startServer } from './server'
 import { trackerSource } from './tracker-source'
 
+export interface BootOptions {
+  /** The clock of every time rule; the system clock unless a test moves its own (test/deno-server.ts). */
+  clock?: Clock
+  /** In-memory copies of links and keys (src/db/catalog.ts); off only when another process writes the database. */
+  catalog?: boolean
+}
+
 /** Starts the service on `runtime` from the environment; exits 2 with a clear message on a bad value. */
-export function boot(runtime: Runtime, env: Record<string, string | undefined>): void {
+export function boot(runtime: Runtime, env: Record<string, string | undefined>, options: BootOptions = {}): void {
   let config
   try {
     config = loadConfig(env)
@@ -17,16 +23,9 @@ export function boot(runtime: Runtime, env: Record<string, string | undefined>):
     }
     throw error
   }
-  // Test only: a clock the test process moves through a file, and no in-memory copies of rows
-  // that the test process may change in the shared database (test/helpers.ts, remote mode).
-  let clock: Clock = systemClock
-  if (env.SVC_TEST_CLOCK_FILE) {
-    clock = new FileClock(env.SVC_TEST_CLOCK_FILE)
-    disableCatalog()
-  }
   let server
   try {
-    server = startServer({ config, clock, runtime, trackerSource })
+    server = startServer({ config, clock: options.clock ?? systemClock, runtime, trackerSource, catalog: options.catalog })
   } catch (error) {
     if (error instanceof StartError) {
       console.error(`svc: configuration error: ${error.message}`)

@@ -1,3 +1,5 @@
+import { z } from 'zod'
+
 /** Server configuration: the environment table of the README, validated at start. */
 export interface Config {
   port: number
@@ -17,55 +19,79 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
-const nonEmpty = (value: string | undefined) => (value === undefined || value === '' ? null : value)
+/** A variable's text; unset and empty both read as null (the default applies). */
+const text = z.string().optional().transform((value) => (value === undefined || value === '' ? null : value))
 
-function parseBoolean(name: string, value: string | undefined, fallback: boolean): boolean {
-  if (value === undefined || value === '') return fallback
+/** A value `read` accepts (undefined: refused with `message`, which names the variable and quotes the value). */
+const checked = <T>(read: (value: string) => T | undefined, message: (value: string) => string) =>
+  (value: string, ctx: z.RefinementCtx): T => {
+    const result = read(value)
+    if (result === undefined) ctx.addIssue({ code: 'custom', message: message(value) })
+    return result as T
+  }
+
+/** An optional variable: null when unset or empty, else what `check` makes of it. */
+const optional = <T>(check: (value: string, ctx: z.RefinementCtx) => T) =>
+  text.transform((value, ctx) => (value === null ? null : check(value, ctx)))
+
+const flag = (name: string, fallback: boolean) => optional(checked((value) => {
   if (['true', '1', 'yes'].includes(value.toLowerCase())) return true
   if (['false', '0', 'no'].includes(value.toLowerCase())) return false
-  throw new ConfigError(`${name} must be true or false, got "${value}"`)
-}
+  return undefined
+}, (value) => `${name} must be true or false, got "${value}"`)).transform((value) => value ?? fallback)
 
 /** An http(s) URL; `trim` drops trailing slashes (a base URL that paths are appended to). */
-function parseUrl(name: string, value: string, trim = true): string {
-  try {
-    const url = new URL(value)
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error()
-    if (!trim) return value
-    // Trailing slashes cut by hand: no regular expression runs over text from outside (issue 9).
-    let end = value.length
-    while (end > 0 && value.charCodeAt(end - 1) === 47) end--
-    return value.slice(0, end)
-  } catch {
-    throw new ConfigError(`${name} must be an http(s) URL, got "${value}"`)
-  }
-}
+const url = (name: string, trim = true) => optional(checked((value) => {
+  if (!URL.canParse(value) || !['http:', 'https:'].includes(new URL(value).protocol)) return undefined
+  if (!trim) return value
+  // Trailing slashes cut by hand: no regular expression runs over text from outside (issue 9).
+  let end = value.length
+  while (end > 0 && value.charCodeAt(end - 1) === 47) end--
+  return value.slice(0, end)
+}, (value) => `${name} must be an http(s) URL, got "${value}"`))
+
+const minLength = (name: string, length: number) =>
+  text.refine((value) => value === null || value.length >= length, `${name} must be at least ${length} characters`)
+
+// Declared in the order the variables are checked: the first failing one is reported.
+const Environment = z.object({
+  PORT: z.string().default('3000').transform(checked(
+    (value) => (/^\d+$/.test(value) && Number(value) <= 65535 ? Number(value) : undefined),
+    (value) => `PORT must be a whole number from 0 to 65535, got "${value}"`,
+  )),
+  SVC_ADMIN_TOKEN: minLength('SVC_ADMIN_TOKEN', 16),
+  SVC_SECRET: minLength('SVC_SECRET', 32),
+  PUBLIC_BASE_URL: url('PUBLIC_BASE_URL'),
+  SVC_RATE_LIMIT_SCALE: z.string().default('1').transform(checked(
+    (value) => (Number.isFinite(Number(value)) && Number(value) >= 1 ? Number(value) : undefined),
+    (value) => `SVC_RATE_LIMIT_SCALE must be a number of at least 1, got "${value}"`,
+  )),
+  HOST: text,
+  DATABASE_PATH: text,
+  TRUST_PROXY: flag('TRUST_PROXY', false),
+  STRIPE_CONNECT_WEBHOOK_SECRET: text,
+  // {docs_url} is used as given: `{docs_url}#api_key_rotation_required` keeps its trailing slash.
+  DOCS_URL: url('DOCS_URL', false),
+  SVC_LOG_REQUESTS: flag('SVC_LOG_REQUESTS', true),
+})
 
 /** Reads and validates the configuration; throws ConfigError with a message naming the variable. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
-  const portText = env.PORT ?? '3000'
-  const port = Number(portText)
-  if (!/^\d+$/.test(portText) || port > 65535) throw new ConfigError(`PORT must be a whole number from 0 to 65535, got "${portText}"`)
-  const adminToken = nonEmpty(env.SVC_ADMIN_TOKEN)
-  if (adminToken !== null && adminToken.length < 16) throw new ConfigError('SVC_ADMIN_TOKEN must be at least 16 characters')
-  const secret = nonEmpty(env.SVC_SECRET)
-  if (secret !== null && secret.length < 32) throw new ConfigError('SVC_SECRET must be at least 32 characters')
-  const publicBaseUrl = parseUrl('PUBLIC_BASE_URL', nonEmpty(env.PUBLIC_BASE_URL) ?? `http://localhost:${port}`)
-  const scaleText = env.SVC_RATE_LIMIT_SCALE ?? '1'
-  const rateLimitScale = Number(scaleText)
-  if (!Number.isFinite(rateLimitScale) || rateLimitScale < 1) throw new ConfigError(`SVC_RATE_LIMIT_SCALE must be a number of at least 1, got "${scaleText}"`)
+  const parsed = Environment.safeParse(env)
+  if (!parsed.success) throw new ConfigError(parsed.error.issues[0].message)
+  const e = parsed.data
+  const publicBaseUrl = e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`
   return {
-    port,
-    host: nonEmpty(env.HOST) ?? '0.0.0.0',
-    databasePath: nonEmpty(env.DATABASE_PATH) ?? './data/svc.db',
-    adminToken,
-    secret,
-    trustProxy: parseBoolean('TRUST_PROXY', env.TRUST_PROXY, false),
+    port: e.PORT,
+    host: e.HOST ?? '0.0.0.0',
+    databasePath: e.DATABASE_PATH ?? './data/svc.db',
+    adminToken: e.SVC_ADMIN_TOKEN,
+    secret: e.SVC_SECRET,
+    trustProxy: e.TRUST_PROXY,
     publicBaseUrl,
-    stripeConnectWebhookSecret: nonEmpty(env.STRIPE_CONNECT_WEBHOOK_SECRET),
-    // {docs_url} is used as given: `{docs_url}#api_key_rotation_required` keeps its trailing slash.
-    docsUrl: parseUrl('DOCS_URL', nonEmpty(env.DOCS_URL) ?? `${publicBaseUrl}/docs`, false),
-    rateLimitScale,
-    logRequests: parseBoolean('SVC_LOG_REQUESTS', env.SVC_LOG_REQUESTS, true),
+    stripeConnectWebhookSecret: e.STRIPE_CONNECT_WEBHOOK_SECRET,
+    docsUrl: e.DOCS_URL ?? `${publicBaseUrl}/docs`,
+    rateLimitScale: e.SVC_RATE_LIMIT_SCALE,
+    logRequests: e.SVC_LOG_REQUESTS,
   }
 }

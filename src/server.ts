@@ -1,10 +1,7 @@
-import { randomBytes } from 'node:crypto'
-import { eq } from 'drizzle-orm'
 import type { Clock } from './clock'
 import type { Config } from './config'
-import { keyLookup } from './db/credentials'
+import { MigrationEditedError } from './db/migrate'
 import { openDatabase, type Database } from './db/open'
-import { settings } from './db/schema'
 import { createApp } from './http/app'
 import { lineLog } from './log'
 import type { Deps } from './http/deps'
@@ -23,24 +20,24 @@ export class StartError extends Error {}
 
 const reason = (error: unknown) => String((error as Error)?.message ?? error)
 
-/** SVC_SECRET when configured, else the one generated on first start and kept in the database. */
-function serverSecret(database: Database, configured: string | null): string {
-  if (configured) return configured
-  const { db } = database
-  const stored = db.select().from(settings).where(eq(settings.key, 'secret')).get()
-  if (stored) return stored.value
-  const secret = randomBytes(32).toString('base64url')
-  db.insert(settings).values({ key: 'secret', value: secret }).onConflictDoNothing().run()
-  return db.select().from(settings).where(eq(settings.key, 'secret')).get()!.value
+export interface StartOptions {
+  config: Config
+  clock: Clock
+  runtime: Runtime
+  trackerSource: string
+  log?: Deps['log']
+  /** In-memory copies of links and keys (src/db/catalog.ts); off only when another process writes the database. */
+  catalog?: boolean
 }
 
 /** Opens and migrates the database, builds the app and serves it: the whole service in one call. */
-export function startServer(options: { config: Config; clock: Clock; runtime: Runtime; trackerSource: string; log?: Deps['log'] }): Started {
+export function startServer(options: StartOptions): Started {
   const { config, clock, runtime } = options
   let database: Database
   try {
-    database = openDatabase(runtime, config.databasePath)
+    database = openDatabase(runtime, config.databasePath, { catalog: options.catalog })
   } catch (error) {
+    if (error instanceof MigrationEditedError) throw new StartError(`DATABASE_PATH "${config.databasePath}": ${error.message}`)
     throw new StartError(`DATABASE_PATH "${config.databasePath}" cannot be opened: ${reason(error)}`)
   }
   // Written once per event-loop turn; stop() writes what is left (src/log.ts).
@@ -50,8 +47,9 @@ export function startServer(options: { config: Config; clock: Clock; runtime: Ru
     clock,
     database,
     limiter: new RateLimiter(() => clock.now()),
-    findKey: keyLookup(database),
-    secret: serverSecret(database, config.secret),
+    findKey: (token) => database.stores.programs.findKey(token),
+    // SVC_SECRET when configured, else the one generated on first start and kept in the database.
+    secret: config.secret ?? database.stores.settings.serverSecret(),
     trackerSource: options.trackerSource,
     log: options.log ?? stdoutLog!,
   }

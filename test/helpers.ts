@@ -2,15 +2,15 @@ import { Database } from 'bun:sqlite'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { FileClock, ManualClock } from '../src/clock'
 import { loadConfig } from '../src/config'
-import { keyLookup } from '../src/db/credentials'
 import { drizzleOver } from '../src/db/drizzle'
-import type { Database as SvcDatabase } from '../src/db/open'
+import { createStores } from '../src/db/stores'
+import { Writer } from '../src/db/writer'
 import { bunRuntime } from '../src/runtime/bun'
 import type { SqliteDatabase } from '../src/runtime/runtime'
 import { startServer, type Started } from '../src/server'
 import { trackerSource } from '../src/tracker-source'
+import { FileClock, ManualClock } from './clocks'
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789'
 export const DAY = 86_400_000
@@ -82,7 +82,7 @@ function hostInProcess(env: Record<string, string>): Hosted {
 }
 
 /**
- * The server as `deno run src/main-deno.ts` in a subprocess (docs/decisions.md: the HTTP suite runs
+ * The server as `deno run test/deno-server.ts` (src/boot.ts on Deno) in a subprocess (docs/decisions.md: the HTTP suite runs
  * against Deno too). The test process reaches what the suites use in process through the same
  * files: the clock through SVC_TEST_CLOCK_FILE, the database through its own connection to the
  * SQLite file, the error lines through the server's log file.
@@ -92,7 +92,7 @@ async function hostOnDeno(dir: string, env: Record<string, string>): Promise<Hos
   clock.set(START)
   const logPath = join(dir, 'server.log')
   const secret = env.SVC_SECRET ?? 'test-secret-of-the-deno-runs-0123456789'
-  const child = Bun.spawn([DENO, 'run', '--node-modules-dir=manual', '--sloppy-imports', '-A', 'src/main-deno.ts'], {
+  const child = Bun.spawn([DENO, 'run', '--node-modules-dir=manual', '--sloppy-imports', '-A', 'test/deno-server.ts'], {
     cwd: ROOT,
     env: { ...process.env, ...env, SVC_SECRET: secret, SVC_TEST_CLOCK_FILE: join(dir, 'clock') },
     stdout: Bun.file(logPath), stderr: Bun.file(join(dir, 'server.err')),
@@ -110,11 +110,13 @@ async function hostOnDeno(dir: string, env: Record<string, string>): Promise<Hos
   const client = new Database(env.DATABASE_PATH, { strict: true })
   client.exec('PRAGMA busy_timeout = 5000')
   const config = loadConfig(env)
-  // A fresh lookup each call: nothing is cached on this side either.
-  const database = () => ({ client, db: drizzleOver(client as unknown as SqliteDatabase) }) as unknown as SvcDatabase
+  // No catalog on this side either: every lookup reads the file.
+  const sqlite = client as unknown as SqliteDatabase
+  const connection = { client: sqlite, db: drizzleOver(sqlite), writer: new Writer(sqlite) }
+  const database = { ...connection, stores: createStores(connection, { catalog: false }) }
   const server = {
     url, port: Number(new URL(url).port),
-    deps: { config, secret, database: database(), findKey: (token: string) => keyLookup(database())(token) },
+    deps: { config, secret, database, findKey: (token: string) => database.stores.programs.findKey(token) },
     stop: async () => {},
   } as unknown as Started
   return {

@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util"
+import { z } from "zod"
 import { usageError } from "./errors.ts"
 
 export type Flags = Record<string, string | boolean | undefined>
@@ -36,6 +37,21 @@ export const COMMAND_FLAGS: Record<string, string[]> = {
   test: [],
   stripe: ["secret", "program-id", "connect", "timestamp"],
   help: [],
+}
+
+/**
+ * The values of flags that take one, as zod schemas. Each command checks its flags where it
+ * reads them (so that usage errors keep their order) and words its own usage error.
+ */
+export const flagValues = {
+  /** --base-url (and SVC_BASE_URL, the saved URL): an http(s) URL with a host. */
+  baseUrl: z.string().regex(/^https?:\/\/[^/]/).refine((value) => URL.canParse(value)),
+  /** --program-id: a program's numeric id. */
+  programId: z.string().regex(/^\d+$/),
+  /** --timestamp: Unix seconds. */
+  timestamp: z.string().regex(/^\d+$/).transform(Number),
+  /** --commission-rate: a positive number. */
+  commissionRate: z.string().trim().min(1).transform(Number).pipe(z.number().positive()),
 }
 
 export type Parsed = { command?: string; args: string[]; flags: Flags }

@@ -1,12 +1,15 @@
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { homedir } from "node:os"
 import { dirname, join } from "node:path"
+import { z } from "zod"
 
-/** What `svc login` remembers between runs. */
-export type Config = {
-  base_url?: string
-  token?: string
-}
+/** What `svc login` remembers between runs; a field of another type reads as absent. */
+const ConfigFile = z.looseObject({
+  base_url: z.string().optional().catch(undefined),
+  token: z.string().optional().catch(undefined),
+})
+
+export type Config = z.infer<typeof ConfigFile>
 
 /** Path of config.json: $XDG_CONFIG_HOME/svc, else ~/.config/svc (XDG base directory spec). */
 export function configPath(env: Record<string, string | undefined>): string {
@@ -17,8 +20,8 @@ export function configPath(env: Record<string, string | undefined>): string {
 /** Reads the config; a missing or unreadable file is an empty config, never an error. */
 export function readConfig(path: string): Config {
   try {
-    const parsed = JSON.parse(readFileSync(path, "utf8"))
-    return parsed && typeof parsed === "object" ? (parsed as Config) : {}
+    const parsed = ConfigFile.safeParse(JSON.parse(readFileSync(path, "utf8")))
+    return parsed.success ? parsed.data : {}
   } catch {
     return {}
   }

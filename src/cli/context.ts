@@ -1,5 +1,5 @@
 import { configPath, readConfig } from "./config.ts"
-import type { Flags } from "./args.ts"
+import { flagValues, type Flags } from "./args.ts"
 import { usageError } from "./errors.ts"
 import { keysPath, savedKey } from "./keys.ts"
 
@@ -33,7 +33,7 @@ export function createCtx(flags: Flags, args: string[], env: Record<string, stri
   const config = readConfig(path)
   const baseUrl = str(flags["base-url"]) || env.SVC_BASE_URL || config.base_url || DEFAULT_BASE_URL
   // A typo here is the user's to fix (exit 2), not a failed request.
-  if (!/^https?:\/\/[^/]/.test(baseUrl) || !URL.canParse(baseUrl)) throw usageError(`Invalid base URL: ${baseUrl}`)
+  if (!flagValues.baseUrl.safeParse(baseUrl).success) throw usageError(`Invalid base URL: ${baseUrl}`)
   return {
     baseUrl,
     apiKey: str(flags["api-key"]) || env.SVC_API_KEY || savedKey(keysPath(path), baseUrl),

@@ -1,5 +1,7 @@
 import { createInterface, type Interface } from "node:readline/promises"
+import { COMMISSION_TYPES } from "../domain/commission.ts"
 import { cli as messages } from "../http/messages.ts"
+import { flagValues } from "./args.ts"
 import type { Ctx } from "./context.ts"
 import { CliError, usageError } from "./errors.ts"
 import { call } from "./http.ts"
@@ -9,8 +11,8 @@ import { show } from "./output.ts"
 // Program fields of docs/api.md (Records); checked here too so a typo is a usage
 // error (exit 2) before any request, and a prompt can simply ask again. The
 // text is the server's own (one source of truth in http/messages.ts, a module
-// of plain strings, so the binary pulls in nothing else of the server).
-const COMMISSION_TYPES = ["percent", "fixed", "recurring_percent", "recurring_fixed"]
+// of plain strings, and domain/commission.ts, pure, so the binary pulls in
+// nothing else of the server).
 
 type Field = { flag: string; question: string; check(value: string): string | null }
 
@@ -20,12 +22,12 @@ const FIELDS: Field[] = [
   {
     flag: "commission-type",
     question: `Commission type (${COMMISSION_TYPES.join(", ")})`,
-    check: (v) => (COMMISSION_TYPES.includes(v) ? null : messages.initCommissionType(v)),
+    check: (v) => ((COMMISSION_TYPES as readonly string[]).includes(v) ? null : messages.initCommissionType(v)),
   },
   {
     flag: "commission-rate",
     question: "Commission rate (percent, or major currency units for fixed types)",
-    check: (v) => (Number.isFinite(Number(v)) && Number(v) > 0 && v.trim() !== "" ? null : messages.initCommissionRate),
+    check: (v) => (flagValues.commissionRate.safeParse(v).success ? null : messages.initCommissionRate),
   },
 ]
 

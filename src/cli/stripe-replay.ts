@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto"
 import { readFileSync } from "node:fs"
 import type { Ctx } from "./context.ts"
+import { flagValues } from "./args.ts"
 import { usageError } from "./errors.ts"
 import { call } from "./http.ts"
 import { show } from "./output.ts"
@@ -28,7 +29,7 @@ export async function stripeReplay(ctx: Ctx): Promise<void> {
   const programId = ctx.flags["program-id"]
   const connect = ctx.flags.connect === true
   if (connect === (typeof programId === "string")) throw usageError("Give exactly one of --program-id ID or --connect")
-  if (typeof programId === "string" && !/^\d+$/.test(programId)) throw usageError(`--program-id must be a number (got ${programId})`)
+  if (typeof programId === "string" && !flagValues.programId.safeParse(programId).success) throw usageError(`--program-id must be a number (got ${programId})`)
   const secret = (ctx.flags.secret as string | undefined) || ctx.env.SVC_STRIPE_WEBHOOK_SECRET
   if (!secret) throw usageError("No webhook secret. Pass --secret or set SVC_STRIPE_WEBHOOK_SECRET.")
   const timestamp = parseTimestamp(ctx.flags.timestamp)
@@ -56,6 +57,7 @@ export async function stripeReplay(ctx: Ctx): Promise<void> {
 
 function parseTimestamp(flag: string | boolean | undefined): number {
   if (flag === undefined) return Math.floor(Date.now() / 1000)
-  if (typeof flag !== "string" || !/^\d+$/.test(flag)) throw usageError("--timestamp must be Unix seconds")
-  return Number(flag)
+  const seconds = flagValues.timestamp.safeParse(flag)
+  if (!seconds.success) throw usageError("--timestamp must be Unix seconds")
+  return seconds.data
 }

@@ -1,10 +1,12 @@
 import { and, asc, eq, isNull } from 'drizzle-orm'
-import { issueApiKey } from './credentials'
-import type { Database, Db } from './open'
-import type { ReadinessFacts } from './readiness-store'
+import type { Catalog } from './catalog'
+import type { ReadinessFacts } from './count-store'
+import { uniqueViolation } from './errors'
+import type { Connection } from './open'
+import type { ProgramStore } from './program-store'
 import { advertisers, apiKeys, links, partners, payouts, programs, type ApiKey, type Payout, type Program } from './schema'
 
-// The reads and writes of the dashboard and partner portal pages (src/web). Figures come from
+// Figures of the dashboard and partner portal pages (src/web) come from
 // the rollups daily_counts and daily_money (kept by triggers, migration 0005); lists page
 // through the (program_id, created_at) indexes with a (created_at, id) cursor.
 
@@ -50,10 +52,7 @@ export function parseCursor(value: string | undefined | null): Cursor {
 }
 
 const PAGE = 50
-const statements = new WeakMap<Database, ReturnType<typeof prepare>>()
-
-function prepare(database: Database) {
-  const { client } = database
+function prepare({ client }: Connection) {
   const q = (sql: string) => client.prepare(sql)
   const sumCounts = 'coalesce(sum(clicks), 0) AS clicks, coalesce(sum(leads), 0) AS leads, coalesce(sum(customers), 0) AS customers, coalesce(sum(sales), 0) AS sales'
   const sumMoney = 'sum(revenue_cents) AS revenueCents, sum(refunded_cents) AS refundedCents, sum(commission_cents) AS commissionCents'
@@ -93,12 +92,6 @@ function prepare(database: Database) {
   }
 }
 
-function s(database: Database) {
-  let prepared = statements.get(database)
-  if (!prepared) statements.set(database, (prepared = prepare(database)))
-  return prepared
-}
-
 function paged<T extends { id: number; createdAt: number }>(rows: T[]): Paged<T> {
   const more = rows.length > PAGE
   const page = more ? rows.slice(0, PAGE) : rows
@@ -107,116 +100,6 @@ function paged<T extends { id: number; createdAt: number }>(rows: T[]): Paged<T>
 }
 
 const cursorArgs = (cursor: Cursor) => (cursor ? [cursor.at, cursor.id] : [Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER])
-
-/** The programs of an account (through its advertiser), oldest first. */
-export function accountPrograms(db: Db, accountId: number): Program[] {
-  return db.select({ program: programs }).from(programs).innerJoin(advertisers, eq(advertisers.id, programs.advertiserId))
-    .where(eq(advertisers.accountId, accountId)).orderBy(asc(programs.id)).all().map((r) => r.program)
-}
-
-/** Program `programId` when account `accountId` owns it, else null (another account's program is not found). */
-export function findOwnedProgram(db: Db, accountId: number, programId: number): Program | null {
-  return db.select({ program: programs }).from(programs).innerJoin(advertisers, eq(advertisers.id, programs.advertiserId))
-    .where(and(eq(programs.id, programId), eq(advertisers.accountId, accountId))).get()?.program ?? null
-}
-
-/** A program by id, or null. */
-export function findProgramById(db: Db, programId: number): Program | null {
-  return db.select().from(programs).where(eq(programs.id, programId)).get() ?? null
-}
-
-/** The program's current (unrevoked) API key, or null. */
-export function currentApiKey(db: Db, programId: number): ApiKey | null {
-  return db.select().from(apiKeys).where(and(eq(apiKeys.programId, programId), isNull(apiKeys.revokedAt))).get() ?? null
-}
-
-/** Live funnel totals of a program (test-mode with `testMode`). */
-export function programFunnel(database: Database, programId: number, testMode = false): Funnel {
-  return s(database).funnel.get(programId, testMode ? 1 : 0) as Funnel
-}
-
-/** Live revenue, refunds and net commissions of a program, per currency. */
-export function programMoney(database: Database, programId: number): Money[] {
-  return s(database).money.all(programId) as Money[]
-}
-
-/** One point per UTC day of the last `days` days up to `now` (missing days are zeros), oldest first. */
-export function programDays(database: Database, programId: number, now: number, days: number): DayPoint[] {
-  const today = Math.floor(now / DAY_MS)
-  const first = today - days + 1
-  const points = new Map<number, DayPoint>()
-  for (let day = first; day <= today; day++) points.set(day, { day, clicks: 0, leads: 0, customers: 0, sales: 0, revenue: {} })
-  for (const row of s(database).days.all(programId, first) as (Funnel & { day: number })[]) {
-    const point = points.get(row.day)
-    if (point) Object.assign(point, row, { revenue: point.revenue })
-  }
-  for (const row of s(database).dayMoney.all(programId, first) as { day: number; currency: string; cents: number }[]) {
-    const point = points.get(row.day)
-    if (point) point.revenue[row.currency] = row.cents
-  }
-  return [...points.values()]
-}
-
-/** Per-partner live figures of a program, keyed by partner id (0: unattributed). */
-export function partnerFigures(database: Database, programId: number): Map<number, PartnerFigures> {
-  const out = new Map<number, PartnerFigures>()
-  const get = (partnerId: number) => {
-    let f = out.get(partnerId)
-    if (!f) out.set(partnerId, (f = { partnerId, clicks: 0, leads: 0, customers: 0, sales: 0, money: [] }))
-    return f
-  }
-  for (const row of s(database).partnerCounts.all(programId) as (Funnel & { partnerId: number })[]) Object.assign(get(row.partnerId), row, { money: [] })
-  for (const row of s(database).partnerMoney.all(programId) as (Money & { partnerId: number })[]) {
-    const { partnerId, ...money } = row
-    get(partnerId).money.push(money)
-  }
-  return out
-}
-
-/** One partner's live figures. */
-export function onePartnerFigures(database: Database, programId: number, partnerId: number): { funnel: Funnel; money: Money[] } {
-  return { funnel: s(database).oneCounts.get(programId, partnerId) as Funnel, money: s(database).oneMoney.all(programId, partnerId) as Money[] }
-}
-
-/**
- * The facts of the readiness checklist, from the rollups instead of readiness-store's counts
- * over every click (a page must answer in milliseconds with a million of them).
- */
-export function dashboardReadinessFacts(database: Database, programId: number): ReadinessFacts {
-  const live = programFunnel(database, programId)
-  const test = programFunnel(database, programId, true)
-  const n = (statement: 'provisional' | 'anyEvent' | 'activeLinks') => (s(database)[statement].get(programId) as { n: number }).n
-  return {
-    activeLinks: n('activeLinks'),
-    // Only read when it matters: the first_lead message names provisional leads when no lead counts.
-    live: { clicks: live.clicks, leads: live.leads, sales: live.sales, provisional_leads: live.leads === 0 ? n('provisional') : 0 },
-    test: { clicks: test.clicks, leads: test.leads, sales: test.sales, provisional_leads: 0 },
-    processorEvents: n('anyEvent'),
-  }
-}
-
-export type PartnerRow = typeof partners.$inferSelect
-export type LinkRow = typeof links.$inferSelect
-
-/** The partners of a program, oldest first (the synthetic test partner included). */
-export function programPartners(db: Db, programId: number): PartnerRow[] {
-  return db.select().from(partners).where(eq(partners.programId, programId)).orderBy(asc(partners.id)).all()
-}
-
-/** The referral links of a program, oldest first. */
-export function programLinks(db: Db, programId: number): LinkRow[] {
-  return db.select().from(links).where(eq(links.programId, programId)).orderBy(asc(links.id)).all()
-}
-
-/** A partner's own links (through its program's links), oldest first. */
-export function partnerLinks(db: Db, programId: number, partnerId: number): LinkRow[] {
-  return db.select().from(links).where(and(eq(links.programId, programId), eq(links.partnerId, partnerId))).orderBy(asc(links.id)).all()
-}
-
-/** A partner by id, or null. */
-export function findPartner(db: Db, partnerId: number): PartnerRow | null {
-  return db.select().from(partners).where(eq(partners.id, partnerId)).get() ?? null
-}
 
 export interface SaleRow {
   id: number
@@ -234,10 +117,6 @@ export interface SaleRow {
   partnerName: string | null
 }
 
-/** A page of a program's sales, newest first, with the attribution record and the partner. */
-export function salesPage(database: Database, programId: number, cursor: Cursor): Paged<SaleRow> {
-  return paged(s(database).sales.all(programId, ...cursorArgs(cursor), PAGE + 1) as SaleRow[])
-}
 
 export interface LedgerRow {
   id: number
@@ -252,10 +131,6 @@ export interface LedgerRow {
   partnerName: string | null
 }
 
-/** A page of a program's commission ledger (reversals included), newest first. */
-export function commissionsPage(database: Database, programId: number, cursor: Cursor): Paged<LedgerRow> {
-  return paged(s(database).commissions.all(programId, ...cursorArgs(cursor), PAGE + 1) as LedgerRow[])
-}
 
 export interface PartnerLedgerRow {
   id: number
@@ -269,13 +144,6 @@ export interface PartnerLedgerRow {
   occurredAt: number
 }
 
-/** A page of one partner's ledger, newest first, with each sale's amount and time (no customer field at all); the cursor is the last entry id. */
-export function partnerCommissionsPage(database: Database, partnerId: number, cursor: number | null): Paged<PartnerLedgerRow> {
-  const rows = s(database).partnerCommissions.all(partnerId, cursor ?? Number.MAX_SAFE_INTEGER, PAGE + 1) as PartnerLedgerRow[]
-  const more = rows.length > PAGE
-  const page = more ? rows.slice(0, PAGE) : rows
-  return { rows: page, next: more ? String(page[page.length - 1].id) : null }
-}
 
 export interface EventRow {
   id: number
@@ -288,54 +156,6 @@ export interface EventRow {
   createdAt: number
 }
 
-/** A page of a program's received processor events with their outcomes, newest first. */
-export function eventsPage(database: Database, programId: number, cursor: Cursor): Paged<EventRow> {
-  return paged(s(database).events.all(programId, ...cursorArgs(cursor), PAGE + 1) as EventRow[])
-}
-
-/** Adds a partner to a program; returns its id. */
-export function createPartner(db: Db, programId: number, name: string | null, email: string | null, now: number): number {
-  return db.insert(partners).values({ programId, name, email, createdAt: now }).returning({ id: partners.id }).get().id
-}
-
-export type LinkCreation = { kind: 'created'; linkId: number } | { kind: 'taken' } | { kind: 'no_partner' }
-
-/** Creates a referral link for a partner of the program; short_link's UNIQUE constraint decides `taken`. */
-export function createLink(db: Db, programId: number, partnerId: number, shortLink: string, now: number): LinkCreation {
-  const partner = db.select({ id: partners.id }).from(partners).where(and(eq(partners.id, partnerId), eq(partners.programId, programId))).get()
-  if (!partner) return { kind: 'no_partner' }
-  try {
-    return { kind: 'created', linkId: db.insert(links).values({ programId, partnerId, shortLink, createdAt: now }).returning({ id: links.id }).get().id }
-  } catch (error) {
-    if (String(error).includes('UNIQUE')) return { kind: 'taken' }
-    throw error
-  }
-}
-
-/** Turns a link of the program on or off; false when the program has no such link. */
-export function setLinkActive(db: Db, programId: number, linkId: number, active: boolean): boolean {
-  return db.update(links).set({ active }).where(and(eq(links.id, linkId), eq(links.programId, programId))).returning({ id: links.id }).all().length > 0
-}
-
-export type ProgramChanges = Partial<Pick<Program, 'name' | 'domain' | 'commissionType' | 'commissionRate' | 'leadAuth' | 'attributionWindowDays' | 'allowedOrigins' | 'stripeWebhookSecrets' | 'holdingPeriodDays' | 'minimumPayout'>>
-
-/** Changes a program's fields. */
-export function updateProgram(db: Db, programId: number, changes: ProgramChanges): void {
-  if (Object.keys(changes).length) db.update(programs).set(changes).where(eq(programs.id, programId)).run()
-}
-
-/** Regenerates the program's API key (the old one stops at once); returns the new key, shown once. */
-export function regenerateApiKey(db: Db, programId: number, now: number): string {
-  return issueApiKey(db, programId, now)
-}
-
-/** Marks the current key for rotation by `rotateBy`; false when the program has no active key. */
-export function markKeyRotation(db: Db, programId: number, now: number, rotateBy: number): boolean {
-  const key = currentApiKey(db, programId)
-  if (!key) return false
-  db.update(apiKeys).set({ rotationMarkedAt: now, rotateBy }).where(eq(apiKeys.id, key.id)).run()
-  return true
-}
 
 export interface PayoutRow {
   id: number
@@ -351,20 +171,234 @@ export interface PayoutRow {
   canceledAt: number | null
 }
 
-/** A page of the program's payouts with partner names, newest first; the cursor is the last payout id. */
-export function payoutsPage(database: Database, programId: number, cursor: number | null): { rows: PayoutRow[]; next: string | null } {
-  const rows = s(database).payouts.all(programId, cursor ?? Number.MAX_SAFE_INTEGER, PAGE + 1) as PayoutRow[]
-  const more = rows.length > PAGE
-  const page = more ? rows.slice(0, PAGE) : rows
-  return { rows: page, next: more ? String(page[page.length - 1].id) : null }
-}
 
-/** One partner's pending and paid payouts, newest first (the last hundred). */
-export function partnerPayouts(database: Database, programId: number, partnerId: number): Omit<PayoutRow, 'partnerId' | 'partnerName' | 'canceledAt'>[] {
-  return s(database).partnerPayouts.all(programId, partnerId) as Omit<PayoutRow, 'partnerId' | 'partnerName' | 'canceledAt'>[]
-}
+export type PartnerRow = typeof partners.$inferSelect
+export type LinkRow = typeof links.$inferSelect
 
-/** The program of a payout, or null when there is no such payout. */
-export function payoutProgram(db: Db, payoutId: number): number | null {
-  return db.select({ programId: payouts.programId }).from(payouts).where(eq(payouts.id, payoutId)).get()?.programId ?? null
+
+export type LinkCreation = { kind: 'created'; linkId: number } | { kind: 'taken' } | { kind: 'no_partner' }
+
+
+export type ProgramChanges = Partial<Pick<Program, 'name' | 'domain' | 'commissionType' | 'commissionRate' | 'leadAuth' | 'attributionWindowDays' | 'allowedOrigins' | 'stripeWebhookSecrets' | 'holdingPeriodDays' | 'minimumPayout'>>
+
+
+/**
+ * The reads and writes of the dashboard and partner portal pages (src/web). Writes to programs,
+ * links and keys drop the catalog's copies (src/db/catalog.ts) like ProgramStore's do.
+ */
+export class DashboardStore {
+  private readonly s
+
+  constructor(private readonly connection: Connection, private readonly catalog: Catalog, private readonly programs: ProgramStore) {
+    this.s = prepare(connection)
+  }
+
+  /** The programs of an account (through its advertiser), oldest first. */
+  accountPrograms(accountId: number): Program[] {
+    const { db } = this.connection
+    return db.select({ program: programs }).from(programs).innerJoin(advertisers, eq(advertisers.id, programs.advertiserId))
+      .where(eq(advertisers.accountId, accountId)).orderBy(asc(programs.id)).all().map((r) => r.program)
+  }
+
+  /** Program `programId` when account `accountId` owns it, else null (another account's program is not found). */
+  findOwnedProgram(accountId: number, programId: number): Program | null {
+    const { db } = this.connection
+    return db.select({ program: programs }).from(programs).innerJoin(advertisers, eq(advertisers.id, programs.advertiserId))
+      .where(and(eq(programs.id, programId), eq(advertisers.accountId, accountId))).get()?.program ?? null
+  }
+
+  /** A program by id, or null. */
+  findProgramById(programId: number): Program | null {
+    const { db } = this.connection
+    return db.select().from(programs).where(eq(programs.id, programId)).get() ?? null
+  }
+
+  /** The program's current (unrevoked) API key, or null. */
+  currentApiKey(programId: number): ApiKey | null {
+    const { db } = this.connection
+    return db.select().from(apiKeys).where(and(eq(apiKeys.programId, programId), isNull(apiKeys.revokedAt))).get() ?? null
+  }
+
+  /** Live funnel totals of a program (test-mode with `testMode`). */
+  programFunnel(programId: number, testMode = false): Funnel {
+    return this.s.funnel.get(programId, testMode ? 1 : 0) as Funnel
+  }
+
+  /** Live revenue, refunds and net commissions of a program, per currency. */
+  programMoney(programId: number): Money[] {
+    return this.s.money.all(programId) as Money[]
+  }
+
+  /** One point per UTC day of the last `days` days up to `now` (missing days are zeros), oldest first. */
+  programDays(programId: number, now: number, days: number): DayPoint[] {
+    const today = Math.floor(now / DAY_MS)
+    const first = today - days + 1
+    const points = new Map<number, DayPoint>()
+    for (let day = first; day <= today; day++) points.set(day, { day, clicks: 0, leads: 0, customers: 0, sales: 0, revenue: {} })
+    for (const row of this.s.days.all(programId, first) as (Funnel & { day: number })[]) {
+      const point = points.get(row.day)
+      if (point) Object.assign(point, row, { revenue: point.revenue })
+    }
+    for (const row of this.s.dayMoney.all(programId, first) as { day: number; currency: string; cents: number }[]) {
+      const point = points.get(row.day)
+      if (point) point.revenue[row.currency] = row.cents
+    }
+    return [...points.values()]
+  }
+
+  /** Per-partner live figures of a program, keyed by partner id (0: unattributed). */
+  partnerFigures(programId: number): Map<number, PartnerFigures> {
+    const out = new Map<number, PartnerFigures>()
+    const get = (partnerId: number) => {
+      let f = out.get(partnerId)
+      if (!f) out.set(partnerId, (f = { partnerId, clicks: 0, leads: 0, customers: 0, sales: 0, money: [] }))
+      return f
+    }
+    for (const row of this.s.partnerCounts.all(programId) as (Funnel & { partnerId: number })[]) Object.assign(get(row.partnerId), row, { money: [] })
+    for (const row of this.s.partnerMoney.all(programId) as (Money & { partnerId: number })[]) {
+      const { partnerId, ...money } = row
+      get(partnerId).money.push(money)
+    }
+    return out
+  }
+
+  /** One partner's live figures. */
+  onePartnerFigures(programId: number, partnerId: number): { funnel: Funnel; money: Money[] } {
+    return { funnel: this.s.oneCounts.get(programId, partnerId) as Funnel, money: this.s.oneMoney.all(programId, partnerId) as Money[] }
+  }
+
+  /**
+   * The facts of the readiness checklist, from the rollups instead of readiness-store's counts
+   * over every click (a page must answer in milliseconds with a million of them).
+   */
+  dashboardReadinessFacts(programId: number): ReadinessFacts {
+    const live = this.programFunnel(programId)
+    const test = this.programFunnel(programId, true)
+    const n = (statement: 'provisional' | 'anyEvent' | 'activeLinks') => (this.s[statement].get(programId) as { n: number }).n
+    // The checklist reads no commissions: the rollups keep none per mode.
+    return {
+      activeLinks: n('activeLinks'),
+      counts: {
+        // Only read when it matters: the first_lead message names provisional leads when no lead counts.
+        live: { clicks: live.clicks, leads: live.leads, sales: live.sales, provisional_leads: live.leads === 0 ? n('provisional') : 0, commissions: 0 },
+        test: { clicks: test.clicks, leads: test.leads, sales: test.sales, provisional_leads: 0, commissions: 0 },
+      },
+      processorEvents: n('anyEvent'),
+    }
+  }
+
+  /** The partners of a program, oldest first (the synthetic test partner included). */
+  programPartners(programId: number): PartnerRow[] {
+    const { db } = this.connection
+    return db.select().from(partners).where(eq(partners.programId, programId)).orderBy(asc(partners.id)).all()
+  }
+
+  /** The referral links of a program, oldest first. */
+  programLinks(programId: number): LinkRow[] {
+    const { db } = this.connection
+    return db.select().from(links).where(eq(links.programId, programId)).orderBy(asc(links.id)).all()
+  }
+
+  /** A partner's own links (through its program's links), oldest first. */
+  partnerLinks(programId: number, partnerId: number): LinkRow[] {
+    const { db } = this.connection
+    return db.select().from(links).where(and(eq(links.programId, programId), eq(links.partnerId, partnerId))).orderBy(asc(links.id)).all()
+  }
+
+  /** A partner by id, or null. */
+  findPartner(partnerId: number): PartnerRow | null {
+    const { db } = this.connection
+    return db.select().from(partners).where(eq(partners.id, partnerId)).get() ?? null
+  }
+
+  /** A page of a program's sales, newest first, with the attribution record and the partner. */
+  salesPage(programId: number, cursor: Cursor): Paged<SaleRow> {
+    return paged(this.s.sales.all(programId, ...cursorArgs(cursor), PAGE + 1) as SaleRow[])
+  }
+
+  /** A page of a program's commission ledger (reversals included), newest first. */
+  commissionsPage(programId: number, cursor: Cursor): Paged<LedgerRow> {
+    return paged(this.s.commissions.all(programId, ...cursorArgs(cursor), PAGE + 1) as LedgerRow[])
+  }
+
+  /** A page of one partner's ledger, newest first, with each sale's amount and time (no customer field at all); the cursor is the last entry id. */
+  partnerCommissionsPage(partnerId: number, cursor: number | null): Paged<PartnerLedgerRow> {
+    const rows = this.s.partnerCommissions.all(partnerId, cursor ?? Number.MAX_SAFE_INTEGER, PAGE + 1) as PartnerLedgerRow[]
+    const more = rows.length > PAGE
+    const page = more ? rows.slice(0, PAGE) : rows
+    return { rows: page, next: more ? String(page[page.length - 1].id) : null }
+  }
+
+  /** A page of a program's received processor events with their outcomes, newest first. */
+  eventsPage(programId: number, cursor: Cursor): Paged<EventRow> {
+    return paged(this.s.events.all(programId, ...cursorArgs(cursor), PAGE + 1) as EventRow[])
+  }
+
+  /** Adds a partner to a program; returns its id. */
+  createPartner(programId: number, name: string | null, email: string | null, now: number): number {
+    const { db } = this.connection
+    return db.insert(partners).values({ programId, name, email, createdAt: now }).returning({ id: partners.id }).get().id
+  }
+
+  /** Creates a referral link for a partner of the program; short_link's UNIQUE constraint decides `taken`. */
+  createLink(programId: number, partnerId: number, shortLink: string, now: number): LinkCreation {
+    const { db } = this.connection
+    const partner = db.select({ id: partners.id }).from(partners).where(and(eq(partners.id, partnerId), eq(partners.programId, programId))).get()
+    if (!partner) return { kind: 'no_partner' }
+    this.catalog.changed()
+    try {
+      return { kind: 'created', linkId: db.insert(links).values({ programId, partnerId, shortLink, createdAt: now }).returning({ id: links.id }).get().id }
+    } catch (error) {
+      if (uniqueViolation(error)?.on === 'short_link') return { kind: 'taken' }
+      throw error
+    }
+  }
+
+  /** Turns a link of the program on or off; false when the program has no such link. */
+  setLinkActive(programId: number, linkId: number, active: boolean): boolean {
+    const { db } = this.connection
+    this.catalog.changed()
+    return db.update(links).set({ active }).where(and(eq(links.id, linkId), eq(links.programId, programId))).returning({ id: links.id }).all().length > 0
+  }
+
+  /** Changes a program's fields. */
+  updateProgram(programId: number, changes: ProgramChanges): void {
+    const { db } = this.connection
+    this.catalog.changed()
+    if (Object.keys(changes).length) db.update(programs).set(changes).where(eq(programs.id, programId)).run()
+  }
+
+  /** Regenerates the program's API key (the old one stops at once); returns the new key, shown once. */
+  regenerateApiKey(programId: number, now: number): string {
+    return this.programs.issueKey(programId, now)
+  }
+
+  /** Marks the current key for rotation by `rotateBy`; false when the program has no active key. */
+  markKeyRotation(programId: number, now: number, rotateBy: number): boolean {
+    const { db } = this.connection
+    const key = this.currentApiKey(programId)
+    if (!key) return false
+    this.catalog.changed()
+    db.update(apiKeys).set({ rotationMarkedAt: now, rotateBy }).where(eq(apiKeys.id, key.id)).run()
+    return true
+  }
+
+  /** A page of the program's payouts with partner names, newest first; the cursor is the last payout id. */
+  payoutsPage(programId: number, cursor: number | null): { rows: PayoutRow[]; next: string | null } {
+    const rows = this.s.payouts.all(programId, cursor ?? Number.MAX_SAFE_INTEGER, PAGE + 1) as PayoutRow[]
+    const more = rows.length > PAGE
+    const page = more ? rows.slice(0, PAGE) : rows
+    return { rows: page, next: more ? String(page[page.length - 1].id) : null }
+  }
+
+  /** One partner's pending and paid payouts, newest first (the last hundred). */
+  partnerPayouts(programId: number, partnerId: number): Omit<PayoutRow, 'partnerId' | 'partnerName' | 'canceledAt'>[] {
+    return this.s.partnerPayouts.all(programId, partnerId) as Omit<PayoutRow, 'partnerId' | 'partnerName' | 'canceledAt'>[]
+  }
+
+  /** The program of a payout, or null when there is no such payout. */
+  payoutProgram(payoutId: number): number | null {
+    const { db } = this.connection
+    return db.select({ programId: payouts.programId }).from(payouts).where(eq(payouts.id, payoutId)).get()?.programId ?? null
+  }
 }

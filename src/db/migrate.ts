@@ -1,9 +1,18 @@
+import { createHash } from 'node:crypto'
 import type { SqliteDatabase } from '../runtime/runtime'
 import { migrations } from './migrations.gen'
 
+/** A migration already applied to this database differs from the embedded one: the server must not start. */
+export class MigrationEditedError extends Error {}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
+
 /**
  * Applies the embedded drizzle-kit migrations not yet recorded in `_migrations`, each in its
- * own transaction, so that a crash mid-migration leaves the previous schema intact.
+ * own transaction, so that a crash mid-migration leaves the previous schema intact. Each applied
+ * migration's SHA-256 is recorded; a migration file edited after it was applied (its schema
+ * already in the database, its new text never to run) throws MigrationEditedError before
+ * anything else happens. Rows recorded before hashes were kept get the current file's hash.
  *
  * drizzle-kit rebuilds a table to change a column (create, copy, drop, rename). SQLite ignores
  * `PRAGMA foreign_keys` inside a transaction, and with the keys on, dropping a referenced table
@@ -11,8 +20,19 @@ import { migrations } from './migrations.gen'
  * changes) and `foreign_key_check` must find nothing before each COMMIT.
  */
 export function migrate(client: SqliteDatabase, all: { tag: string; sql: string }[] = migrations): void {
-  client.exec('CREATE TABLE IF NOT EXISTS _migrations (tag TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)')
-  const applied = new Set((client.prepare('SELECT tag FROM _migrations').all() as { tag: string }[]).map((r) => r.tag))
+  client.exec('CREATE TABLE IF NOT EXISTS _migrations (tag TEXT PRIMARY KEY, applied_at INTEGER NOT NULL, hash TEXT)')
+  const columns = client.prepare('PRAGMA table_info(_migrations)').all() as { name: string }[]
+  if (!columns.some((c) => c.name === 'hash')) client.exec('ALTER TABLE _migrations ADD COLUMN hash TEXT')
+  const applied = new Map((client.prepare('SELECT tag, hash FROM _migrations').all() as { tag: string; hash: string | null }[]).map((r) => [r.tag, r.hash]))
+  for (const { tag, sql } of all) {
+    if (!applied.has(tag)) continue
+    const recorded = applied.get(tag) ?? null
+    const hash = sha256(sql)
+    if (recorded === null) client.prepare('UPDATE _migrations SET hash = ? WHERE tag = ?').run(hash, tag)
+    else if (recorded !== hash) {
+      throw new MigrationEditedError(`migration ${tag} was edited after it was applied to this database (recorded sha256 ${recorded.slice(0, 12)}…, file ${hash.slice(0, 12)}…): restore it as merged and put the change in a new migration`)
+    }
+  }
   const pending = all.filter(({ tag }) => !applied.has(tag))
   if (pending.length === 0) return
   client.exec('PRAGMA foreign_keys = OFF')
@@ -26,7 +46,7 @@ export function migrate(client: SqliteDatabase, all: { tag: string; sql: string 
         }
         const broken = client.prepare('PRAGMA foreign_key_check').all()
         if (broken.length > 0) throw new Error(`migration ${tag} leaves ${broken.length} rows breaking a foreign key`)
-        client.prepare('INSERT INTO _migrations (tag, applied_at) VALUES (?, ?)').run(tag, Date.now())
+        client.prepare('INSERT INTO _migrations (tag, applied_at, hash) VALUES (?, ?, ?)').run(tag, Date.now(), sha256(sql))
         client.exec('COMMIT')
       } catch (error) {
         client.exec('ROLLBACK')

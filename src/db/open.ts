@@ -3,15 +3,30 @@ import { dirname } from 'node:path'
 import type { Runtime, SqliteDatabase } from '../runtime/runtime'
 import { migrate } from './migrate'
 import { drizzleOver, type Db } from './drizzle'
+import { createStores, type Stores } from './stores'
 import { Writer } from './writer'
 
 export type { Db }
 
-export interface Database {
+/** What every store is built over: the raw client (savepoints), Drizzle over it, and the group-commit writer. */
+export interface Connection {
   client: SqliteDatabase
   db: Db
   writer: Writer
+}
+
+/** An open, migrated database with its stores (src/db/README.md), built once here. */
+export interface Database extends Connection {
+  stores: Stores
   close(): void
+}
+
+export interface OpenOptions {
+  /**
+   * Keep in-memory copies of links, keys and origins (src/db/catalog.ts); default true. Off only
+   * when another process writes the same file (the Deno test runs, test/deno-server.ts).
+   */
+  catalog?: boolean
 }
 
 /**
@@ -27,22 +42,27 @@ function createPrivately(path: string): void {
 }
 
 /**
- * Opens (creating its folder and file if missing) and migrates the SQLite database.
- * The only place for PRAGMAs: WAL so that Litestream can replicate and readers never block,
- * synchronous=FULL so that an acknowledged COMMIT survives power loss, busy_timeout for
- * Litestream's checkpoints, foreign keys on.
+ * Opens (creating its folder and file if missing) and migrates the SQLite database, then builds
+ * its stores. The only place for PRAGMAs: WAL so that Litestream can replicate and readers never
+ * block, synchronous=FULL so that an acknowledged COMMIT survives power loss, busy_timeout for
+ * Litestream's checkpoints, foreign keys on. Throws MigrationEditedError (src/db/migrate.ts)
+ * when an applied migration was edited.
  */
-export function openDatabase(runtime: Runtime, path: string): Database {
+export function openDatabase(runtime: Runtime, path: string, options: OpenOptions = {}): Database {
   if (path !== ':memory:') createPrivately(path)
   const client = runtime.openSqlite(path)
-  client.exec('PRAGMA journal_mode = WAL')
-  client.exec('PRAGMA synchronous = FULL')
-  client.exec('PRAGMA busy_timeout = 5000')
-  client.exec('PRAGMA foreign_keys = ON')
-  // Litestream takes over checkpointing of the WAL when it runs; SQLite's own stays as a fallback.
-  client.exec('PRAGMA wal_autocheckpoint = 1000')
-  migrate(client)
-  const db = drizzleOver(client)
-  const writer = new Writer(client)
-  return { client, db, writer, close: () => client.close() }
+  try {
+    client.exec('PRAGMA journal_mode = WAL')
+    client.exec('PRAGMA synchronous = FULL')
+    client.exec('PRAGMA busy_timeout = 5000')
+    client.exec('PRAGMA foreign_keys = ON')
+    // Litestream takes over checkpointing of the WAL when it runs; SQLite's own stays as a fallback.
+    client.exec('PRAGMA wal_autocheckpoint = 1000')
+    migrate(client)
+  } catch (error) {
+    client.close()
+    throw error
+  }
+  const connection: Connection = { client, db: drizzleOver(client), writer: new Writer(client) }
+  return { ...connection, stores: createStores(connection, options), close: () => client.close() }
 }

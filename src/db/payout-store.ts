@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm'
 import { alias, type SQLiteColumn } from 'drizzle-orm/sqlite-core'
 import type { LedgerFacts, LedgerGroup, PayoutState, PlannedPayout } from '../domain/payout'
-import type { Database } from './open'
+import type { Connection } from './open'
 import { commissions, partners, payoutEntries, payouts, programs, type Payout } from './schema'
 
 export type PayoutStatus = Payout['status']
@@ -38,29 +38,22 @@ const activePayoutOf = (entryId: SQLiteColumn) =>
 
 /** Payout runs, payouts and the ledger facts behind commission statuses; writes run inside a writer unit. */
 export class PayoutStore {
-  private static cache = new WeakMap<Database, PayoutStore>()
   private readonly insertEntry
-  private constructor(private readonly database: Database) {
+  constructor(private readonly connection: Connection) {
     // Prepared once: a first run over a large ledger inserts one row per entry.
     const p = sql.placeholder
-    this.insertEntry = database.db.insert(payoutEntries).values({ payoutId: p('payoutId'), ledgerEntryId: p('ledgerEntryId'), status: 'pending' }).prepare()
-  }
-
-  static of(database: Database): PayoutStore {
-    let store = PayoutStore.cache.get(database)
-    if (!store) PayoutStore.cache.set(database, (store = new PayoutStore(database)))
-    return store
+    this.insertEntry = connection.db.insert(payoutEntries).values({ payoutId: p('payoutId'), ledgerEntryId: p('ledgerEntryId'), status: 'pending' }).prepare()
   }
 
   /** The program's payout terms, or null when no such program exists. */
   findTerms(programId: number): { holdingPeriodDays: number; minimumPayout: number } | null {
-    const { db } = this.database
+    const { db } = this.connection
     return db.select({ holdingPeriodDays: programs.holdingPeriodDays, minimumPayout: programs.minimumPayout })
       .from(programs).where(eq(programs.id, programId)).get() ?? null
   }
 
   private ledger(where: SQL | undefined): LedgerRow[] {
-    const { db } = this.database
+    const { db } = this.connection
     return db.select({
       id: commissions.id, partnerId: commissions.partnerId, kind: commissions.kind, amountCents: commissions.amountCents,
       currency: commissions.currency, testMode: commissions.testMode, createdAt: commissions.createdAt,
@@ -94,7 +87,7 @@ export class PayoutStore {
    * `cutoffs` are domain/payout.ts `dueCutoffs`.
    */
   ledgerGroups(programId: number, cutoffs: { commission: number; reversal: number }, partnerId?: number | number[]): LedgerGroup[] {
-    const { db } = this.database
+    const { db } = this.connection
     const paired = sql<number>`${pair.id} is not null`
     const due = sql<number>`${commissions.createdAt} <= case ${commissions.kind} when 'reversal' then ${cutoffs.reversal} else ${cutoffs.commission} end`
     const rows = db.select({
@@ -116,7 +109,7 @@ export class PayoutStore {
 
   /** A partner's payouts, newest first, one page (as listPayouts). */
   listPartnerPayouts(partnerId: number, limit: number, cursor: number | null): Payout[] {
-    const { db } = this.database
+    const { db } = this.connection
     const where = cursor === null ? eq(payouts.partnerId, partnerId) : and(eq(payouts.partnerId, partnerId), lt(payouts.id, cursor))
     return db.select().from(payouts).where(where).orderBy(desc(payouts.id)).limit(limit + 1).all()
   }
@@ -126,7 +119,7 @@ export class PayoutStore {
    * payout_entries_once when an entry is already in a pending or paid payout (exactly once).
    */
   createPayouts(programId: number, plans: PlannedPayout[], now: number): Payout[] {
-    const { db } = this.database
+    const { db } = this.connection
     return plans.map((plan) => {
       const payout = db.insert(payouts).values({
         programId, partnerId: plan.partnerId, currency: plan.currency, amountCents: plan.amountCents,
@@ -139,19 +132,19 @@ export class PayoutStore {
 
   /** The program's payouts, newest first: one page of `limit` (+1 to tell whether more follow) before `cursor`. */
   listPayouts(programId: number, limit: number, cursor: number | null): Payout[] {
-    const { db } = this.database
+    const { db } = this.connection
     const where = cursor === null ? eq(payouts.programId, programId) : and(eq(payouts.programId, programId), lt(payouts.id, cursor))
     return db.select().from(payouts).where(where).orderBy(desc(payouts.id)).limit(limit + 1).all()
   }
 
   findPayout(payoutId: number): Payout | null {
-    const { db } = this.database
+    const { db } = this.connection
     return db.select().from(payouts).where(eq(payouts.id, payoutId)).get() ?? null
   }
 
   /** The ledger entries of a payout, oldest first. */
   entriesOf(payoutId: number): PayoutEntry[] {
-    const { db } = this.database
+    const { db } = this.connection
     return db.select({ commissionId: commissions.id, kind: commissions.kind, amountCents: commissions.amountCents, createdAt: commissions.createdAt })
       .from(payoutEntries).innerJoin(commissions, eq(commissions.id, payoutEntries.ledgerEntryId))
       .where(eq(payoutEntries.payoutId, payoutId)).orderBy(commissions.id).all()
@@ -159,7 +152,7 @@ export class PayoutStore {
 
   /** The program's payouts of the given statuses with their partner's name and email, newest first (the CSV). */
   payoutsWithPartners(programId: number, statuses: PayoutStatus[]): CsvPayout[] {
-    const { db } = this.database
+    const { db } = this.connection
     const rows = db.select({ payout: payouts, partnerName: partners.name, partnerEmail: partners.email })
       .from(payouts).innerJoin(partners, eq(partners.id, payouts.partnerId))
       .where(and(eq(payouts.programId, programId), inArray(payouts.status, statuses))).orderBy(desc(payouts.id)).all()
@@ -185,7 +178,7 @@ export class PayoutStore {
   }
 
   private setStatus(payoutId: number, change: Partial<Payout> & { status: PayoutStatus }): Payout {
-    const { db } = this.database
+    const { db } = this.connection
     db.update(payoutEntries).set({ status: change.status }).where(eq(payoutEntries.payoutId, payoutId)).run()
     return db.update(payouts).set(change).where(eq(payouts.id, payoutId)).returning().get()!
   }

@@ -1,11 +1,10 @@
 import { and, eq, isNull, sql } from 'drizzle-orm'
-import type { Database } from './open'
+import type { Connection } from './open'
 import { processorEvents, programs, type Program } from './schema'
 
 const p = sql.placeholder
 
-function build(database: Database) {
-  const { db } = database
+function build({ db }: Connection) {
   return {
     programOfAccount: db.select().from(programs).where(eq(programs.stripeAccountId, p('account'))).prepare(),
     claim: db.insert(processorEvents).values({
@@ -20,7 +19,6 @@ function build(database: Database) {
 }
 
 type Statements = ReturnType<typeof build>
-const cache = new WeakMap<Database, ProcessorEventStore>()
 
 /** How an event ended, as the operator's events list shows it. */
 export type EventOutcome = 'attributed' | 'settled' | 'unattributed' | 'ignored' | 'failed'
@@ -33,19 +31,12 @@ export interface ReceivedEvent {
   createdAt: number
 }
 
-/** Whether `error` is SQLite's UNIQUE violation of processor_events.event_id: the event was stored before. */
-export function isReplayedEvent(error: unknown): boolean {
-  return String((error as Error)?.message ?? error).includes('UNIQUE constraint failed: processor_events.event_id')
-}
-
 /** Received payment-processor events (issue 6) and the Connect lookup of a program by its Stripe account. */
 export class ProcessorEventStore {
-  private constructor(private readonly s: Statements) {}
+  private readonly s: Statements
 
-  static of(database: Database): ProcessorEventStore {
-    let store = cache.get(database)
-    if (!store) cache.set(database, (store = new ProcessorEventStore(build(database))))
-    return store
+  constructor(connection: Connection) {
+    this.s = build(connection)
   }
 
   /** The program whose stripe_account_id is `account` (Connect routing), or null. */
@@ -55,7 +46,7 @@ export class ProcessorEventStore {
 
   /**
    * Stores the event before its effects, inside the caller's writer unit: the UNIQUE event_id
-   * throws on a replay, so that the unit rolls back and nothing else runs. Returns the row id.
+   * throws on a replay (uniqueViolation: `event_id`), so that the unit rolls back and nothing else runs. Returns the row id.
    */
   claim(event: ReceivedEvent): number {
     // A Connect event stored before any program claimed its account is not a replay once one

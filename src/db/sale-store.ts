@@ -1,11 +1,10 @@
 import { and, eq, sql } from 'drizzle-orm'
-import type { Database } from './open'
+import type { Connection } from './open'
 import { commissions, refunds, sales, type Sale } from './schema'
 
 const p = sql.placeholder
 
-function build(database: Database) {
-  const { db } = database
+function build({ db }: Connection) {
   return {
     insertSale: db.insert(sales).values({
       programId: p('programId'), customerId: p('customerId'), transactionId: p('transactionId'), amountCents: p('amountCents'),
@@ -25,14 +24,17 @@ function build(database: Database) {
 }
 
 type Statements = ReturnType<typeof build>
-const cache = new WeakMap<Database, SaleStore>()
 
+/** A sale row as the sale path writes it; tracking's SaleInput is built from these fields. */
 export interface NewSale {
   programId: number
   customerId: number | null
+  /** The idempotency key, unique across programs (docs/api.md: processor_event_id). */
   transactionId: string
   amountCents: number
+  /** USD, EUR or VND (domain/commission.ts CURRENCIES), already checked. */
   currency: string
+  /** Epoch ms of the payment, already within docs/api.md's bounds. */
   occurredAt: number
   provider: string | null
   providerPaymentId: string | null
@@ -53,22 +55,15 @@ export interface NewCommission {
   createdAt: number
 }
 
-/** Whether `error` is SQLite's UNIQUE violation of sales.transaction_id (the duplicate decider). */
-export function isDuplicateTransaction(error: unknown): boolean {
-  return String((error as Error)?.message ?? error).includes('UNIQUE constraint failed: sales.transaction_id')
-}
-
 /** Sales, the commission ledger and refunds over one database; writes run inside a writer unit. */
 export class SaleStore {
-  private constructor(private readonly database: Database, private readonly s: Statements) {}
+  private readonly s: Statements
 
-  static of(database: Database): SaleStore {
-    let store = cache.get(database)
-    if (!store) cache.set(database, (store = new SaleStore(database, build(database))))
-    return store
+  constructor(private readonly connection: Connection) {
+    this.s = build(connection)
   }
 
-  /** Inserts a sale; throws the UNIQUE violation when transaction_id is taken in any program. */
+  /** Inserts a sale; throws the UNIQUE violation when transaction_id is taken in any program (uniqueViolation names it). */
   insertSale(sale: NewSale): number {
     const livemode = sale.livemode === null ? null : sale.livemode ? 1 : 0
     return this.s.insertSale.get({ ...sale, livemode })!.id
@@ -99,7 +94,7 @@ export class SaleStore {
    * "Failed to create commission" leaves the sale event written).
    */
   attempt<T>(write: () => T): { ok: true; value: T } | { ok: false; error: unknown } {
-    const { client } = this.database
+    const { client } = this.connection
     client.exec('SAVEPOINT attempt')
     try {
       const value = write()
@@ -114,7 +109,7 @@ export class SaleStore {
 
   /** Marks a sale refunded or charged back and records its refund row (sale_id UNIQUE: one per sale). */
   recordRefund(saleId: number, reason: 'refund' | 'chargeback', refundReason: string | null, now: number): void {
-    const { db } = this.database
+    const { db } = this.connection
     db.insert(refunds).values({ saleId, reason, refundReason, createdAt: now }).run()
     db.update(sales).set({ status: reason === 'refund' ? 'refunded' : 'charged_back' }).where(eq(sales.id, saleId)).run()
   }

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { COMMISSION_TYPES } from '../domain/commission'
 
 // Times are epoch milliseconds (integer); money is integer minor units (docs/api.md: amount_cents).
 const createdAt = () => integer('created_at').notNull()
@@ -33,7 +34,7 @@ export const programs = sqliteTable('programs', {
   advertiserId: integer('advertiser_id').notNull().references(() => advertisers.id),
   name: text('name').notNull(),
   domain: text('domain').notNull(),
-  commissionType: text('commission_type', { enum: ['percent', 'fixed', 'recurring_percent', 'recurring_fixed'] }).notNull(),
+  commissionType: text('commission_type', { enum: COMMISSION_TYPES }).notNull(),
   commissionRate: real('commission_rate').notNull(),
   leadAuth: text('lead_auth', { enum: ['server_required', 'browser_allowed'] }).notNull().default('server_required'),
   attributionWindowDays: integer('attribution_window_days').notNull().default(60),

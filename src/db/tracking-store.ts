@@ -1,9 +1,9 @@
 import { and, asc, eq, ne, sql } from 'drizzle-orm'
 import type { FirstClick } from '../domain/lead'
 import type { SaleCustomer } from '../domain/attribution'
-import { cachedRow } from './catalog'
-import type { Database } from './open'
-import { clicks, customers, links, partners, programs, testFixtures, type Program } from './schema'
+import type { Catalog } from './catalog'
+import type { Connection } from './open'
+import { clicks, customers, links, partners, programs, testFixtures } from './schema'
 
 const p = sql.placeholder
 
@@ -12,8 +12,7 @@ const p = sql.placeholder
  * (docs/decisions.md: hot statements are prepared once; Drizzle's builder re-prepares on every call).
  * Reads return null when nothing matches; the writes run inside the caller's writer unit.
  */
-function build(database: Database) {
-  const { db } = database
+function build({ db }: Connection) {
   const customerColumns = {
     id: customers.id, status: customers.status, partnerId: customers.partnerId, partnerProgramId: partners.programId,
     clickId: customers.clickId, linkId: customers.linkId, clickedAt: customers.clickedAt, leadAt: customers.leadAt,
@@ -31,7 +30,6 @@ function build(database: Database) {
       // The CLI test chain's own link (docs/cli.md): every click on it is test data, a real visitor's too.
       testFixture: sql<boolean>`EXISTS (SELECT 1 FROM ${testFixtures} WHERE ${testFixtures.linkId} = ${links.id})`.mapWith(Boolean),
     }).from(links).leftJoin(programs, eq(programs.id, links.programId)).where(eq(links.shortLink, p('shortLink'))).prepare(),
-    program: db.select().from(programs).where(eq(programs.id, p('id'))).prepare(),
     clickKnown: db.select({ id: clicks.id }).from(clicks)
       .where(and(eq(clicks.clickId, p('clickId')), eq(clicks.programId, p('programId')))).limit(1).prepare(),
     insertClick: db.insert(clicks).values({
@@ -58,7 +56,6 @@ function build(database: Database) {
 }
 
 type Statements = ReturnType<typeof build>
-const cache = new WeakMap<Database, TrackingStore>()
 
 export interface NewCustomer {
   programId: number
@@ -72,24 +69,17 @@ export interface NewCustomer {
   now: number
 }
 
-/** Reads and writes of clicks and customers over one database. */
+/** Reads and writes of clicks and customers over one database; writes run inside the caller's writer unit. */
 export class TrackingStore {
-  private constructor(private readonly database: Database, private readonly s: Statements) {}
+  private readonly s: Statements
 
-  /** The store of a database, its statements prepared on first use. */
-  static of(database: Database): TrackingStore {
-    let store = cache.get(database)
-    if (!store) cache.set(database, (store = new TrackingStore(database, build(database))))
-    return store
+  constructor(private readonly connection: Connection, private readonly catalog: Catalog) {
+    this.s = build(connection)
   }
 
   /** The referral link named by `aff`, with its program's window and origins (null when the link names none). */
   findLink(shortLink: string) {
-    return cachedRow(this.database, `link:${shortLink}`, () => this.s.link.get({ shortLink }) ?? null)
-  }
-
-  findProgram(id: number): Program | null {
-    return this.s.program.get({ id }) ?? null
+    return this.catalog.row(`link:${shortLink}`, () => this.s.link.get({ shortLink }) ?? null)
   }
 
   /** Whether click_id was already issued in the program (first click wins, docs/decisions.md). */
@@ -127,7 +117,7 @@ export class TrackingStore {
 
   /** Creates a customer attributed to its first click (test data when that click is); returns its id. */
   insertCustomer(c: NewCustomer): number {
-    return this.database.db.insert(customers).values({
+    return this.connection.db.insert(customers).values({
       programId: c.programId, customerKey: c.customerKey, email: c.email, status: c.status, testMode: c.testMode || c.click.testMode,
       clickId: c.click.clickId, partnerId: c.click.partnerId, linkId: c.click.linkId, clickedAt: c.click.createdAt,
       leadAt: c.leadAt, convertedAt: c.convertedAt, createdAt: c.now,
@@ -137,7 +127,7 @@ export class TrackingStore {
   /** Settles a provisional lead: it becomes `status`, keeps customer_key and email, and counts from now. */
   settleCustomer(id: number, status: 'lead' | 'converted', customerKey: string | null, email: string | null, now: number): void {
     const changes = { status, leadAt: now, ...(customerKey !== null ? { customerKey } : {}), ...(email !== null ? { email } : {}) }
-    this.database.db.update(customers).set(changes).where(eq(customers.id, id)).run()
+    this.connection.db.update(customers).set(changes).where(eq(customers.id, id)).run()
   }
 
   /** Records the customer's first attributed sale. */

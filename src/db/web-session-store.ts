@@ -1,10 +1,8 @@
 import { and, eq, gt, isNull, lt, or } from 'drizzle-orm'
 import { hashSecret, newToken } from './credentials'
-import type { Db } from './open'
+import type { Connection } from './open'
 import { accounts, advertisers, partners, programs, signInLinks, webSessions } from './schema'
 
-// Sign-in links and browser sessions of the dashboard and the partner portal. Only SHA-256
-// hashes of their tokens are stored. Functions that write run inside deps.database.writer.run().
 
 /** Who a link or a session signs in: an account (the dashboard) or a partner (the portal). */
 export type Principal = { kind: 'account'; accountId: number } | { kind: 'partner'; partnerId: number }
@@ -17,65 +15,79 @@ export type SessionOf =
 const columns = (who: Principal) =>
   who.kind === 'account' ? { accountId: who.accountId, partnerId: null } : { accountId: null, partnerId: who.partnerId }
 
-/** Issues a one-time sign-in link token valid for `lifetimeMs`; returns the plaintext, shown once. */
-export function createSignInLink(db: Db, who: Principal, now: number, lifetimeMs: number): { token: string; expiresAt: number } {
-  // Links nobody can use any more go: the table stays the size of the last few minutes.
-  db.delete(signInLinks).where(or(lt(signInLinks.expiresAt, now - lifetimeMs), lt(signInLinks.usedAt, now - lifetimeMs))).run()
-  const token = newToken('', 32)
-  const expiresAt = now + lifetimeMs
-  db.insert(signInLinks).values({ tokenHash: hashSecret(token), ...columns(who), createdAt: now, expiresAt }).run()
-  return { token, expiresAt }
-}
-
 /**
- * Uses a sign-in link: marks it used and answers whom it signs in, in one UPDATE, so that two
- * openings racing sign in once. Null when unknown, already used or expired at `now`.
+ * Sign-in links and browser sessions of the dashboard and the partner portal. Only SHA-256
+ * hashes of their tokens are stored. Writes run inside deps.database.writer.run().
  */
-export function useSignInLink(db: Db, token: string, now: number): Principal | null {
-  const row = db.update(signInLinks).set({ usedAt: now })
-    .where(and(eq(signInLinks.tokenHash, hashSecret(token)), isNull(signInLinks.usedAt), gt(signInLinks.expiresAt, now)))
-    .returning({ accountId: signInLinks.accountId, partnerId: signInLinks.partnerId }).get()
-  if (!row) return null
-  if (row.accountId !== null) return { kind: 'account', accountId: row.accountId }
-  if (row.partnerId !== null) return { kind: 'partner', partnerId: row.partnerId }
-  return null
-}
+export class WebSessionStore {
+  constructor(private readonly connection: Connection) {}
 
-/** Starts a session for `who`; returns the plaintext cookie value, never stored. */
-export function createWebSession(db: Db, who: Principal, now: number, lifetimeMs: number): string {
-  db.delete(webSessions).where(lt(webSessions.expiresAt, now - lifetimeMs)).run()
-  const token = newToken('', 32)
-  db.insert(webSessions).values({ tokenHash: hashSecret(token), ...columns(who), createdAt: now, expiresAt: now + lifetimeMs }).run()
-  return token
-}
-
-/**
- * The session of a cookie value: null when unknown, revoked, expired, or when its account is
- * suspended (a suspension ends the dashboard too, as it does CLI tokens).
- */
-export function findWebSession(db: Db, token: string, now: number): SessionOf | null {
-  const row = db.select().from(webSessions).where(eq(webSessions.tokenHash, hashSecret(token))).get()
-  if (!row || row.revokedAt !== null || row.expiresAt <= now) return null
-  if (row.accountId !== null) {
-    const account = db.select().from(accounts).where(eq(accounts.id, row.accountId)).get()
-    if (!account || account.suspended) return null
-    return { kind: 'account', sessionId: row.id, accountId: account.id, email: account.email }
+  /** Issues a one-time sign-in link token valid for `lifetimeMs`; returns the plaintext, shown once. */
+  createSignInLink(who: Principal, now: number, lifetimeMs: number): { token: string; expiresAt: number } {
+    const { db } = this.connection
+    // Links nobody can use any more go: the table stays the size of the last few minutes.
+    db.delete(signInLinks).where(or(lt(signInLinks.expiresAt, now - lifetimeMs), lt(signInLinks.usedAt, now - lifetimeMs))).run()
+    const token = newToken('', 32)
+    const expiresAt = now + lifetimeMs
+    db.insert(signInLinks).values({ tokenHash: hashSecret(token), ...columns(who), createdAt: now, expiresAt }).run()
+    return { token, expiresAt }
   }
-  if (row.partnerId === null) return null
-  const partner = db.select({ programId: partners.programId, accountId: advertisers.accountId, suspended: accounts.suspended })
-    .from(partners).innerJoin(programs, eq(programs.id, partners.programId))
-    .innerJoin(advertisers, eq(advertisers.id, programs.advertiserId)).innerJoin(accounts, eq(accounts.id, advertisers.accountId))
-    .where(eq(partners.id, row.partnerId)).get()
-  if (!partner || partner.suspended) return null
-  return { kind: 'partner', sessionId: row.id, partnerId: row.partnerId, programId: partner.programId, accountId: partner.accountId }
-}
 
-/** Revokes a session (sign out): its cookie signs nobody in from now on. */
-export function revokeWebSession(db: Db, sessionId: number, now: number): void {
-  db.update(webSessions).set({ revokedAt: now }).where(and(eq(webSessions.id, sessionId), isNull(webSessions.revokedAt))).run()
-}
+  /**
+   * Uses a sign-in link: marks it used and answers whom it signs in, in one UPDATE, so that two
+   * openings racing sign in once. Null when unknown, already used or expired at `now`.
+   */
+  useSignInLink(token: string, now: number): Principal | null {
+    const { db } = this.connection
+    const row = db.update(signInLinks).set({ usedAt: now })
+      .where(and(eq(signInLinks.tokenHash, hashSecret(token)), isNull(signInLinks.usedAt), gt(signInLinks.expiresAt, now)))
+      .returning({ accountId: signInLinks.accountId, partnerId: signInLinks.partnerId }).get()
+    if (!row) return null
+    if (row.accountId !== null) return { kind: 'account', accountId: row.accountId }
+    if (row.partnerId !== null) return { kind: 'partner', partnerId: row.partnerId }
+    return null
+  }
 
-/** The partner `partnerId` when it belongs to program `programId`, else null. */
-export function findProgramPartner(db: Db, programId: number, partnerId: number): { id: number } | null {
-  return db.select({ id: partners.id }).from(partners).where(and(eq(partners.id, partnerId), eq(partners.programId, programId))).get() ?? null
+  /** Starts a session for `who`; returns the plaintext cookie value, never stored. */
+  createWebSession(who: Principal, now: number, lifetimeMs: number): string {
+    const { db } = this.connection
+    db.delete(webSessions).where(lt(webSessions.expiresAt, now - lifetimeMs)).run()
+    const token = newToken('', 32)
+    db.insert(webSessions).values({ tokenHash: hashSecret(token), ...columns(who), createdAt: now, expiresAt: now + lifetimeMs }).run()
+    return token
+  }
+
+  /**
+   * The session of a cookie value: null when unknown, revoked, expired, or when its account is
+   * suspended (a suspension ends the dashboard too, as it does CLI tokens).
+   */
+  findWebSession(token: string, now: number): SessionOf | null {
+    const { db } = this.connection
+    const row = db.select().from(webSessions).where(eq(webSessions.tokenHash, hashSecret(token))).get()
+    if (!row || row.revokedAt !== null || row.expiresAt <= now) return null
+    if (row.accountId !== null) {
+      const account = db.select().from(accounts).where(eq(accounts.id, row.accountId)).get()
+      if (!account || account.suspended) return null
+      return { kind: 'account', sessionId: row.id, accountId: account.id, email: account.email }
+    }
+    if (row.partnerId === null) return null
+    const partner = db.select({ programId: partners.programId, accountId: advertisers.accountId, suspended: accounts.suspended })
+      .from(partners).innerJoin(programs, eq(programs.id, partners.programId))
+      .innerJoin(advertisers, eq(advertisers.id, programs.advertiserId)).innerJoin(accounts, eq(accounts.id, advertisers.accountId))
+      .where(eq(partners.id, row.partnerId)).get()
+    if (!partner || partner.suspended) return null
+    return { kind: 'partner', sessionId: row.id, partnerId: row.partnerId, programId: partner.programId, accountId: partner.accountId }
+  }
+
+  /** Revokes a session (sign out): its cookie signs nobody in from now on. */
+  revokeWebSession(sessionId: number, now: number): void {
+    const { db } = this.connection
+    db.update(webSessions).set({ revokedAt: now }).where(and(eq(webSessions.id, sessionId), isNull(webSessions.revokedAt))).run()
+  }
+
+  /** The partner `partnerId` when it belongs to program `programId`, else null. */
+  findProgramPartner(programId: number, partnerId: number): { id: number } | null {
+    const { db } = this.connection
+    return db.select({ id: partners.id }).from(partners).where(and(eq(partners.id, partnerId), eq(partners.programId, programId))).get() ?? null
+  }
 }

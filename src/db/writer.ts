@@ -17,6 +17,8 @@ interface Pending {
 export class Writer {
   private queue: Pending[] = []
   private scheduled = false
+  private flushing = false
+  private afterBatchCallbacks: (() => void)[] = []
   private readonly savepoint: { run(): unknown }
   private readonly release: { run(): unknown }
   private readonly rollbackTo: { run(): unknown }
@@ -42,6 +44,15 @@ export class Writer {
     })
   }
 
+  /**
+   * Runs `callback` once the batch now running has ended, committed or rolled back (at once when
+   * no batch is running): the catalog drops its copies there, after every unit of the batch.
+   */
+  afterBatch(callback: () => void): void {
+    if (this.flushing) this.afterBatchCallbacks.push(callback)
+    else callback()
+  }
+
   /** Runs the queued batch now (shutdown: nothing queued is dropped). */
   drain(): void {
     this.flush()
@@ -52,6 +63,18 @@ export class Writer {
     const batch = this.queue
     this.queue = []
     if (batch.length === 0) return
+    this.flushing = true
+    try {
+      this.commit(batch)
+    } finally {
+      this.flushing = false
+      const callbacks = this.afterBatchCallbacks
+      this.afterBatchCallbacks = []
+      for (const callback of callbacks) callback()
+    }
+  }
+
+  private commit(batch: Pending[]): void {
     const outcomes: { ok: boolean; value: unknown }[] = []
     try {
       this.client.exec('BEGIN IMMEDIATE')

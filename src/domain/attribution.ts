@@ -5,6 +5,7 @@
  */
 import { commissionCents, type CommissionType } from './commission'
 import type { CustomerStatus, FirstClick } from './lead'
+import { iso } from './time'
 
 const DAY_MS = 86_400_000
 
@@ -53,8 +54,6 @@ export type SaleDecision =
   /** Stored without commission: the customer has no partner (answered `partnerId required`). */
   | { ok: true; attributed: false; attribution: Attribution }
   | { ok: true; attributed: true; partnerId: number; linkId: number | null; commissionCents: number | null; firstSale: boolean; attribution: Attribution }
-
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
 
 /**
  * Decides a sale. Rule 4: until the customer's first attributed sale, the first click must be no

@@ -4,10 +4,27 @@
  * half up once, never through binary floating point (1000 × 4.35 is 4349.999… as a double).
  */
 
-export type CommissionType = 'percent' | 'fixed' | 'recurring_percent' | 'recurring_fixed'
+/** The commission types of docs/api.md (Records); the schema, the routes and the CLI take them from here. */
+export const COMMISSION_TYPES = ['percent', 'fixed', 'recurring_percent', 'recurring_fixed'] as const
+export type CommissionType = (typeof COMMISSION_TYPES)[number]
 
-/** Digits after the decimal point of each supported currency's major unit (VND has none). */
-export const minorDigits: Record<string, number> = { USD: 2, EUR: 2, VND: 0 }
+/**
+ * The currencies a sale may carry (docs/api.md, Limits; others answer 422), with the digits
+ * after the decimal point of each one's major unit (VND has none).
+ */
+export const minorDigits = { USD: 2, EUR: 2, VND: 0 } as const
+export type Currency = keyof typeof minorDigits
+export const CURRENCIES = Object.keys(minorDigits) as Currency[]
+
+/** The digits after the decimal point of a currency's major unit; 2 for one not in CURRENCIES. */
+export function minorDigitsOf(currency: string): number {
+  return isCurrency(currency) ? minorDigits[currency] : 2
+}
+
+/** Whether `value` is one of CURRENCIES (upper case). */
+export function isCurrency(value: unknown): value is Currency {
+  return typeof value === 'string' && Object.hasOwn(minorDigits, value)
+}
 
 export interface CommissionInput {
   type: CommissionType
@@ -40,6 +57,6 @@ export function commissionCents({ type, rate, amountCents, currency, firstSale }
   if (type === 'percent' || type === 'recurring_percent') {
     return roundHalfUp(BigInt(amountCents) * scaledRate, 100n * RATE_SCALE)
   }
-  const digits = minorDigits[currency] ?? 2
+  const digits = minorDigitsOf(currency)
   return roundHalfUp(scaledRate * 10n ** BigInt(digits), RATE_SCALE)
 }

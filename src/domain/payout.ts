@@ -2,7 +2,7 @@
  * Payout rules (docs/decisions.md, Payouts). Pure: the ledger facts and the time come in, statuses
  * and the payouts to create come out. Money is integer minor units ("cents"; VND has none).
  */
-import { minorDigits } from './commission'
+import { minorDigitsOf } from './commission'
 
 export type CommissionStatus = 'pending' | 'due' | 'in_payout' | 'paid' | 'reversed'
 
@@ -117,7 +117,7 @@ export function dueEntries<T extends RunCandidate>(entries: T[], holdingPeriodDa
 
 /** The smallest payout in the currency's minor units: minimum_payout major units, rounded up. */
 export function minimumCents(minimumPayout: number, currency: string): number {
-  const digits = minorDigits[currency] ?? 2
+  const digits = minorDigitsOf(currency)
   // toFixed first: 19.99 × 100 is 1998.9999… as a double.
   return Math.ceil(Number((minimumPayout * 10 ** digits).toFixed(6)))
 }
@@ -158,7 +158,7 @@ export function planPayouts(entries: DueEntry[], minimumPayout: number): Planned
 
 /** An amount of minor units in major units with a decimal point: 12345 USD → "123.45", 5000 VND → "5000". */
 export function formatAmount(cents: number, currency: string): string {
-  const digits = minorDigits[currency] ?? 2
+  const digits = minorDigitsOf(currency)
   if (digits === 0) return String(cents)
   const sign = cents < 0 ? '-' : ''
   const abs = String(Math.abs(cents)).padStart(digits + 1, '0')

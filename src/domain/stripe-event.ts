@@ -1,8 +1,10 @@
 /**
  * Reading Stripe events (docs/api.md, Processor webhooks): which payment an event reports and which referral
  * keys its metadata carries. Pure: the payload is already parsed JSON; no clock, no database.
- * Only the fields used here are read, loosely, so that older and newer API versions both work.
+ * Only the fields used here are read, through zod schemas that read them loosely (a field of
+ * another type reads as absent), so that older and newer API versions both work.
  */
+import { z } from 'zod'
 
 type Json = Record<string, unknown>
 
@@ -48,30 +50,56 @@ export type EventReading =
 
 export const HANDLED_TYPES = ['checkout.session.completed', 'invoice.payment_succeeded'] as const
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
-const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null)
+/** A JSON object (not an array). */
+const object = z.record(z.string(), z.unknown())
+/** A non-blank string, trimmed; anything else reads as null. */
+const text = z.string().trim().min(1).nullable().catch(null)
 /** An id field that Stripe may send as a string or, when expanded, as an object with an id. */
-const idOf = (value: unknown): string | null => text(value) ?? (isObject(value) ? text(value.id) : null)
-const seconds = (value: unknown): number | null => (typeof value === 'number' && Number.isFinite(value) ? value * 1000 : null)
+const id = z.union([z.string().trim().min(1), z.object({ id: z.string().trim().min(1) }).transform((o) => o.id)]).nullable().catch(null)
+/** Unix seconds as epoch ms; null when absent or not a number. */
+const seconds = z.number().transform((value) => value * 1000).nullable().catch(null)
+/** An amount in the smallest unit; 0 when absent. */
+const amount = z.number().catch(0)
+
+const Envelope = z.object({
+  id: text,
+  type: text,
+  livemode: z.boolean().nullable().catch(null),
+  account: text,
+  created: seconds,
+  data: z.object({ object }),
+})
+
+/** The three metadata keys of docs/api.md, Processor webhooks; each null when absent or blank, all null when metadata is not an object. */
+const Keys = z.object({ svc_click_id: text, svc_customer_key: text, program_id: text })
+  .transform((m): ReferralKeys => ({ clickId: m.svc_click_id, customerKey: m.svc_customer_key, programId: m.program_id }))
+  .catch({ clickId: null, customerKey: null, programId: null })
+
+const Checkout = z.object({
+  id, mode: text, metadata: z.unknown().optional(), amount_total: amount, currency: text, created: seconds, payment_intent: id,
+  // Absent (or null) reads as paid, as every Checkout session that is not a delayed method is.
+  payment_status: z.unknown().optional(),
+})
+
+const WithSubscriptionMetadata = z.object({ subscription_details: z.object({ metadata: object }) })
+
+const Invoice = z.object({
+  id, billing_reason: text, amount_paid: amount, currency: text,
+  status_transitions: z.object({ paid_at: seconds }).catch({ paid_at: null }),
+})
 
 /** The envelope of a parsed event body, or null when it is not a Stripe event (no id, type or data.object). */
 export function readEnvelope(body: unknown): StripeEnvelope | null {
-  if (!isObject(body) || !isObject(body.data) || !isObject(body.data.object)) return null
-  const id = text(body.id)
-  const type = text(body.type)
+  const parsed = Envelope.safeParse(body)
+  if (!parsed.success) return null
+  const { id, type, livemode, account, created, data } = parsed.data
   if (!id || !type) return null
-  return {
-    id, type, object: body.data.object,
-    livemode: typeof body.livemode === 'boolean' ? body.livemode : null,
-    account: text(body.account),
-    createdAt: seconds(body.created),
-  }
+  return { id, type, object: data.object, livemode, account, createdAt: created }
 }
 
 /** The referral keys of a metadata object; missing keys are null. */
 export function readKeys(metadata: unknown): ReferralKeys {
-  const m = isObject(metadata) ? metadata : {}
-  return { clickId: text(m.svc_click_id), customerKey: text(m.svc_customer_key), programId: text(m.program_id) }
+  return Keys.parse(metadata)
 }
 
 const hasCustomer = (keys: ReferralKeys) => keys.clickId !== null || keys.customerKey !== null
@@ -82,61 +110,57 @@ const hasCustomer = (keys: ReferralKeys) => keys.clickId !== null || keys.custom
  * (it was not made by a subscription).
  */
 export function subscriptionMetadata(invoice: Json): Json | null {
-  const parent = isObject(invoice.parent) ? invoice.parent : null
-  const current = parent && isObject(parent.subscription_details) ? parent.subscription_details : null
-  if (current && isObject(current.metadata)) return current.metadata
-  const older = isObject(invoice.subscription_details) ? invoice.subscription_details : null
-  return older && isObject(older.metadata) ? older.metadata : null
+  const current = WithSubscriptionMetadata.safeParse(invoice.parent)
+  if (current.success) return current.data.subscription_details.metadata
+  const older = WithSubscriptionMetadata.safeParse(invoice)
+  return older.success ? older.data.subscription_details.metadata : null
 }
 
 function readCheckout(event: StripeEnvelope): EventReading {
-  const session = event.object
-  const mode = text(session.mode)
+  const session = Checkout.parse(event.object)
+  const { mode } = session
   // docs/api.md, Customer states: subscription checkouts are left to the invoice event, which carries the subscription's keys.
   if (mode === 'subscription') return ignored('Subscription checkout: its invoice.payment_succeeded event attributes the payment')
   // A session without `mode` is read as a payment (every Checkout session that takes money once is).
   if (mode !== null && mode !== 'payment') return ignored(`Checkout mode ${mode}: no one-off payment to attribute`)
   const keys = readKeys(session.metadata)
   if (!hasCustomer(keys)) return ignored('No svc_click_id or svc_customer_key in the checkout session metadata: not attributed')
-  const sessionId = idOf(session.id) ?? event.id
-  const amount = typeof session.amount_total === 'number' ? session.amount_total : 0
+  const sessionId = session.id ?? event.id
   // Delayed methods (bank debits) complete the session unpaid; the money is not in yet.
   const paid = (session.payment_status ?? 'paid') === 'paid'
   return payment({
-    transactionId: idOf(session.payment_intent) ?? sessionId,
+    transactionId: session.payment_intent ?? sessionId,
     providerPaymentId: sessionId,
-    amountCents: amount,
-    currency: text(session.currency)?.toUpperCase() ?? 'USD', // absent: USD, as on POST /track/sale (docs/decisions.md)
-    occurredAt: event.createdAt ?? seconds(session.created),
+    amountCents: session.amount_total,
+    currency: session.currency?.toUpperCase() ?? 'USD', // absent: USD, as on POST /track/sale (docs/decisions.md)
+    occurredAt: event.createdAt ?? session.created,
     billingReason: null,
     keys,
-    noSale: !paid ? `Checkout payment_status ${text(session.payment_status) ?? '(none)'}: no sale recorded` : zeroAmount(amount),
+    noSale: !paid ? `Checkout payment_status ${text.parse(session.payment_status) ?? '(none)'}: no sale recorded` : zeroAmount(session.amount_total),
   })
 }
 
 function readInvoice(event: StripeEnvelope): EventReading {
-  const invoice = event.object
-  const reason = text(invoice.billing_reason)
-  const metadata = subscriptionMetadata(invoice)
+  const invoice = Invoice.parse(event.object)
+  const reason = invoice.billing_reason
+  const metadata = subscriptionMetadata(event.object)
   if (metadata === null) return ignored('Invoice without a subscription: no subscription metadata to read svc_click_id or svc_customer_key from')
   const keys = readKeys(metadata)
   if (!hasCustomer(keys)) {
     const what = reason === 'subscription_create' ? 'First subscription payment' : 'Renewal'
     return ignored(`${what} without svc_click_id or svc_customer_key in the subscription metadata (subscription_data.metadata): not attributed`)
   }
-  const invoiceId = idOf(invoice.id) ?? event.id
-  const amount = typeof invoice.amount_paid === 'number' ? invoice.amount_paid : 0
-  const transitions = isObject(invoice.status_transitions) ? invoice.status_transitions : {}
+  const invoiceId = invoice.id ?? event.id
   return payment({
     transactionId: invoiceId,
     providerPaymentId: invoiceId,
-    amountCents: amount,
-    currency: text(invoice.currency)?.toUpperCase() ?? 'USD',
-    occurredAt: seconds(transitions.paid_at) ?? event.createdAt,
+    amountCents: invoice.amount_paid,
+    currency: invoice.currency?.toUpperCase() ?? 'USD',
+    occurredAt: invoice.status_transitions.paid_at ?? event.createdAt,
     billingReason: reason,
     keys,
     // A trial's first invoice pays nothing; the lead still settles and the first paid renewal converts.
-    noSale: zeroAmount(amount),
+    noSale: zeroAmount(invoice.amount_paid),
   })
 }
 

@@ -13,7 +13,6 @@ import { docsRoutes } from './docs'
 import { limits, routeOf, type LimitGroup } from './route-table'
 import { setState, stateOf, type RequestState } from './request-state'
 import { findKeyOnce, noteRotation, readBearer } from './auth'
-import { findLoginToken } from '../db/cli-store'
 import { requestTarget } from './request-target'
 import { trackerRoutes } from './tracker-asset'
 import { trackClickRoutes } from './track-click'
@@ -183,7 +182,7 @@ export function createApp(deps: Deps) {
           const match = findKeyOnce(deps, request, bearer.token)
           if (match) return `${group}:k:${match.key.id}`
           if (bucket === 'key-or-login') {
-            const login = findLoginToken(deps.database.db, bearer.token, clock.now())
+            const login = deps.database.stores.cli.findLoginToken(bearer.token, clock.now())
             if (login.kind === 'valid') return `${group}:a:${login.accountId}`
           }
         } catch {

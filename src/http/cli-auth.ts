@@ -1,8 +1,8 @@
 import { Elysia, t } from 'elysia'
-import { abandonSession, completeSession, consumeSession, createSession, findAccount, findSession, pendingSessionTimes, useIdToken } from '../db/cli-store'
 import { hashSecret } from '../db/credentials'
 import { PENDING_SESSIONS_PER_IP, SESSION_LIFETIME_MS, sessionExpired, sessionExpiresAt } from '../domain/cli-session'
 import { verifyIdToken } from '../domain/id-token'
+import { iso } from '../domain/time'
 import type { Deps } from './deps'
 import { doc } from './docs'
 import { HttpError, ok } from './envelope'
@@ -17,14 +17,13 @@ export const CallbackBody = t.Object({
 })
 const checkCallback = bodyChecker(CallbackBody)
 
-const iso = (ms: number) => new Date(ms).toISOString()
-
 /**
  * The CLI login flow (docs/api.md, Customer states: CLI login session): start creates a pending session,
  * callback signs it in with an id_token, poll hands the login token out exactly once.
  */
 export function cliAuthRoutes(deps: Deps) {
-  const { db, writer } = deps.database
+  const { writer, stores } = deps.database
+  const sessions = stores.cli
   const now = () => deps.clock.now()
 
   return new Elysia({ name: 'cli-auth' })
@@ -33,7 +32,7 @@ export function cliAuthRoutes(deps: Deps) {
       const session = await writer.run(() => {
         const at = now()
         // Pending sessions are capped per client IP: starting them costs nothing, keeping them a row each.
-        const pending = pendingSessionTimes(db, ip, at - SESSION_LIFETIME_MS)
+        const pending = sessions.pendingSessionTimes(ip, at - SESSION_LIFETIME_MS)
         if (pending.length >= PENDING_SESSIONS_PER_IP) {
           const freedAt = sessionExpiresAt(pending[pending.length - PENDING_SESSIONS_PER_IP])
           const retryAfter = Math.max(1, Math.ceil((freedAt - at) / 1000))
@@ -41,7 +40,7 @@ export function cliAuthRoutes(deps: Deps) {
             typed: true, code: 'rate_limited', extra: { status: 429, retry_after_seconds: retryAfter }, headers: { 'Retry-After': String(retryAfter) },
           })
         }
-        return createSession(db, at, ip)
+        return sessions.createSession(at, ip)
       })
       return ok({
         state: session.state,
@@ -54,22 +53,22 @@ export function cliAuthRoutes(deps: Deps) {
       const input = checkCallback(body)
       await writer.run(() => {
         const at = now()
-        const session = findSession(db, input.state)
+        const session = sessions.findSession(input.state)
         // A signed-in or consumed session reads as "already used": its state cannot sign in twice.
         if (!session || session.status !== 'pending') throw new HttpError(404, cli.callbackNotFound)
         if (sessionExpired(session.createdAt, at)) throw new HttpError(400, cli.sessionExpired)
         // A refused id_token leaves the session pending, so that a corrected token can still sign in.
         const check = verifyIdToken(input.id_token, deps.secret, deps.config.publicBaseUrl, at)
         if (!check.ok) throw new HttpError(401, cli.invalidIdToken, { details: { reason: check.reason } })
-        const account = findAccount(db, check.claims.sub)
+        const account = stores.accounts.findAccount(check.claims.sub)
         if (!account) throw new HttpError(401, cli.invalidIdToken, { details: { reason: 'unknown_account' } })
         if (account.suspended) throw new HttpError(403, cli.suspended, { details: { code: 'ACCOUNT_BLOCKED' } })
         // An id_token signs in once (docs/decisions.md, Hostile input); this unit's rollback on any
         // later failure leaves it unused.
-        if (!useIdToken(db, hashSecret(input.id_token), check.claims.exp * 1000, at)) {
+        if (!sessions.useIdToken(hashSecret(input.id_token), check.claims.exp * 1000, at)) {
           throw new HttpError(401, cli.invalidIdToken, { details: { reason: 'used' } })
         }
-        completeSession(db, session, account.id, at)
+        sessions.completeSession(session, account.id, at)
       })
       return ok({ state: input.state, status: 'complete' })
     }, {
@@ -85,7 +84,7 @@ export function cliAuthRoutes(deps: Deps) {
       // Read and update in one writer unit: two concurrent polls cannot both see `complete`.
       const data = await writer.run(() => {
         const at = now()
-        const session = findSession(db, state)
+        const session = sessions.findSession(state)
         if (!session) throw new HttpError(404, cli.pollNotFound)
         if (session.status === 'consumed') throw new HttpError(400, cli.pollConsumed)
         if (session.status === 'pending') {
@@ -94,10 +93,10 @@ export function cliAuthRoutes(deps: Deps) {
         // docs/api.md: a session older than 5 minutes polls as expired, signed in or not; its
         // uncollected token is withdrawn.
         if (!session.pendingToken || sessionExpired(session.createdAt, at)) {
-          abandonSession(db, session)
+          sessions.abandonSession(session)
           return { status: 'expired' }
         }
-        consumeSession(db, session)
+        sessions.consumeSession(session)
         return { status: 'complete', token: session.pendingToken }
       })
       return ok(data)

@@ -1,4 +1,3 @@
-import { findAccount, findLoginToken } from '../db/cli-store'
 import type { Account } from '../db/schema'
 import { readBearer } from './auth'
 import type { Deps } from './deps'
@@ -22,10 +21,10 @@ export function requireLoginToken(deps: Deps, request: Request, route: keyof typ
   const bearer = readBearer(request)
   if (bearer.kind === 'oversized') throw new HttpError(401, words.invalid)
   if (bearer.kind !== 'token') throw new HttpError(401, words.missing)
-  const { db } = deps.database
-  const match = findLoginToken(db, bearer.token, deps.clock.now())
+  const { stores } = deps.database
+  const match = stores.cli.findLoginToken(bearer.token, deps.clock.now())
   if (match.kind !== 'valid') throw new HttpError(401, words.invalid)
-  const account = findAccount(db, match.accountId)
+  const account = stores.accounts.findAccount(match.accountId)
   if (!account) throw new HttpError(401, words.account)
   if (account.suspended) throw new HttpError(403, cli.suspended, { details: { code: 'ACCOUNT_BLOCKED' } })
   return account

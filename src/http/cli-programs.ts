@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia'
-import { findAdvertiser, listPrograms } from '../db/cli-store'
-import { issueApiKey } from '../db/credentials'
-import { programs, type Program } from '../db/schema'
+import type { Program } from '../db/schema'
+import { COMMISSION_TYPES } from '../domain/commission'
+import { iso } from '../domain/time'
 import type { Deps } from './deps'
 import { doc } from './docs'
 import { acceptedBody } from './body'
@@ -11,16 +11,14 @@ import { requireLoginToken } from './cli-login-token'
 import { cli } from './messages'
 import { normalizeDomain } from './origin'
 import { bodyChecker } from './validate'
-import { catalogChanged } from '../db/catalog'
 
-const commissionTypes = programs.commissionType.enumValues
 const required = ['name', 'domain', 'commission_type', 'commission_rate'] as const
 
 /** POST /api/v1/cli/init. A name or domain that is not a non-empty string counts as missing. */
 export const InitBody = t.Object({
   name: t.String({ minLength: 1, maxLength: 200, error: cli.initMissingFields }),
   domain: t.String({ minLength: 1, maxLength: 253, error: cli.initMissingFields, description: 'Host name, e.g. shop.example' }),
-  commission_type: t.Union(commissionTypes.map((v) => t.Literal(v)), { error: cli.initMissingFields }),
+  commission_type: t.Union(COMMISSION_TYPES.map((v) => t.Literal(v)), { error: cli.initMissingFields }),
   commission_rate: t.Number({ exclusiveMinimum: 0, maximum: 1e9, error: cli.initCommissionRate, description: 'Percent for percent types, major currency units for fixed types' }),
   advertiser_id: t.Optional(t.Integer({ minimum: 1, error: cli.initAdvertiserMismatch, description: "Must equal the account's own advertiser; best omitted" })),
 })
@@ -39,7 +37,7 @@ function precheck(received: unknown, advertiserId: number): void {
   if (given !== undefined && given !== null && given !== advertiserId) throw new HttpError(403, cli.initAdvertiserMismatch)
   const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '')
   if (required.some((field) => blank(input[field]))) throw new HttpError(400, cli.initMissingFields)
-  if (!(commissionTypes as readonly unknown[]).includes(input.commission_type)) {
+  if (!(COMMISSION_TYPES as readonly unknown[]).includes(input.commission_type)) {
     throw new HttpError(400, cli.initCommissionType(quoteValue(input.commission_type)))
   }
 }
@@ -49,34 +47,29 @@ function presentProgram(p: Program) {
   return {
     program_id: p.id, advertiser_id: p.advertiserId, name: p.name, domain: p.domain,
     commission_type: p.commissionType, commission_rate: p.commissionRate, lead_auth: p.leadAuth,
-    attribution_window_days: p.attributionWindowDays, created_at: new Date(p.createdAt).toISOString(),
+    attribution_window_days: p.attributionWindowDays, created_at: iso(p.createdAt),
   }
 }
 
 /** POST /api/v1/cli/init and GET /api/v1/cli/programs: an account's programs, by login token. */
 export function cliProgramRoutes(deps: Deps) {
-  const { db, writer } = deps.database
+  const { writer, stores } = deps.database
 
   return new Elysia({ name: 'cli-programs' })
     .post('/api/v1/cli/init', async ({ request, body }) => {
       const account = requireLoginToken(deps, request, 'init')
-      const advertiser = findAdvertiser(db, account.id)
+      const advertiser = stores.accounts.findAdvertiser(account.id)
       if (!advertiser) throw new HttpError(403, cli.initNoAdvertiser)
       precheck(body, advertiser.id)
       const input = checkInit(body)
       const domain = normalizeDomain(input.domain)
       if (!domain) throw new HttpError(400, cli.initDomain)
-      const created = await writer.run(() => {
-        const now = deps.clock.now()
-        const program = db.insert(programs).values({
-          advertiserId: advertiser.id, name: input.name.trim(), domain,
-          commissionType: input.commission_type, commissionRate: input.commission_rate, createdAt: now,
-        }).returning({ id: programs.id }).get()
-        return { program_id: program.id, api_key: issueApiKey(db, program.id, now) }
-      })
-      // The new domain is a browser origin the CORS preflight must know (docs/decisions.md, Browser origins).
-      catalogChanged(deps.database)
-      return ok(created)
+      // The new domain is a browser origin the CORS preflight knows at once (the store drops the catalog's copy).
+      const created = await writer.run(() => stores.programs.createProgram({
+        advertiserId: advertiser.id, name: input.name.trim(), domain,
+        commissionType: input.commission_type, commissionRate: input.commission_rate, createdAt: deps.clock.now(),
+      }))
+      return ok({ program_id: created.programId, api_key: created.apiKey })
     }, {
       detail: doc("Create a program for the account's advertiser", 'cli', {
         body: InitBody, security: 'loginToken',
@@ -86,8 +79,8 @@ export function cliProgramRoutes(deps: Deps) {
 
     .get('/api/v1/cli/programs', ({ request }) => {
       const account = requireLoginToken(deps, request, 'programs')
-      const advertiser = findAdvertiser(db, account.id)
-      return ok(advertiser ? listPrograms(db, advertiser.id).map(presentProgram) : [])
+      const advertiser = stores.accounts.findAdvertiser(account.id)
+      return ok(advertiser ? stores.programs.programsOfAdvertiser(advertiser.id).map(presentProgram) : [])
     }, {
       detail: doc("List the account's programs, oldest first", 'cli', {
         security: 'loginToken',

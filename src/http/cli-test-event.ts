@@ -1,5 +1,4 @@
 import { Elysia, t } from 'elysia'
-import { prepareFixture, recentChainRuns, recordChainRun } from '../db/cli-store'
 import type { Program } from '../db/schema'
 import { CHAIN_WINDOW_MS, decideChain } from '../domain/cli-session'
 import { requireProgramKey } from './auth'
@@ -11,7 +10,6 @@ import { quoteValue } from './quote'
 import { HttpError, ok } from './envelope'
 import { cli, shared } from './messages'
 import { stateOf } from './request-state'
-import { catalogChanged } from '../db/catalog'
 
 const eventTypes = ['click', 'lead', 'sale'] as const
 type EventType = (typeof eventTypes)[number]
@@ -56,7 +54,7 @@ async function single(ctx: StepContext, eventType: EventType) {
 
 /** POST /api/v1/cli/test-event: synthetic test-mode events through the tracking paths (issue 4). */
 export function cliTestEventRoutes(deps: Deps) {
-  const { db, writer } = deps.database
+  const { writer, stores } = deps.database
   const now = () => deps.clock.now()
 
   /**
@@ -67,14 +65,12 @@ export function cliTestEventRoutes(deps: Deps) {
   async function chain(request: Request, program: Program) {
     const gate = await writer.run(() => {
       const at = now()
-      const fixture = prepareFixture(db, program.id, at)
-      const decision = decideChain(recentChainRuns(db, program.id, at, CHAIN_WINDOW_MS), at)
-      if (decision.ok) recordChainRun(db, program.id, at, CHAIN_WINDOW_MS)
+      const fixture = stores.cli.prepareFixture(program.id, at)
+      const decision = decideChain(stores.cli.recentChainRuns(program.id, at, CHAIN_WINDOW_MS), at)
+      if (decision.ok) stores.cli.recordChainRun(program.id, at, CHAIN_WINDOW_MS)
       return { fixture, decision }
     }).catch((error) => {
       throw chainFailure(deps, request, [], error)
-    }).finally(() => {
-      catalogChanged(deps.database) // the fixture link may have been turned back on
     })
     if (!gate.decision.ok) throw chainCapped(gate.decision.retryAfterSeconds)
     const ctx: StepContext = { deps, request, program, fixture: gate.fixture }
@@ -114,8 +110,7 @@ export function cliTestEventRoutes(deps: Deps) {
       if (input.type === 'chain') return ok(await chain(request, program))
       const eventType = input.event_type
       if (!(eventTypes as readonly unknown[]).includes(eventType)) throw new HttpError(400, cli.testEventType(quoteValue(eventType)))
-      const fixture = await writer.run(() => prepareFixture(db, program.id, now()))
-      catalogChanged(deps.database) // the fixture link may have been turned back on
+      const fixture = await writer.run(() => stores.cli.prepareFixture(program.id, now()))
       const result = await single({ deps, request, program, fixture }, eventType as EventType)
       return ok({ event_type: eventType, test_mode: true, ...result })
     }, {

@@ -1,9 +1,7 @@
 import type { TestFixture } from '../db/cli-store'
 import { newToken } from '../db/credentials'
 import type { Program } from '../db/schema'
-import { TrackingStore } from '../db/tracking-store'
-import { affOf, decideLink } from '../domain/click'
-import { recordClick } from '../tracking/click'
+import { trackClick } from '../tracking/click'
 import { recordLead } from '../tracking/lead'
 import { recordSale } from '../tracking/sale'
 import type { Deps } from './deps'
@@ -12,8 +10,8 @@ import { clickFailure } from './track-click'
 import { leadAnswer } from './track-lead'
 import { saleAnswer } from './track-sale'
 
-// The steps of a synthetic test event. Each goes through the very functions the tracking
-// endpoints use (link decision, recordClick, recordLead, recordSale and their answers), with
+// The steps of a synthetic test event. Each goes through the very use cases the tracking
+// endpoints use (trackClick, recordLead, recordSale and their answers), with
 // test_mode set, so a test event proves the live path, and a refusal throws the endpoint's own
 // HttpError. Nothing here decides attribution or commission by itself.
 
@@ -30,16 +28,11 @@ export interface StepContext {
 /** A test click on the fixture link, resolved from its affiliate_url as the click endpoint does. */
 export async function testClick({ deps, request, program, fixture }: StepContext) {
   const affiliateUrl = `https://${program.domain}/?aff=${encodeURIComponent(fixture.shortLink)}`
-  const aff = affOf(affiliateUrl)
-  if (!aff.ok) throw clickFailure(aff.reason)
-  const link = TrackingStore.of(deps.database).findLink(aff.aff)
-  const decision = decideLink(link)
-  if (!decision.ok) throw clickFailure(decision.reason)
-  const clickId = await recordClick(deps, {
-    programId: decision.programId, linkId: link!.id, partnerId: decision.partnerId, clickId: null,
-    testMode: true, ip: stateOf(request).ip, userAgent: request.headers.get('user-agent'),
+  const outcome = await trackClick(deps, {
+    affiliateUrl, clickId: null, testMode: true, ip: stateOf(request).ip, userAgent: request.headers.get('user-agent'),
   })
-  return { click_id: clickId, affiliate_url: affiliateUrl, partner_id: decision.partnerId }
+  if (outcome.kind === 'refused') throw clickFailure(outcome.reason)
+  return { click_id: outcome.clickId, affiliate_url: affiliateUrl, partner_id: outcome.partnerId }
 }
 
 /** A server-mode test lead for a new synthetic customer of `clickId`. */

@@ -8,9 +8,10 @@ import type { RateLimiter } from './rate-limit'
 export interface Deps {
   config: Config
   clock: Clock
+  /** The writer (every write runs in one of its units) and the stores (src/db/stores.ts): all SQL is behind them. */
   database: Database
   limiter: RateLimiter
-  /** Finds the program of an API key (prepared once). */
+  /** Finds the program of an API key (stores.programs.findKey: prepared once, kept in the catalog). */
   findKey: (token: string) => KeyMatch | null
   /** Signs server-made tokens (id_tokens): SVC_SECRET or the one generated at first start. */
   secret: string

@@ -1,5 +1,4 @@
-import { getTableColumns } from 'drizzle-orm'
-import type { SQLiteTable } from 'drizzle-orm/sqlite-core'
+import { columnsOf, type Table } from '../db/columns'
 import { commissions, customers, links, partners, payouts, processorEvents, programs, refunds, sales } from '../db/schema'
 import { errorNames } from './envelope'
 import { bool, enumOf, int, nullable, obj, ref, str, time, type Schema } from './openapi-schema'
@@ -14,9 +13,9 @@ import { ClickAnswer, LeadData, RefundData, SaleData } from './track-answers'
 // test/docs/openapi.test.ts.
 
 /** A stored row as the operator API presents it (admin/present.ts): snake_case, `<name>_id`, times in ISO 8601. */
-function rowSchema(name: string, table: SQLiteTable, extra: Record<string, Schema> = {}, drop: string[] = []): Schema {
+function rowSchema(name: string, table: Table, extra: Record<string, Schema> = {}, drop: string[] = []): Schema {
   const properties: Record<string, Schema> = {}
-  for (const [key, column] of Object.entries(getTableColumns(table))) {
+  for (const [key, column] of columnsOf(table)) {
     if (drop.includes(key)) continue
     const field = key === 'id' ? `${name}_id` : key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
     const c = column as unknown as { dataType: string; columnType: string; notNull: boolean; enumValues?: string[] }

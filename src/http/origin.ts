@@ -1,6 +1,5 @@
-import { cachedOrigins } from '../db/catalog'
 import type { Database } from '../db/open'
-import { programs, type Program } from '../db/schema'
+import type { Program } from '../db/schema'
 
 /**
  * Browser origins (docs/decisions.md, Browser origins): a program accepts https://<domain>, its
@@ -43,9 +42,7 @@ export function originAllowedOnce(program: Pick<Program, 'domain' | 'allowedOrig
 
 /** Whether any program accepts `origin`: what CORS preflight answers, since it carries no program. */
 export function originKnown(database: Database, origin: string): boolean {
-  const known = cachedOrigins(database, () =>
-    database.db.select({ domain: programs.domain, allowedOrigins: programs.allowedOrigins }).from(programs).all())
-  return known.some((program) => originAllowed(program, origin))
+  return database.stores.programs.browserOrigins().some((program) => originAllowed(program, origin))
 }
 
 /** Normalises a program domain: host only, lower case ("https://www.Shop.test/x" → "www.shop.test"). */

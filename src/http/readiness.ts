@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
-import { readinessFacts, type ReadinessFacts } from '../db/readiness-store'
+import type { Counts, ReadinessFacts } from '../db/count-store'
 import type { ApiKey, Program } from '../db/schema'
+import { iso } from '../domain/time'
 import { requireProgramKey } from './auth'
 import type { Deps } from './deps'
 import { doc } from './docs'
@@ -14,12 +15,12 @@ interface Check {
 
 /** The checklist of GET /api/v1/programs/me/readiness, in the order an integration gets through it. */
 export function readinessChecks(program: Program, key: ApiKey, facts: ReadinessFacts): Check[] {
-  const { live, test } = facts
+  const { live, test } = facts.counts
   const origins = [`https://${program.domain}`, `https://*.${program.domain}`, ...program.allowedOrigins]
   return [
     key.rotateBy === null
       ? { id: 'api_key', ok: true, message: 'The API key is valid.' }
-      : { id: 'api_key', ok: false, message: `The API key is marked for rotation and stops working at ${new Date(key.rotateBy).toISOString()}; regenerate it: POST /api/v1/admin/programs/${program.id}/api-key (operator API).` },
+      : { id: 'api_key', ok: false, message: `The API key is marked for rotation and stops working at ${iso(key.rotateBy)}; regenerate it: POST /api/v1/admin/programs/${program.id}/api-key (operator API).` },
     { id: 'browser_origins', ok: program.domain !== '', message: `Browser calls are accepted from ${origins.join(', ')}.` },
     facts.activeLinks > 0
       ? { id: 'active_link', ok: true, message: `${facts.activeLinks} active partner link(s).` }
@@ -34,15 +35,19 @@ export function readinessChecks(program: Program, key: ApiKey, facts: ReadinessF
   ]
 }
 
+const withoutCommissions = ({ commissions: _, ...counts }: Counts) => counts
+
 /** GET /api/v1/programs/me/readiness: a computed readiness check for the key's program. */
 export function readinessRoutes(deps: Deps) {
   return new Elysia({ name: 'readiness' }).get('/api/v1/programs/me/readiness', ({ request }) => {
     const { program, key } = requireProgramKey(deps, request, 'readiness')
-    const facts = readinessFacts(deps.database, program.id)
+    const facts = deps.database.stores.counts.readinessFacts(program.id)
     const checks = readinessChecks(program, key, facts)
+    // The same counts as GET /api/v1/cli/status, without commissions (docs/decisions.md, Success bodies).
+    const { live, test } = facts.counts
     return ok({
       program_id: program.id, ready: checks.every((c) => c.ok), checks,
-      counts: { live: facts.live, test: facts.test, processor_events: facts.processorEvents },
+      counts: { live: withoutCommissions(live), test: withoutCommissions(test), processor_events: facts.processorEvents },
     })
   }, {
     detail: doc('Readiness checklist of the key\'s program', 'tracking', {

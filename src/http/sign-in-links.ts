@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
-import { findAccount } from '../db/cli-store'
-import { createSignInLink, findProgramPartner, type Principal } from '../db/web-session-store'
+import type { Principal } from '../db/web-session-store'
+import { iso } from '../domain/time'
 import { idParam, requireAdmin } from './admin/guard'
 import { requireLoginToken } from './cli-login-token'
 import type { Deps } from './deps'
@@ -12,24 +12,24 @@ export const SIGN_IN_LINK_LIFETIME_MS = 10 * 60_000
 
 /** Issues a one-time sign-in link for `who`: `url` absolute on PUBLIC_BASE_URL, and `expires_at`. */
 export async function issueSignInLink(deps: Deps, who: Principal): Promise<{ url: string; expires_at: string }> {
-  const { db, writer } = deps.database
-  const link = await writer.run(() => createSignInLink(db, who, deps.clock.now(), SIGN_IN_LINK_LIFETIME_MS))
-  return { url: `${deps.config.publicBaseUrl}/sign-in/${link.token}`, expires_at: new Date(link.expiresAt).toISOString() }
+  const { writer, stores } = deps.database
+  const link = await writer.run(() => stores.webSessions.createSignInLink(who, deps.clock.now(), SIGN_IN_LINK_LIFETIME_MS))
+  return { url: `${deps.config.publicBaseUrl}/sign-in/${link.token}`, expires_at: iso(link.expiresAt) }
 }
 
 /** The operator's dashboard and portal links, and the CLI's (`svc dashboard`). */
 export function signInLinkRoutes(deps: Deps) {
-  const { db } = deps.database
+  const { stores } = deps.database
   const admin = new Elysia({ name: 'admin-sign-in-links' })
     .onBeforeHandle(({ request }) => requireAdmin(deps, request))
     .post('/api/v1/admin/accounts/:id/dashboard-link', async ({ params }) => {
-      const account = findAccount(db, idParam(params.id, 'Account'))
+      const account = stores.accounts.findAccount(idParam(params.id, 'Account'))
       if (!account) throw new HttpError(404, 'Account not found')
       if (account.suspended) throw new HttpError(403, 'Account is suspended')
       return ok(await issueSignInLink(deps, { kind: 'account', accountId: account.id }))
     }, { detail: doc('A one-time dashboard sign-in link for an account (valid 10 minutes)', 'operator', { security: 'adminToken' }) })
     .post('/api/v1/admin/programs/:id/partners/:partner_id/portal-link', async ({ params }) => {
-      const partner = findProgramPartner(db, idParam(params.id, 'Program'), idParam(params.partner_id, 'Partner'))
+      const partner = stores.webSessions.findProgramPartner(idParam(params.id, 'Program'), idParam(params.partner_id, 'Partner'))
       if (!partner) throw new HttpError(404, 'Partner not found')
       return ok(await issueSignInLink(deps, { kind: 'partner', partnerId: partner.id }))
     }, { detail: doc('A one-time partner portal sign-in link (valid 10 minutes)', 'operator', { security: 'adminToken' }) })

@@ -1,7 +1,5 @@
 import { Elysia } from 'elysia'
-import { affOf, decideLink } from '../domain/click'
-import { TrackingStore } from '../db/tracking-store'
-import { recordClick } from '../tracking/click'
+import { trackClick, type ClickRefusal } from '../tracking/click'
 import type { Deps } from './deps'
 import { doc } from './docs'
 import { acceptedBody } from './body'
@@ -28,7 +26,7 @@ const failures = {
 }
 
 /** The HttpError of a refused click, for the route and for synthetic test events (issue 4). */
-export function clickFailure(reason: keyof typeof failures): HttpError {
+export function clickFailure(reason: ClickRefusal): HttpError {
   return failures[reason]()
 }
 
@@ -45,20 +43,15 @@ export function trackClickRoutes(deps: Deps) {
   return new Elysia({ name: 'track-click' }).post('/api/v1/track/click', async ({ body, request }) => {
     const key = knownProgramKey(deps, request)
     const input = checked(body)
-    const aff = affOf(input.affiliate_url)
-    if (!aff.ok) throw clickFailure(aff.reason)
-    const link = TrackingStore.of(deps.database).findLink(aff.aff)
-    const decision = decideLink(link)
-    if (!decision.ok) throw clickFailure(decision.reason)
-    // A configured link has a program row (foreign key), so its domain and origins are present;
-    // the catalog's row itself is passed, so that its origin answers are kept (originAllowedOnce).
-    guardOrigin(link as { domain: string; allowedOrigins: string[] }, request)
-    guardTestProgram(deps, request, input.additional_data, key ? key.program : undefined)
-    const clickId = await recordClick(deps, {
-      programId: decision.programId, linkId: link!.id, partnerId: decision.partnerId, clickId: input.click_id ?? null,
-      testMode: input.additional_data?.test_mode === true || link!.testFixture, ip: stateOf(request).ip, userAgent: request.headers.get('user-agent'),
+    const outcome = await trackClick(deps, {
+      affiliateUrl: input.affiliate_url, clickId: input.click_id ?? null, testMode: input.additional_data?.test_mode === true,
+      ip: stateOf(request).ip, userAgent: request.headers.get('user-agent'),
+    }, (program) => {
+      guardOrigin(program, request)
+      guardTestProgram(deps, request, input.additional_data, key ? key.program : undefined)
     })
-    return { success: true, click_id: clickId, cookie_window_days: link!.windowDays }
+    if (outcome.kind === 'refused') throw clickFailure(outcome.reason)
+    return { success: true, click_id: outcome.clickId, cookie_window_days: outcome.windowDays }
   }, {
     detail: doc('Record a click on a referral link', 'tracking', {
       body: ClickBody, answer: ClickAnswer, security: 'programKey', optionalSecurity: true,

@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
 import type { SaleRejection } from '../domain/attribution'
+import { isCurrency } from '../domain/commission'
 import { parseOccurredAt, occurredAtInBounds } from '../domain/occurred-at'
 import { recordSale, type SaleInput, type SaleOutcome } from '../tracking/sale'
 import { requireProgramKey } from './auth'
@@ -11,7 +12,7 @@ import { HttpError, ok } from './envelope'
 import { sale } from './messages'
 import { stateOf } from './request-state'
 import { identifier } from './track-guards'
-import { CURRENCIES, SaleBody } from './track-schemas'
+import { SaleBody } from './track-schemas'
 import { bodyChecker } from './validate'
 import { SaleData, answer } from './track-answers'
 
@@ -39,7 +40,7 @@ export function parseSale(received: unknown, now: number): SaleInput {
   // Omitted currency is USD (docs/decisions.md); case is forgiven since processors send "usd".
   const given: unknown = input.currency
   const currency = given === undefined ? 'USD' : typeof given === 'string' ? given.toUpperCase() : null
-  if (currency === null || !(CURRENCIES as readonly string[]).includes(currency)) {
+  if (!isCurrency(currency)) {
     throw new HttpError(422, sale.currency(quoteValue(given)))
   }
   return {

@@ -9,9 +9,6 @@ import { click, lead, refund, sale, shared } from './messages'
 /** Allowed values of a sale's `provider` (docs/api.md and docs/tracking.md). */
 export const PROVIDERS = ['stripe', 'paddle', 'lemonsqueezy', 'paypal', 'braintree', 'chargebee', 'manual'] as const
 
-/** The currencies a sale may carry (docs/api.md, Limits); others answer 422. */
-export const CURRENCIES = ['USD', 'EUR', 'VND'] as const
-
 const AdditionalData = t.Object({
   test_mode: t.Optional(t.Boolean({ description: 'Marks the records as test data, excluded from live counts' })),
   program_id: t.Optional(t.Union([Type.Integer({ minimum: 1 }), t.String({ pattern: '^[0-9]{1,15}$' })], {

@@ -1,8 +1,6 @@
 import { Elysia } from 'elysia'
 import { readEnvelope, type StripeEnvelope } from '../domain/stripe-event'
 import { verifySignature, type SignatureCheck } from '../domain/stripe-signature'
-import { ProcessorEventStore } from '../db/processor-events'
-import { TrackingStore } from '../db/tracking-store'
 import { receiveStripeEvent, type Received } from '../tracking/stripe-event'
 import type { Deps } from './deps'
 import { doc } from './docs'
@@ -65,12 +63,12 @@ const description = 'Verifies the Stripe-Signature header (HMAC-SHA256, 300 s to
 
 /** POST /api/v1/webhooks/stripe/:program_id (the program's own account) and /api/v1/webhooks/stripe (Connect). */
 export function stripeWebhookRoutes(deps: Deps) {
-  const store = ProcessorEventStore.of(deps.database)
+  const { programs } = deps.database.stores
   const parse = ({ request }: { request: Request }) => readRawBody(request)
   return new Elysia({ name: 'webhooks-stripe' })
     .post('/api/v1/webhooks/stripe/:program_id', async ({ params, body, request }) => {
       const id = Number(params.program_id)
-      const program = Number.isSafeInteger(id) && id > 0 ? TrackingStore.of(deps.database).findProgram(id) : null
+      const program = Number.isSafeInteger(id) && id > 0 ? programs.findProgram(id) : null
       if (!program) throw new HttpError(404, webhook.programNotFound)
       const event = verifiedEvent(deps, body, request, program.stripeWebhookSecrets)
       return answer(deps, request, await receiveStripeEvent(deps, event, program))
@@ -80,7 +78,7 @@ export function stripeWebhookRoutes(deps: Deps) {
       // docs/decisions.md: the Connect route exists only while STRIPE_CONNECT_WEBHOOK_SECRET is set.
       if (secret === null) throw new HttpError(404, shared.notFound)
       const event = verifiedEvent(deps, body, request, [secret])
-      const program = event.account === null ? null : store.programOfAccount(event.account)
+      const program = event.account === null ? null : deps.database.stores.events.programOfAccount(event.account)
       // Stored all the same, so that the owner can see an event that reached no program.
       const unrouted = event.account === null ? 'Connect event without an account: no program to route it to'
         : `No program has stripe_account_id ${event.account}: not routed`

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
-import { TrackingStore } from '../db/tracking-store'
+import type { Program } from '../db/schema'
+import { affOf, decideLink, type AffResult, type LinkDecision } from '../domain/click'
 import type { TrackingDeps } from './deps'
 
 /** Base 62 in ASCII order, so that the time part of ids sorts as the time does. */
@@ -34,7 +35,7 @@ export interface ClickInput {
  * docs/api.md rule 1); an unknown one is ignored and a new one issued.
  */
 export function recordClick(deps: TrackingDeps, input: ClickInput): Promise<string> {
-  const store = TrackingStore.of(deps.database)
+  const store = deps.database.stores.tracking
   return deps.database.writer.run(() => {
     const known = input.clickId !== null && store.clickKnown(input.programId, input.clickId)
     const createdAt = deps.clock.now()
@@ -45,4 +46,41 @@ export function recordClick(deps: TrackingDeps, input: ClickInput): Promise<stri
     })
     return clickId
   })
+}
+
+export interface ClickRequest {
+  affiliateUrl: string
+  clickId: string | null
+  testMode: boolean
+  ip: string | null
+  userAgent: string | null
+}
+
+export type ClickRefusal = Extract<AffResult, { ok: false }>['reason'] | Extract<LinkDecision, { ok: false }>['reason']
+
+export type ClickOutcome =
+  | { kind: 'recorded'; clickId: string; partnerId: number; windowDays: number }
+  | { kind: 'refused'; reason: ClickRefusal }
+
+/**
+ * The click path of POST /api/v1/track/click and of the CLI's test events: the link named by the
+ * URL's `aff`, whether it takes clicks (docs/errors.md, Track click), then `admit` (which
+ * throws to refuse: the browser origin, the test-mode program check) against the link's program,
+ * then the click recorded. A refusal records nothing.
+ */
+export async function trackClick(deps: TrackingDeps, request: ClickRequest, admit?: (program: Pick<Program, 'domain' | 'allowedOrigins'>) => void): Promise<ClickOutcome> {
+  const aff = affOf(request.affiliateUrl)
+  if (!aff.ok) return { kind: 'refused', reason: aff.reason }
+  const link = deps.database.stores.tracking.findLink(aff.aff)
+  const decision = decideLink(link)
+  if (!decision.ok) return { kind: 'refused', reason: decision.reason }
+  // A configured link has a program row (foreign key), so its domain, origins and window are present;
+  // the catalog's row itself is passed, so that its origin answers are kept (originAllowedOnce).
+  admit?.(link as Pick<Program, 'domain' | 'allowedOrigins'>)
+  const clickId = await recordClick(deps, {
+    programId: decision.programId, linkId: link!.id, partnerId: decision.partnerId, clickId: request.clickId,
+    // The CLI test chain's own link (docs/cli.md): every click on it is test data, a real visitor's too.
+    testMode: request.testMode || link!.testFixture, ip: request.ip, userAgent: request.userAgent,
+  })
+  return { kind: 'recorded', clickId, partnerId: decision.partnerId, windowDays: link!.windowDays! }
 }

@@ -1,6 +1,5 @@
 import { decideLead } from '../domain/lead'
 import type { Program } from '../db/schema'
-import { TrackingStore } from '../db/tracking-store'
 import type { TrackingDeps } from './deps'
 
 /** A validated lead, from POST /api/v1/track/lead or a payment-processor event (issue 6). */
@@ -33,7 +32,7 @@ export function recordLead(deps: TrackingDeps, program: Program, input: LeadInpu
 /** recordLead's unit, for a caller already inside a writer unit (a processor event, issue 6). */
 export function recordLeadInUnit(deps: TrackingDeps, program: Program, input: LeadInput): LeadOutcome {
   const { database, clock } = deps
-  const store = TrackingStore.of(database)
+  const store = database.stores.tracking
   const provisional = input.mode === 'browser' && program.leadAuth === 'server_required'
   const now = clock.now()
   const { clickId, customerKey } = input
@@ -77,7 +76,7 @@ export function settleLeadInUnit(deps: TrackingDeps, program: Program, input: Om
 
 /** The program a browser-mode lead belongs to: its click's program, else additional_data.program_id. */
 export function programForBrowserLead(deps: TrackingDeps, clickId: string | null, programId: number | null): Program | null {
-  const store = TrackingStore.of(deps.database)
-  const id = (clickId === null ? null : store.programOfClick(clickId)) ?? programId
-  return id === null ? null : store.findProgram(id)
+  const { tracking, programs } = deps.database.stores
+  const id = (clickId === null ? null : tracking.programOfClick(clickId)) ?? programId
+  return id === null ? null : programs.findProgram(id)
 }

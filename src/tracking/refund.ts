@@ -1,4 +1,3 @@
-import { SaleStore } from '../db/sale-store'
 import type { Program } from '../db/schema'
 import type { TrackingDeps } from './deps'
 
@@ -18,7 +17,7 @@ export type RefundOutcome =
  * already paid out is clawed back). A repeated refund changes nothing and answers the recorded one.
  */
 export function recordRefund(deps: TrackingDeps, program: Program, input: RefundInput): Promise<RefundOutcome> {
-  const sales = SaleStore.of(deps.database)
+  const { sales } = deps.database.stores
   return deps.database.writer.run((): RefundOutcome => {
     const sale = sales.findSale(program.id, input.transactionId)
     if (!sale) return { kind: 'not_found' }

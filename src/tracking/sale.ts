@@ -1,24 +1,19 @@
 import { decideSale, type SaleFacts, type SaleRejection } from '../domain/attribution'
-import { isDuplicateTransaction, SaleStore } from '../db/sale-store'
+import { uniqueViolation } from '../db/errors'
+import type { NewSale, SaleStore } from '../db/sale-store'
 import type { Program } from '../db/schema'
-import { TrackingStore } from '../db/tracking-store'
+import type { TrackingStore } from '../db/tracking-store'
 import type { TrackingDeps } from './deps'
 
-/** A validated sale, from POST /api/v1/track/sale or a payment-processor event (issue 6). */
-export interface SaleInput {
-  /** The idempotency key, unique across programs; null only in test mode (then test_txn_<timestamp>). */
+/**
+ * A validated sale, from POST /api/v1/track/sale or a payment-processor event (issue 6): the
+ * columns of the sale row (NewSale) plus how its customer is found. transactionId is null only
+ * in test mode (then test_txn_<timestamp>).
+ */
+export type SaleInput = Pick<NewSale, 'amountCents' | 'currency' | 'occurredAt' | 'provider' | 'providerPaymentId' | 'livemode' | 'testMode'> & {
   transactionId: string | null
-  amountCents: number
-  /** USD, EUR or VND, already checked. */
-  currency: string
   customerKey: string | null
   clickId: string | null
-  /** Epoch ms of the payment, already within docs/api.md's bounds. */
-  occurredAt: number
-  provider: string | null
-  providerPaymentId: string | null
-  livemode: boolean | null
-  testMode: boolean
 }
 
 export interface RecordedSale {
@@ -95,12 +90,13 @@ function book(stores: { store: TrackingStore; sales: SaleStore }, program: Progr
 /**
  * The sale path inside the caller's writer unit (synchronous): resolves the customer, decides
  * attribution (rule 4 window, commission), writes the sale, converts the customer and books the
- * commission. Throws SQLite's UNIQUE violation for a taken transaction_id (isDuplicateTransaction);
- * a caller with other writes in its unit runs it in SaleStore.attempt. Payment-processor events
+ * commission. Throws SQLite's UNIQUE violation for a taken transaction_id (uniqueViolation names
+ * it); a caller with other writes in its unit runs it in SaleStore.attempt. Payment-processor events
  * (issue 6) use it, so that a later POST /track/sale of the same payment answers 409.
  */
 export function recordSaleInUnit(deps: TrackingDeps, program: Program, input: SaleInput): SaleOutcome {
-  const stores = { store: TrackingStore.of(deps.database), sales: SaleStore.of(deps.database) }
+  const { tracking, sales } = deps.database.stores
+  const stores = { store: tracking, sales }
   const facts = resolve(stores.store, program.id, input)
   const decision = decideSale(facts, program, input)
   if (decision.ok) return book(stores, program, input, facts, decision, deps.clock.now())
@@ -118,8 +114,8 @@ export async function recordSale(deps: TrackingDeps, program: Program, input: Sa
   try {
     return await deps.database.writer.run(() => recordSaleInUnit(deps, program, input))
   } catch (error) {
-    if (!isDuplicateTransaction(error)) throw error
-    return { kind: 'duplicate', saleId: ownSaleId(SaleStore.of(deps.database), program, input.transactionId!) }
+    if (uniqueViolation(error)?.on !== 'transaction_id') throw error
+    return { kind: 'duplicate', saleId: ownSaleId(deps.database.stores.sales, program, input.transactionId!) }
   }
 }
 

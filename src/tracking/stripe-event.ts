@@ -1,10 +1,9 @@
-import { minorDigits } from '../domain/commission'
+import { CURRENCIES, isCurrency } from '../domain/commission'
 import { occurredAtInBounds } from '../domain/occurred-at'
 import { readEvent, type StripeEnvelope, type StripePayment } from '../domain/stripe-event'
-import { isReplayedEvent, ProcessorEventStore, type EventOutcome } from '../db/processor-events'
-import { isDuplicateTransaction, SaleStore } from '../db/sale-store'
+import { uniqueViolation } from '../db/errors'
+import type { EventOutcome } from '../db/processor-events'
 import type { Program } from '../db/schema'
-import { TrackingStore } from '../db/tracking-store'
 import type { TrackingDeps } from './deps'
 import { settleLeadInUnit } from './lead'
 import { recordSaleInUnit, type SaleOutcome } from './sale'
@@ -23,7 +22,7 @@ type Result = Omit<Extract<Received, { replayed: false }>, 'replayed'>
  * event whose account no program claims; `unrouted` then says why, and only the row is stored.
  */
 export async function receiveStripeEvent(deps: TrackingDeps, event: StripeEnvelope, program: Program | null, unrouted = ''): Promise<Received> {
-  const events = ProcessorEventStore.of(deps.database)
+  const { events } = deps.database.stores
   try {
     return await deps.database.writer.run((): Received => {
       const now = deps.clock.now()
@@ -33,7 +32,7 @@ export async function receiveStripeEvent(deps: TrackingDeps, event: StripeEnvelo
       return { replayed: false, ...result }
     })
   } catch (error) {
-    if (isReplayedEvent(error)) return { replayed: true }
+    if (uniqueViolation(error)?.on === 'event_id') return { replayed: true }
     throw error
   }
 }
@@ -60,7 +59,7 @@ function apply(deps: TrackingDeps, program: Program, event: StripeEnvelope, now:
  */
 function settleProvisional(deps: TrackingDeps, program: Program, { keys }: StripePayment): boolean {
   if (keys.clickId === null) return false
-  const customer = TrackingStore.of(deps.database).customerByClick(program.id, keys.clickId)
+  const customer = deps.database.stores.tracking.customerByClick(program.id, keys.clickId)
   if (customer?.status !== 'provisional') return false
   const lead = settleLeadInUnit(deps, program, { clickId: keys.clickId, customerKey: keys.customerKey, email: null, testMode: false })
   return lead.kind === 'recorded' && !lead.provisional
@@ -68,8 +67,8 @@ function settleProvisional(deps: TrackingDeps, program: Program, { keys }: Strip
 
 /** Why the sale path would refuse this payment's fields (the checks of POST /track/sale), or null. */
 function unsellable(payment: StripePayment): string | null {
-  if (payment.currency === null || !Object.hasOwn(minorDigits, payment.currency)) {
-    return `Currency ${payment.currency ?? '(none)'} is not supported (USD, EUR, VND): no sale recorded`
+  if (!isCurrency(payment.currency)) {
+    return `Currency ${payment.currency ?? '(none)'} is not supported (${CURRENCIES.join(', ')}): no sale recorded`
   }
   return null
 }
@@ -83,7 +82,7 @@ const paidAt = (payment: StripePayment, now: number) =>
   payment.occurredAt !== null && occurredAtInBounds(payment.occurredAt, now) ? payment.occurredAt : now
 
 function recordSale(deps: TrackingDeps, program: Program, event: StripeEnvelope, payment: StripePayment, now: number): SaleOutcome {
-  const sales = SaleStore.of(deps.database)
+  const { sales } = deps.database.stores
   const input = {
     transactionId: payment.transactionId, amountCents: payment.amountCents, currency: payment.currency!,
     customerKey: payment.keys.customerKey, clickId: payment.keys.clickId, occurredAt: paidAt(payment, now),
@@ -94,7 +93,7 @@ function recordSale(deps: TrackingDeps, program: Program, event: StripeEnvelope,
   // A nested savepoint: a duplicate transaction_id undoes only the sale path's writes, not the event row.
   const attempt = sales.attempt(() => recordSaleInUnit(deps, program, input))
   if (attempt.ok) return attempt.value
-  if (!isDuplicateTransaction(attempt.error)) throw attempt.error
+  if (uniqueViolation(attempt.error)?.on !== 'transaction_id') throw attempt.error
   return { kind: 'duplicate', saleId: sales.saleIdOf(payment.transactionId) }
 }
 

@@ -1,5 +1,4 @@
 import type { PayoutRow } from '../db/dashboard-store'
-import { PayoutStore } from '../db/payout-store'
 import type { Program } from '../db/schema'
 import { balances, dueCutoffs, dueEntries, formatAmount, planPayouts } from '../domain/payout'
 import { csvLine } from '../http/admin/csv'
@@ -14,7 +13,7 @@ import { programHeader, type CommissionStatusTotals } from './owner-pages'
  * (docs/decisions.md, Payouts), from the payout store's grouped ledger and domain/payout.ts balances.
  */
 export function commissionStatusTotals(deps: Deps, program: Program): Map<number, CommissionStatusTotals[]> {
-  const groups = PayoutStore.of(deps.database).ledgerGroups(program.id, dueCutoffs(program.holdingPeriodDays, deps.clock.now()))
+  const groups = deps.database.stores.payouts.ledgerGroups(program.id, dueCutoffs(program.holdingPeriodDays, deps.clock.now()))
   const out = new Map<number, CommissionStatusTotals[]>()
   for (const b of balances(groups)) {
     const totals = { currency: b.currency, pendingCents: b.pending, dueCents: b.due, inPayoutCents: b.inPayout, paidCents: b.paid }
@@ -25,7 +24,7 @@ export function commissionStatusTotals(deps: Deps, program: Program): Map<number
 
 /** Runs payouts as POST /api/v1/admin/programs/:id/payouts does (one writer unit); returns how many were created. */
 export async function runPayouts(deps: Deps, program: Program, until: number | null): Promise<number> {
-  const store = PayoutStore.of(deps.database)
+  const store = deps.database.stores.payouts
   return deps.database.writer.run(() => {
     const terms = store.findTerms(program.id)
     if (!terms) return 0
@@ -39,7 +38,7 @@ const CSV_HEADER = ['payout_id', 'partner_id', 'partner_name', 'partner_email', 
 
 /** The payouts CSV of the operator API (pending and paid), for the dashboard's download link. */
 export function payoutsCsv(deps: Deps, program: Program): Response {
-  const rows = PayoutStore.of(deps.database).payoutsWithPartners(program.id, ['pending', 'paid'])
+  const rows = deps.database.stores.payouts.payoutsWithPartners(program.id, ['pending', 'paid'])
   const lines = rows.map((p) => csvLine([p.id, p.partnerId, p.partnerName, p.partnerEmail, p.currency, formatAmount(p.amountCents, p.currency), p.commissions, p.status]))
   return new Response([csvLine(CSV_HEADER), ...lines].join('\r\n') + '\r\n', {
     headers: {

@@ -1,8 +1,7 @@
 import { Elysia } from 'elysia'
-import { catalogChanged } from '../db/catalog'
-import * as store from '../db/dashboard-store'
+import { DAY_MS, parseCursor } from '../db/dashboard-store'
 import type { Program } from '../db/schema'
-import { createWebSession, revokeWebSession, useSignInLink, type SessionOf } from '../db/web-session-store'
+import type { SessionOf } from '../db/web-session-store'
 import type { Deps } from '../http/deps'
 import { normalizeDomain } from '../http/origin'
 import { readinessChecks } from '../http/readiness'
@@ -13,7 +12,6 @@ import * as owner from './owner-pages'
 import { page, seeOther } from './layout'
 import { portalPage } from './portal-page'
 import { commissionStatusTotals, payoutsCsv, payoutsPage, portalPayouts, runPayouts } from './payouts'
-import { PayoutStore } from '../db/payout-store'
 import { commissionStatuses } from '../http/admin/payouts'
 import { clearedCookie, sameSitePost, sessionCookie, SESSION_LIFETIME_MS, signedIn, type Signed } from './session'
 
@@ -57,7 +55,8 @@ const positiveId = (value: string | undefined) => {
 
 /** The dashboard, the partner portal, sign-in and sign-out: HTML pages over the src/db stores. */
 export function webRoutes(deps: Deps) {
-  const { db, writer } = deps.database
+  const { writer, stores } = deps.database
+  const store = stores.dashboard
   const now = () => deps.clock.now()
   const baseUrl = deps.config.publicBaseUrl
 
@@ -67,7 +66,7 @@ export function webRoutes(deps: Deps) {
       const signed = signedIn(deps, request)
       if (!signed || signed.session.kind !== 'account') return seeOther('/sign-in')
       const programId = positiveId(params.id)
-      const program = programId === null ? null : store.findOwnedProgram(db, signed.session.accountId, programId)
+      const program = programId === null ? null : store.findOwnedProgram(signed.session.accountId, programId)
       if (!program) return notFound(signed)
       const out = await render({ signed, accountId: signed.session.accountId, program, query, params })
       return out instanceof Response ? out : page({ title: `${title} · ${program.name}`, who: whoOf(signed) }, out)
@@ -81,7 +80,7 @@ export function webRoutes(deps: Deps) {
       if (!signed || signed.session.kind !== 'account') return seeOther('/sign-in')
       if (!sameSitePost(deps, request, signed, form)) return forbidden()
       const programId = positiveId(params.id)
-      const program = programId === null ? null : store.findOwnedProgram(db, signed.session.accountId, programId)
+      const program = programId === null ? null : store.findOwnedProgram(signed.session.accountId, programId)
       if (!program) return notFound(signed)
       return act({ signed, program, form, params })
     }
@@ -101,8 +100,8 @@ export function webRoutes(deps: Deps) {
     .get('/sign-in/:token', async ({ params }) => {
       const token = /^[A-Za-z0-9_-]{20,100}$/.test(params.token) ? params.token : null
       const session = token === null ? null : await writer.run(() => {
-        const who = useSignInLink(db, token, now())
-        return who ? { who, cookie: createWebSession(db, who, now(), SESSION_LIFETIME_MS) } : null
+        const who = stores.webSessions.useSignInLink(token, now())
+        return who ? { who, cookie: stores.webSessions.createWebSession(who, now(), SESSION_LIFETIME_MS) } : null
       })
       if (!session) return signInHelp(deps, 410, 'This sign-in link was already used or has expired: ask for a new one.')
       return seeOther(session.who.kind === 'account' ? '/dashboard' : '/partner', { 'set-cookie': sessionCookie(deps, session.cookie) })
@@ -111,36 +110,36 @@ export function webRoutes(deps: Deps) {
       const signed = signedIn(deps, request)
       if (!signed) return seeOther('/sign-in?signed_out=1', { 'set-cookie': clearedCookie(deps) })
       if (!sameSitePost(deps, request, signed, (body ?? {}) as Form)) return forbidden()
-      await writer.run(() => revokeWebSession(db, signed.session.sessionId, now()))
+      await writer.run(() => stores.webSessions.revokeWebSession(signed.session.sessionId, now()))
       return seeOther('/sign-in?signed_out=1', { 'set-cookie': clearedCookie(deps) })
     }, { detail: { hide: true } })
     .get('/dashboard', ({ request }) => {
       const signed = signedIn(deps, request)
       if (!signed || signed.session.kind !== 'account') return seeOther('/sign-in')
-      const list = store.accountPrograms(db, signed.session.accountId).map((program) => ({
-        program, funnel: store.programFunnel(deps.database, program.id), money: store.programMoney(deps.database, program.id),
+      const list = store.accountPrograms(signed.session.accountId).map((program) => ({
+        program, funnel: store.programFunnel(program.id), money: store.programMoney(program.id),
       }))
       return page({ title: 'Programs', who: whoOf(signed) }, owner.programsPage(list))
     }, { detail: { hide: true } })
     .get('/dashboard/programs/:id', ownerPage(({ program, query }) => {
       const span = query.days === '90' ? 90 : 30
-      const key = store.currentApiKey(db, program.id)
-      const facts = store.dashboardReadinessFacts(deps.database, program.id)
+      const key = store.currentApiKey(program.id)
+      const facts = store.dashboardReadinessFacts(program.id)
       const checks = key ? readinessChecks(program, key, facts) : [{ id: 'api_key', ok: false, message: 'The program has no active API key.' }]
       return owner.overviewPage(program, {
-        funnel: store.programFunnel(deps.database, program.id), test: store.programFunnel(deps.database, program.id, true),
-        money: store.programMoney(deps.database, program.id), days: store.programDays(deps.database, program.id, now(), span), span, checks,
+        funnel: store.programFunnel(program.id), test: store.programFunnel(program.id, true),
+        money: store.programMoney(program.id), days: store.programDays(program.id, now(), span), span, checks,
       })
     }, 'Overview'), { detail: { hide: true } })
     .get('/dashboard/programs/:id/partners', ownerPage(({ program, signed, query }) => html`${owner.notice(query)}${owner.partnersPage(program, {
-      partners: store.programPartners(db, program.id), links: store.programLinks(db, program.id),
-      figures: store.partnerFigures(deps.database, program.id), csrf: signed.csrf, statuses: commissionStatusTotals(deps, program),
+      partners: store.programPartners(program.id), links: store.programLinks(program.id),
+      figures: store.partnerFigures(program.id), csrf: signed.csrf, statuses: commissionStatusTotals(deps, program),
     })}`, 'Partners'), { detail: { hide: true } })
     .post('/dashboard/programs/:id/partners', ownerPost(async ({ program, form }) => {
       const name = (form.name ?? '').trim()
       const email = (form.email ?? '').trim()
       if (!name || name.length > 200 || (email && (email.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)))) return back(program, '/partners', 'partner_invalid', 'error')
-      await writer.run(() => store.createPartner(db, program.id, name, email || null, now()))
+      await writer.run(() => store.createPartner(program.id, name, email || null, now()))
       return back(program, '/partners', 'partner_created')
     }), { detail: { hide: true } })
     .post('/dashboard/programs/:id/links', ownerPost(async ({ program, form }) => {
@@ -148,7 +147,7 @@ export function webRoutes(deps: Deps) {
       const partnerId = positiveId(form.partner_id)
       if (!/^[A-Za-z0-9_-]{1,100}$/.test(shortLink)) return back(program, '/partners', 'short_link_invalid', 'error')
       if (partnerId === null) return back(program, '/partners', 'no_partner', 'error')
-      const made = await writer.run(() => store.createLink(db, program.id, partnerId, shortLink, now()))
+      const made = await writer.run(() => store.createLink(program.id, partnerId, shortLink, now()))
       if (made.kind === 'taken') return back(program, '/partners', 'short_link_taken', 'error')
       if (made.kind === 'no_partner') return back(program, '/partners', 'no_partner', 'error')
       return back(program, '/partners', 'link_created')
@@ -156,37 +155,36 @@ export function webRoutes(deps: Deps) {
     .post('/dashboard/programs/:id/links/:link_id/active', ownerPost(async ({ program, form, params }) => {
       const linkId = positiveId(params.link_id)
       const active = form.active === 'true'
-      const changed = linkId !== null && await writer.run(() => store.setLinkActive(db, program.id, linkId, active))
+      const changed = linkId !== null && await writer.run(() => store.setLinkActive(program.id, linkId, active))
       if (!changed) return back(program, '/partners', 'link_missing', 'error')
       // A link turned off answers 410 from the next click on.
-      catalogChanged(deps.database)
       return back(program, '/partners', active ? 'link_on' : 'link_off')
     }), { detail: { hide: true } })
     .post('/dashboard/programs/:id/partners/:partner_id/portal-link', ownerPost(async ({ program, params, signed }) => {
       const partnerId = positiveId(params.partner_id)
-      const partner = partnerId === null ? null : store.findPartner(db, partnerId)
+      const partner = partnerId === null ? null : store.findPartner(partnerId)
       if (!partner || partner.programId !== program.id) return notFound(signed)
       const link = await issueSignInLink(deps, { kind: 'partner', partnerId: partner.id })
       return page({ title: 'Portal link', who: whoOf(signed) }, owner.portalLinkPage(program, partner, link))
     }), { detail: { hide: true } })
     .get('/dashboard/programs/:id/sales', ownerPage(({ program, query }) =>
-      owner.salesPage(program, store.salesPage(deps.database, program.id, store.parseCursor(query.cursor))), 'Sales'), { detail: { hide: true } })
+      owner.salesPage(program, store.salesPage(program.id, parseCursor(query.cursor))), 'Sales'), { detail: { hide: true } })
     .get('/dashboard/programs/:id/commissions', ownerPage(({ program, query }) => {
-      const ledger = store.commissionsPage(deps.database, program.id, store.parseCursor(query.cursor))
+      const ledger = store.commissionsPage(program.id, parseCursor(query.cursor))
       const statuses = commissionStatuses(deps, program.id, ledger.rows.map((r) => r.id))
       return owner.commissionsPage(program, ledger, (row) => row.testMode ? 'test' : statuses.get(row.id) ?? '')
     }, 'Commissions'), { detail: { hide: true } })
     .get('/dashboard/programs/:id/events', ownerPage(({ program, query }) =>
-      owner.eventsPage(program, store.eventsPage(deps.database, program.id, store.parseCursor(query.cursor))), 'Stripe events'), { detail: { hide: true } })
+      owner.eventsPage(program, store.eventsPage(program.id, parseCursor(query.cursor))), 'Stripe events'), { detail: { hide: true } })
     .get('/dashboard/programs/:id/payouts', ownerPage(({ program, signed, query }) => {
       const cursor = positiveId(query.cursor)
-      return html`${owner.notice(query)}${payoutsPage(program, store.payoutsPage(deps.database, program.id, cursor), signed.csrf)}`
+      return html`${owner.notice(query)}${payoutsPage(program, store.payoutsPage(program.id, cursor), signed.csrf)}`
     }, 'Payouts'), { detail: { hide: true } })
     .get('/dashboard/programs/:id/payouts.csv', ownerPage(({ program }) => payoutsCsv(deps, program), 'Payouts'), { detail: { hide: true } })
     .post('/dashboard/programs/:id/payouts', ownerPost(async ({ program, form }) => {
       const value = (form.until ?? '').trim()
       // A date pays what is due by the end of that day (UTC).
-      const until = value === '' ? null : /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) ? Date.parse(value) + store.DAY_MS - 1 : NaN
+      const until = value === '' ? null : /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) ? Date.parse(value) + DAY_MS - 1 : NaN
       if (Number.isNaN(until)) return back(program, '/payouts', 'until_invalid', 'error')
       const created = await runPayouts(deps, program, until)
       return back(program, '/payouts', created > 0 ? 'payouts_run' : 'payouts_none')
@@ -195,19 +193,19 @@ export function webRoutes(deps: Deps) {
       const payoutId = positiveId(params.payout_id)
       const reference = (form.reference ?? '').trim().slice(0, 500) || null
       const change = payoutId === null ? null : await writer.run(() =>
-        store.payoutProgram(db, payoutId) === program.id ? PayoutStore.of(deps.database).markPaid(payoutId, reference, now()) : null)
+        store.payoutProgram(payoutId) === program.id ? stores.payouts.markPaid(payoutId, reference, now()) : null)
       if (!change || change.kind === 'not_found') return back(program, '/payouts', 'payout_missing', 'error')
       return back(program, '/payouts', change.kind === 'ok' ? 'payout_paid' : 'payout_conflict', change.kind === 'ok' ? 'done' : 'error')
     }), { detail: { hide: true } })
     .post('/dashboard/programs/:id/payouts/:payout_id/cancel', ownerPost(async ({ program, params }) => {
       const payoutId = positiveId(params.payout_id)
       const change = payoutId === null ? null : await writer.run(() =>
-        store.payoutProgram(db, payoutId) === program.id ? PayoutStore.of(deps.database).cancel(payoutId, now()) : null)
+        store.payoutProgram(payoutId) === program.id ? stores.payouts.cancel(payoutId, now()) : null)
       if (!change || change.kind === 'not_found') return back(program, '/payouts', 'payout_missing', 'error')
       return back(program, '/payouts', change.kind === 'ok' ? 'payout_canceled' : 'payout_conflict', change.kind === 'ok' ? 'done' : 'error')
     }), { detail: { hide: true } })
     .get('/dashboard/programs/:id/settings', ownerPage(({ program, signed, query }) => html`${owner.notice(query)}${owner.settingsPage(program, {
-      key: store.currentApiKey(db, program.id), baseUrl, csrf: signed.csrf,
+      key: store.currentApiKey(program.id), baseUrl, csrf: signed.csrf,
     })}`, 'Settings'), { detail: { hide: true } })
     .post('/dashboard/programs/:id/settings', ownerPost(async ({ program, form }) => {
       const domain = normalizeDomain(form.domain ?? '')
@@ -223,56 +221,51 @@ export function webRoutes(deps: Deps) {
         || !Number.isInteger(holdingPeriodDays) || holdingPeriodDays < 0 || holdingPeriodDays > 365 || !(minimumPayout >= 0 && minimumPayout <= 1e9)) {
         return back(program, '/settings', 'settings_invalid', 'error')
       }
-      await writer.run(() => store.updateProgram(db, program.id, {
+      await writer.run(() => store.updateProgram(program.id, {
         name, domain, commissionType: type, commissionRate: rate, attributionWindowDays: windowDays, leadAuth, holdingPeriodDays, minimumPayout,
       }))
-      catalogChanged(deps.database)
       return back(program, '/settings', 'settings_saved')
     }), { detail: { hide: true } })
     .post('/dashboard/programs/:id/settings/origins', ownerPost(async ({ program, form }) => {
       const lines = (form.allowed_origins ?? '').split(/\r?\n/).map((l) => l.trim()).filter(Boolean)
       const origins = lines.map(originOf)
       if (origins.length > 100 || origins.some((o) => o === null)) return back(program, '/settings', 'origins_invalid', 'error')
-      await writer.run(() => store.updateProgram(db, program.id, { allowedOrigins: [...new Set(origins as string[])] }))
-      catalogChanged(deps.database)
+      await writer.run(() => store.updateProgram(program.id, { allowedOrigins: [...new Set(origins as string[])] }))
       return back(program, '/settings', 'origins_saved')
     }), { detail: { hide: true } })
     .post('/dashboard/programs/:id/settings/stripe', ownerPost(async ({ program, form }) => {
       const secret = (form.stripe_webhook_secret ?? '').trim()
       if (!/^whsec_\S{1,194}$/.test(secret)) return back(program, '/settings', 'stripe_invalid', 'error')
-      await writer.run(() => store.updateProgram(db, program.id, { stripeWebhookSecrets: [secret] }))
-      catalogChanged(deps.database)
+      await writer.run(() => store.updateProgram(program.id, { stripeWebhookSecrets: [secret] }))
       return back(program, '/settings', 'stripe_saved')
     }), { detail: { hide: true } })
     .post('/dashboard/programs/:id/settings/api-key', ownerPost(async ({ program, signed }) => {
-      const newKey = await writer.run(() => store.regenerateApiKey(db, program.id, now()))
+      const newKey = await writer.run(() => store.regenerateApiKey(program.id, now()))
       // The old key must answer 401 at once: drop its in-memory copy.
-      catalogChanged(deps.database)
       // Shown on this answer only (never after a redirect): the key is not kept anywhere.
-      return page({ title: `Settings · ${program.name}`, who: whoOf(signed) }, owner.settingsPage(program, { key: store.currentApiKey(db, program.id), baseUrl, csrf: signed.csrf, newKey }))
+      return page({ title: `Settings · ${program.name}`, who: whoOf(signed) }, owner.settingsPage(program, { key: store.currentApiKey(program.id), baseUrl, csrf: signed.csrf, newKey }))
     }), { detail: { hide: true } })
     .post('/dashboard/programs/:id/settings/api-key/rotation', ownerPost(async ({ program, form }) => {
       const value = form.rotate_by ?? ''
       const rotateBy = Date.parse(value)
       if (!/^\d{4}-\d{2}-\d{2}(T|$)/.test(value) || Number.isNaN(rotateBy)) return back(program, '/settings', 'rotation_invalid', 'error')
-      const marked = await writer.run(() => store.markKeyRotation(db, program.id, now(), rotateBy))
-      catalogChanged(deps.database)
+      const marked = await writer.run(() => store.markKeyRotation(program.id, now(), rotateBy))
       return back(program, '/settings', marked ? 'rotation_marked' : 'rotation_no_key', marked ? 'done' : 'error')
     }), { detail: { hide: true } })
     .get('/partner', ({ request, query }) => {
       const signed = signedIn(deps, request)
       if (!signed || signed.session.kind !== 'partner') return seeOther('/sign-in')
       const { partnerId, programId } = signed.session as Extract<SessionOf, { kind: 'partner' }>
-      const program = store.findProgramById(db, programId)
-      const partner = store.findPartner(db, partnerId)
+      const program = store.findProgramById(programId)
+      const partner = store.findPartner(partnerId)
       if (!program || !partner) return notFound(signed)
-      const figures = store.onePartnerFigures(deps.database, programId, partnerId)
-      const ledger = store.partnerCommissionsPage(deps.database, partnerId, positiveId(query.cursor))
+      const figures = store.onePartnerFigures(programId, partnerId)
+      const ledger = store.partnerCommissionsPage(partnerId, positiveId(query.cursor))
       const statuses = commissionStatuses(deps, programId, ledger.rows.map((r) => r.id))
       return page({ title: 'Partner portal', who: whoOf(signed) }, portalPage(program, partner, {
-        links: store.partnerLinks(db, programId, partnerId), funnel: figures.funnel, money: figures.money, ledger,
+        links: store.partnerLinks(programId, partnerId), funnel: figures.funnel, money: figures.money, ledger,
         statusOf: (row) => row.testMode ? 'test' : statuses.get(row.id) ?? '',
-        payouts: portalPayouts(store.partnerPayouts(deps.database, programId, partnerId)),
+        payouts: portalPayouts(store.partnerPayouts(programId, partnerId)),
       }))
     }, { detail: { hide: true } })
     .get('/dashboard/*', ({ request }) => notFound(signedIn(deps, request) ?? undefined), { detail: { hide: true } })

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto'
-import { findWebSession, type SessionOf } from '../db/web-session-store'
+import type { SessionOf } from '../db/web-session-store'
 import { sameDigest } from '../db/credentials'
 import type { Deps } from '../http/deps'
 
@@ -31,7 +31,7 @@ export interface Signed {
 export function signedIn(deps: Deps, request: Request): Signed | null {
   const token = sessionToken(request)
   if (!token) return null
-  const session = findWebSession(deps.database.db, token, deps.clock.now())
+  const session = deps.database.stores.webSessions.findWebSession(token, deps.clock.now())
   return session ? { session, csrf: formToken(deps, token) } : null
 }
 

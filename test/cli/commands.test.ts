@@ -176,10 +176,14 @@ test("a 429 is retried after Retry-After and then succeeds", async () => {
     for (let i = 0; i < 60; i++) expect((await api.call("GET", "/api/v1/cli/status", { token: program.apiKey })).status).toBe(200)
     // One second before the window ends, so the server asks for Retry-After: 1.
     api.clock.advance(59_000)
-    const running = runCli(["status", "--api-key", program.apiKey], { ...home.env, SVC_BASE_URL: api.url })
-    await Bun.sleep(300)
+    const tap = startTap(api.url)
+    const running = runCli(["status", "--api-key", program.apiKey], { ...home.env, SVC_BASE_URL: tap.url })
+    // Time moves only once the server has refused the first try, however slowly the CLI starts.
+    const until = Date.now() + 20_000
+    while (!tap.answered.some((a) => a.status === 429) && Date.now() < until) await Bun.sleep(10)
     api.clock.advance(2_000)
     const r = await running
+    tap.stop()
     expect(r.stderr).toContain("Rate limited; retrying in 1s")
     expect(r.code).toBe(0)
   } finally {

@@ -6,7 +6,8 @@ import { runCli, tempHome, type CliResult } from "./run-cli.ts"
 /** What the program sent, as the tap saw it on its way to the real server. */
 export type Seen = { method: string; path: string; auth: string | null; headers: Headers; body: string }
 
-export type Tap = { url: string; seen: Seen[]; stop(): void }
+/** `answered` holds the real server's status for each forwarded request, in the order answered. */
+export type Tap = { url: string; seen: Seen[]; answered: { path: string; status: number }[]; stop(): void }
 
 /**
  * A recording pass-through in front of the real server: every request the program makes is
@@ -15,6 +16,7 @@ export type Tap = { url: string; seen: Seen[]; stop(): void }
  */
 export function startTap(target: string): Tap {
   const seen: Seen[] = []
+  const answered: Tap["answered"] = []
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
@@ -28,10 +30,12 @@ export function startTap(target: string): Tap {
       const answer = await fetch(target + url.pathname + url.search, {
         method: request.method, headers, body: request.method === "GET" || request.method === "HEAD" ? undefined : body,
       })
-      return new Response(await answer.arrayBuffer(), { status: answer.status, headers: answer.headers })
+      const bytes = await answer.arrayBuffer()
+      answered.push({ path: url.pathname + url.search, status: answer.status })
+      return new Response(bytes, { status: answer.status, headers: answer.headers })
     },
   })
-  return { url: `http://127.0.0.1:${server.port}`, seen, stop: () => server.stop(true) }
+  return { url: `http://127.0.0.1:${server.port}`, seen, answered, stop: () => server.stop(true) }
 }
 
 export const CONNECT_SECRET = "whsec_cli_connect_test"

@@ -1,9 +1,9 @@
-import { expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { Database } from 'bun:sqlite'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { migrate } from '../../src/db/migrate'
+import { migrate, MigrationEditedError } from '../../src/db/migrate'
 import { migrations } from '../../src/db/migrations.gen'
 import type { SqliteDatabase } from '../../src/runtime/runtime'
 
@@ -36,4 +36,58 @@ test('a database in use is carried through every later migration, table rebuilds
     db.close()
     rmSync(dir, { recursive: true, force: true })
   }
+})
+
+describe('applied migrations are checked against their recorded SHA-256', () => {
+  const fresh = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-migrate-'))
+    const db = new Database(join(dir, 'svc.db'), { create: true, strict: true })
+    return { dir, db, client: db as unknown as SqliteDatabase, done: () => { db.close(); rmSync(dir, { recursive: true, force: true }) } }
+  }
+
+  test('each applied migration records its hash; an edited one refuses with MigrationEditedError naming it', () => {
+    const { db, client, done } = fresh()
+    try {
+      migrate(client)
+      const hashes = db.prepare('SELECT hash FROM _migrations').all() as { hash: string }[]
+      expect(hashes.every((r) => /^[0-9a-f]{64}$/.test(r.hash))).toBe(true)
+      const edited = migrations.map((m, i) => (i === 1 ? { ...m, sql: `${m.sql}\n-- edited` } : m))
+      expect(() => migrate(client, edited)).toThrow(MigrationEditedError)
+      expect(() => migrate(client, edited)).toThrow(`migration ${migrations[1].tag} was edited after it was applied`)
+      migrate(client) // the files as merged start again
+    } finally {
+      done()
+    }
+  })
+
+  test('a database migrated before hashes were kept gets them recorded, and is checked from then on', () => {
+    const { db, client, done } = fresh()
+    try {
+      // The table as it was: no hash column, one migration applied.
+      db.exec('CREATE TABLE _migrations (tag TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)')
+      for (const statement of migrations[0].sql.split('--> statement-breakpoint')) db.exec(statement)
+      db.prepare('INSERT INTO _migrations (tag, applied_at) VALUES (?, 0)').run(migrations[0].tag)
+      migrate(client)
+      expect(db.prepare('SELECT count(*) AS n FROM _migrations WHERE hash IS NULL').get()).toEqual({ n: 0 })
+      expect(() => migrate(client, migrations.map((m) => ({ ...m, sql: `${m.sql} ` })))).toThrow(MigrationEditedError)
+    } finally {
+      done()
+    }
+  })
+
+  test('the server refuses to start over a database whose applied migration was edited: configuration error, exit 2', () => {
+    const { db, dir, done } = fresh()
+    try {
+      migrate(db as unknown as SqliteDatabase)
+      // What an edited file looks like from the database's side: the recorded hash no longer matches.
+      db.exec(`UPDATE _migrations SET hash = '${'0'.repeat(64)}' WHERE tag = '${migrations[0].tag}'`)
+      const run = Bun.spawnSync([process.execPath, 'src/main.ts'], {
+        env: { ...process.env, DATABASE_PATH: join(dir, 'svc.db'), PORT: '0', HOST: '127.0.0.1' }, stderr: 'pipe', timeout: 20_000,
+      })
+      expect(run.exitCode).toBe(2)
+      expect(run.stderr.toString()).toContain(`svc: configuration error: DATABASE_PATH "${join(dir, 'svc.db')}": migration ${migrations[0].tag} was edited after it was applied`)
+    } finally {
+      done()
+    }
+  })
 })

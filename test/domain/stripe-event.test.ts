@@ -114,3 +114,17 @@ describe('every event', () => {
     })
   })
 })
+
+describe('fields of another type read as absent (the zod schemas are loose on purpose)', () => {
+  test('a string amount is no amount, an array metadata carries no keys, a numeric id falls back to the event id', () => {
+    const e = checkout({ created, metadata: keys, amount_total: '4900' as never, id: 42 as never, payment_intent: { id: 'pi_9' } as never })
+    expect(readEvent(e, program)).toMatchObject({ kind: 'payment', payment: { transactionId: 'pi_9', amountCents: 0, noSale: 'Amount paid is zero: no sale recorded' } })
+    expect(readEvent(checkout({ created, metadata: [keys] as never }), program)).toEqual({
+      kind: 'ignored', detail: 'No svc_click_id or svc_customer_key in the checkout session metadata: not attributed',
+    })
+    expect(readEnvelope({ id: ' evt_1 ', type: 'x', livemode: 'yes', created: '1', data: { object: {} } })).toEqual({
+      id: 'evt_1', type: 'x', livemode: null, account: null, createdAt: null, object: {},
+    })
+    expect(readEnvelope({ id: 'evt_1', type: 'x', data: { object: [] } })).toBeNull()
+  })
+})

@@ -21,7 +21,6 @@
 // domain balances, what the pages show) give the same figures.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import fc from 'fast-check'
-import { PayoutStore } from '../../src/db/payout-store'
 import { balances, dueCutoffs } from '../../src/domain/payout'
 import { days, type Api, type Fixture } from '../helpers'
 import { trackingSetup, type Kit, unique } from './tracking-kit'
@@ -64,7 +63,7 @@ async function checkBalance(f: Fixture, holding: number, partners: number[], sal
   const payouts = await all(`/programs/${f.programId}/payouts`)
   const entries = await all(`/programs/${f.programId}/commissions`)
   // The grouped read the pages use (PayoutStore.ledgerGroups + domain balances) must agree.
-  const store = PayoutStore.of(api.server.deps.database)
+  const store = api.server.deps.database.stores.payouts
   const cutoffs = dueCutoffs(holding, api.clock.now())
   const grouped = balances(store.ledgerGroups(f.programId, cutoffs))
   // Read for a page of partners, or for one, the same figures.

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto'
-import { eq } from 'drizzle-orm'
 import { Elysia } from 'elysia'
 import { signIdToken } from '../../domain/id-token'
-import { accounts, advertisers } from '../../db/schema'
+import { iso } from '../../domain/time'
 import type { Deps } from '../deps'
 import { doc } from '../docs'
 import { HttpError, ok } from '../envelope'
@@ -16,9 +15,9 @@ export const ID_TOKEN_LIFETIME_S = 600
 
 /** The operator API's account routes: create (with its advertiser), suspend, id-token. */
 export function accountAdminRoutes(deps: Deps) {
-  const { db, writer } = deps.database
+  const { writer, stores } = deps.database
   const findAccount = (id: number) => {
-    const account = db.select().from(accounts).where(eq(accounts.id, id)).get()
+    const account = stores.accounts.findAccount(id)
     if (!account) throw new HttpError(404, 'Account not found')
     return account
   }
@@ -26,7 +25,7 @@ export function accountAdminRoutes(deps: Deps) {
     const id = idParam(params.id, 'Account')
     await writer.run(() => {
       findAccount(id)
-      db.update(accounts).set({ suspended }).where(eq(accounts.id, id)).run()
+      stores.accounts.setSuspended(id, suspended)
     })
     return ok({ account_id: id, suspended })
   }
@@ -35,15 +34,10 @@ export function accountAdminRoutes(deps: Deps) {
     .onBeforeHandle(({ request }) => requireAdmin(deps, request))
     .post('/api/v1/admin/accounts', async ({ body, set }) => {
       const input = checkCreate(body)
-      const created = await writer.run(() => {
-        const email = input.email.toLowerCase()
-        const now = deps.clock.now()
-        const account = db.insert(accounts).values({ email, name: input.name, createdAt: now }).returning({ id: accounts.id }).get()
-        const advertiser = db.insert(advertisers).values({ accountId: account.id, name: input.name, createdAt: now }).returning({ id: advertisers.id }).get()
-        return { account_id: account.id, advertiser_id: advertiser.id }
-      })
+      const created = await writer.run(() =>
+        stores.accounts.createAccount({ email: input.email.toLowerCase(), name: input.name, createdAt: deps.clock.now() }))
       set.status = 201
-      return ok(created)
+      return ok({ account_id: created.accountId, advertiser_id: created.advertiserId })
     }, { detail: doc('Create an account and its advertiser', 'operator', { security: 'adminToken', body: CreateAccount }) })
     .post('/api/v1/admin/accounts/:id/suspend', setSuspended(true), { detail: doc('Suspend an account (CLI login answers 403)', 'operator', { security: 'adminToken' }) })
     .post('/api/v1/admin/accounts/:id/unsuspend', setSuspended(false), { detail: doc('Lift a suspension', 'operator', { security: 'adminToken' }) })
@@ -51,6 +45,6 @@ export function accountAdminRoutes(deps: Deps) {
       const account = findAccount(idParam(params.id, 'Account'))
       const iat = Math.floor(deps.clock.now() / 1000)
       const claims = { sub: account.id, iss: deps.config.publicBaseUrl, aud: 'svc-cli' as const, iat, exp: iat + ID_TOKEN_LIFETIME_S, jti: randomUUID() }
-      return ok({ id_token: signIdToken(claims, deps.secret), expires_at: new Date(claims.exp * 1000).toISOString() })
+      return ok({ id_token: signIdToken(claims, deps.secret), expires_at: iso(claims.exp * 1000) })
     }, { detail: doc('Issue an id_token for the CLI login callback (valid 10 minutes)', 'operator', { security: 'adminToken' }) })
 }

@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import { PayoutStore, type PayoutChange, type PayoutStatus } from '../../db/payout-store'
+import type { PayoutChange, PayoutStatus } from '../../db/payout-store'
 import type { Payout } from '../../db/schema'
 import { dueEntries, entryStatus, formatAmount, planPayouts, type CommissionStatus } from '../../domain/payout'
 import type { Deps } from '../deps'
@@ -47,7 +47,7 @@ function changed(change: PayoutChange, conflict: string) {
  * route shows it beside each entry).
  */
 export function commissionStatuses(deps: Deps, programId: number, entryIds: number[]): Map<number, CommissionStatus> {
-  const store = PayoutStore.of(deps.database)
+  const store = deps.database.stores.payouts
   const terms = store.findTerms(programId)
   const now = deps.clock.now()
   const statuses = new Map<number, CommissionStatus>()
@@ -59,7 +59,7 @@ export function commissionStatuses(deps: Deps, programId: number, entryIds: numb
 /** The operator API's payouts (docs/decisions.md, Payouts): runs, listing, detail, paid, cancel, CSV. */
 export function payoutAdminRoutes(deps: Deps) {
   const { writer } = deps.database
-  const store = PayoutStore.of(deps.database)
+  const store = deps.database.stores.payouts
   const security = 'adminToken' as const
   const programOf = (id: string) => {
     const programId = idParam(id, 'Program')

@@ -1,7 +1,6 @@
 import { maskKey } from '../../db/credentials'
 import type { ApiKey, Program } from '../../db/schema'
-
-const iso = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : new Date(ms).toISOString())
+import { iso } from '../../domain/time'
 
 /**
  * A stored row as the operator API shows it: snake_case keys, times (`…At`, epoch ms) as ISO 8601,

@@ -1,7 +1,5 @@
-import { and, desc, eq, isNull } from 'drizzle-orm'
 import { Elysia } from 'elysia'
-import { issueApiKey } from '../../db/credentials'
-import { accounts, advertisers, apiKeys, programs } from '../../db/schema'
+import { iso } from '../../domain/time'
 import type { Deps } from '../deps'
 import { doc } from '../docs'
 import { HttpError, ok } from '../envelope'
@@ -10,7 +8,6 @@ import { bodyChecker } from '../validate'
 import { idParam, requireAdmin } from './guard'
 import { presentProgram } from './present'
 import { CreateProgram, Rotation, UpdateProgram } from './schemas'
-import { catalogChanged } from '../../db/catalog'
 
 const checkCreate = bodyChecker(CreateProgram)
 const checkUpdate = bodyChecker(UpdateProgram)
@@ -34,16 +31,16 @@ function originsOf(input: string[]): string[] {
 
 /** The operator API's program routes (docs/decisions.md, Operator API). */
 export function programAdminRoutes(deps: Deps) {
-  const { db, writer } = deps.database
+  const { writer, stores } = deps.database
+  const { programs } = stores
   const now = () => deps.clock.now()
 
   const findProgram = (id: number) => {
-    const program = db.select().from(programs).where(eq(programs.id, id)).get()
+    const program = programs.findProgram(id)
     if (!program) throw new HttpError(404, 'Program not found')
     return program
   }
-  const currentKey = (programId: number) =>
-    db.select().from(apiKeys).where(and(eq(apiKeys.programId, programId), isNull(apiKeys.revokedAt))).get() ?? null
+  const currentKey = (programId: number) => programs.currentKey(programId)
 
   return new Elysia({ name: 'admin-programs' })
     .onBeforeHandle(({ request }) => requireAdmin(deps, request))
@@ -52,24 +49,20 @@ export function programAdminRoutes(deps: Deps) {
       const domain = domainOf(input.domain)
       const origins = originsOf(input.allowed_origins ?? [])
       const created = await writer.run(() => {
-        const advertiser = db.select({ id: advertisers.id }).from(advertisers).innerJoin(accounts, eq(accounts.id, advertisers.accountId))
-          .where(eq(accounts.id, input.account_id)).get()
+        const advertiser = stores.accounts.findAdvertiser(input.account_id)
         if (!advertiser) throw new HttpError(400, 'account_id must be the id of an existing account')
-        const program = db.insert(programs).values({
+        return programs.createProgram({
           advertiserId: advertiser.id, name: input.name, domain, commissionType: input.commission_type,
           commissionRate: input.commission_rate, leadAuth: input.lead_auth, attributionWindowDays: input.attribution_window_days,
           allowedOrigins: origins, livemode: input.livemode, createdAt: now(),
           holdingPeriodDays: input.holding_period_days, minimumPayout: input.minimum_payout,
-        }).returning({ id: programs.id }).get()
-        return { program_id: program.id, api_key: issueApiKey(db, program.id, now()) }
+        })
       })
-      catalogChanged(deps.database)
       set.status = 201
-      return ok(created)
+      return ok({ program_id: created.programId, api_key: created.apiKey })
     }, { detail: doc('Create a program; answers its API key once', 'operator', { security: 'adminToken', body: CreateProgram }) })
     .get('/api/v1/admin/programs', () => {
-      const rows = db.select().from(programs).orderBy(desc(programs.id)).all()
-      return ok(rows.map((p) => presentProgram(p, currentKey(p.id))))
+      return ok(programs.listPrograms().map((p) => presentProgram(p, currentKey(p.id))))
     }, { detail: doc('List programs, newest first', 'operator', { security: 'adminToken' }) })
     // docs/decisions.md lists GET /programs/:id among the read routes that answer `data` as a list:
     // a list of the one program, with the same next_cursor as the others (always null).
@@ -90,27 +83,18 @@ export function programAdminRoutes(deps: Deps) {
         holdingPeriodDays: input.holding_period_days, minimumPayout: input.minimum_payout,
         stripeWebhookSecrets: secrets === undefined ? undefined : Array.isArray(secrets) ? secrets : [secrets],
       }
-      const program = await writer.run(() => {
-        findProgram(id)
-        if (Object.values(changes).some((v) => v !== undefined)) db.update(programs).set(changes).where(eq(programs.id, id)).run()
-        return findProgram(id)
-      }).catch((error) => {
-        if (String(error).includes('UNIQUE') && String(error).includes('stripe_account_id')) {
-          throw new HttpError(409, 'stripe_account_id is already connected to another program')
-        }
-        throw error
-      })
-      catalogChanged(deps.database)
+      const program = await writer.run(() => programs.updateProgram(id, changes))
+      if (!program) throw new HttpError(404, 'Program not found')
+      if ('kind' in program) throw new HttpError(409, 'stripe_account_id is already connected to another program')
       return ok(presentProgram(program, currentKey(id)))
     }, { detail: doc('Change a program', 'operator', { security: 'adminToken', body: UpdateProgram }) })
     .post('/api/v1/admin/programs/:id/api-key', async ({ params }) => {
       const id = idParam(params.id, 'Program')
+      // The old key answers 401 at once: the store drops the catalog's copy of it.
       const apiKey = await writer.run(() => {
         findProgram(id)
-        return issueApiKey(db, id, now())
+        return programs.issueKey(id, now())
       })
-      // The old key must answer 401 at once: drop its in-memory copy.
-      catalogChanged(deps.database)
       return ok({ program_id: id, api_key: apiKey })
     }, { detail: doc('Regenerate the API key; the old key answers 401 at once', 'operator', { security: 'adminToken' }) })
     .post('/api/v1/admin/programs/:id/api-key/rotation', async ({ params, body }) => {
@@ -124,12 +108,10 @@ export function programAdminRoutes(deps: Deps) {
       }
       const key = await writer.run(() => {
         findProgram(id)
-        const key = currentKey(id)
-        if (!key) throw new HttpError(404, 'Program has no active API key')
-        db.update(apiKeys).set({ rotationMarkedAt: now(), rotateBy }).where(eq(apiKeys.id, key.id)).run()
-        return currentKey(id)!
+        const marked = programs.markRotation(id, now(), rotateBy)
+        if (!marked) throw new HttpError(404, 'Program has no active API key')
+        return marked
       })
-      catalogChanged(deps.database)
-      return ok({ program_id: id, marked_at: new Date(key.rotationMarkedAt!).toISOString(), rotate_by: new Date(rotateBy).toISOString() })
+      return ok({ program_id: id, marked_at: iso(key.rotationMarkedAt!), rotate_by: iso(rotateBy) })
     }, { detail: doc('Mark the current key for mandatory rotation', 'operator', { security: 'adminToken', body: Rotation }) })
 }

@@ -1,15 +1,15 @@
 import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
+import { COMMISSION_TYPES } from '../../domain/commission'
 
 // Operator API request bodies. Each property's `error` is the 400 message naming the field.
 // Integers are TypeBox's own: Elysia's t.Integer also accepts numeric strings ("5").
-const commissionTypes = ['percent', 'fixed', 'recurring_percent', 'recurring_fixed'] as const
 
 const programFields = {
   name: t.String({ minLength: 1, maxLength: 200, error: 'name must be a non-empty string' }),
   domain: t.String({ minLength: 1, maxLength: 253, error: 'domain must be a host name such as shop.example' }),
-  commission_type: t.Union(commissionTypes.map((v) => t.Literal(v)), {
-    error: 'commission_type must be one of: percent, fixed, recurring_percent, recurring_fixed',
+  commission_type: t.Union(COMMISSION_TYPES.map((v) => t.Literal(v)), {
+    error: `commission_type must be one of: ${COMMISSION_TYPES.join(', ')}`,
   }),
   commission_rate: t.Number({ exclusiveMinimum: 0, maximum: 1e9, error: 'commission_rate must be a positive number' }),
   lead_auth: t.Optional(t.Union([t.Literal('server_required'), t.Literal('browser_allowed')], {

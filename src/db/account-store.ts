@@ -1,0 +1,35 @@
+import { eq } from 'drizzle-orm'
+import type { Connection } from './open'
+import { accounts, advertisers, type Account } from './schema'
+
+/** Accounts and their advertiser (brand profile). Writes run inside a writer unit. */
+export class AccountStore {
+  constructor(private readonly connection: Connection) {}
+
+  /** Creates an account and its advertiser. */
+  createAccount(values: { email: string; name?: string; createdAt: number }): { accountId: number; advertiserId: number } {
+    const { db } = this.connection
+    const account = db.insert(accounts).values(values).returning({ id: accounts.id }).get()
+    const advertiser = db.insert(advertisers).values({ accountId: account.id, name: values.name, createdAt: values.createdAt })
+      .returning({ id: advertisers.id }).get()
+    return { accountId: account.id, advertiserId: advertiser.id }
+  }
+
+  findAccount(id: number): Account | null {
+    return this.connection.db.select().from(accounts).where(eq(accounts.id, id)).get() ?? null
+  }
+
+  setSuspended(id: number, suspended: boolean): void {
+    this.connection.db.update(accounts).set({ suspended }).where(eq(accounts.id, id)).run()
+  }
+
+  /** The advertiser of an account, or null when it has none. */
+  findAdvertiser(accountId: number): { id: number } | null {
+    return this.connection.db.select({ id: advertisers.id }).from(advertisers).where(eq(advertisers.accountId, accountId)).get() ?? null
+  }
+
+  /** The account that owns an advertiser, or null. */
+  accountOfAdvertiser(advertiserId: number): number | null {
+    return this.connection.db.select({ accountId: advertisers.accountId }).from(advertisers).where(eq(advertisers.id, advertiserId)).get()?.accountId ?? null
+  }
+}

@@ -1,0 +1,67 @@
+import { and, count, eq, ne, notExists, isNotNull, type SQL } from 'drizzle-orm'
+import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
+import type { Connection } from './open'
+import { clicks, commissions, customers, links, processorEvents, sales, testFixtures } from './schema'
+
+/** A program's records of one mode (live or test). */
+export interface Counts {
+  clicks: number
+  /** Customers at the lead stage or later (lead, converted): settled, so counted (docs/api.md, Customer states). */
+  leads: number
+  /** Browser-mode leads under server_required, which docs/api.md says do not count: shown apart. */
+  provisional_leads: number
+  /** Sale rows, whatever their refund state. */
+  sales: number
+  /** Earned commission entries; reversals are not subtracted. */
+  commissions: number
+}
+
+export interface ReadinessFacts {
+  counts: { live: Counts; test: Counts }
+  /** Active links with a partner, the synthetic chain's own link left out. */
+  activeLinks: number
+  processorEvents: number
+}
+
+type ModeTable = SQLiteTable & { programId: SQLiteColumn; testMode: SQLiteColumn }
+
+/**
+ * The counts of a program, the one source for readiness and GET /api/v1/cli/status. Counted on
+ * each call, one grouped query per kind (both routes are rate limited); test-mode records count
+ * under `test` only (issue 4), never under `live`.
+ */
+export class CountStore {
+  constructor(private readonly connection: Connection) {}
+
+  /** A program's clicks, leads, provisional leads, sales and commissions, live and test apart. */
+  programCounts(programId: number): { live: Counts; test: Counts } {
+    const parts: Record<keyof Counts, { live: number; test: number }> = {
+      clicks: this.split(clicks, programId),
+      leads: this.split(customers, programId, ne(customers.status, 'provisional')),
+      provisional_leads: this.split(customers, programId, eq(customers.status, 'provisional')),
+      sales: this.split(sales, programId),
+      commissions: this.split(commissions, programId, eq(commissions.kind, 'commission')),
+    }
+    const side = (mode: 'live' | 'test') =>
+      Object.fromEntries(Object.entries(parts).map(([name, split]) => [name, split[mode]])) as unknown as Counts
+    return { live: side('live'), test: side('test') }
+  }
+
+  /** What the readiness checklist reads: the counts, active partner links and received processor events. */
+  readinessFacts(programId: number): ReadinessFacts {
+    const { db } = this.connection
+    const fixtureLink = db.select({ id: testFixtures.linkId }).from(testFixtures)
+      .where(and(eq(testFixtures.programId, programId), eq(testFixtures.linkId, links.id)))
+    const activeLinks = db.select({ n: count() }).from(links)
+      .where(and(eq(links.programId, programId), eq(links.active, true), isNotNull(links.partnerId), notExists(fixtureLink))).get()!.n
+    const events = db.select({ n: count() }).from(processorEvents).where(eq(processorEvents.programId, programId)).get()!.n
+    return { counts: this.programCounts(programId), activeLinks, processorEvents: events }
+  }
+
+  /** Rows of `table` for one program matching `where`, counted separately for test and live mode. */
+  private split(table: ModeTable, programId: number, where?: SQL): { live: number; test: number } {
+    const rows = this.connection.db.select({ test: table.testMode, n: count() }).from(table)
+      .where(and(eq(table.programId, programId), where)).groupBy(table.testMode).all() as { test: boolean; n: number }[]
+    return { test: rows.find((r) => r.test)?.n ?? 0, live: rows.find((r) => !r.test)?.n ?? 0 }
+  }
+}
