@@ -1,7 +1,7 @@
 import { systemClock, type Clock } from './clock'
 import { ConfigError, loadConfig } from './config'
 import type { Runtime } from './runtime/runtime'
-import { StartError, startServer } from './server'
+import { QUIET_MS, StartError, startServer } from './server'
 import { trackerSource } from './tracker-source'
 
 export interface BootOptions {
@@ -34,8 +34,13 @@ export function boot(runtime: Runtime, env: Record<string, string | undefined>, 
     throw error
   }
   console.log(JSON.stringify({ level: 'info', msg: 'svc listening', url: server.url, runtime: runtime.name, database: config.databasePath, admin_api: config.adminToken !== null }))
+  // docs/decisions.md, Shutdown: finish what is running, flush the writer, exit 0 within 10 s. A second
+  // signal while stopping changes nothing.
+  let stopping = false
   const shutdown = async () => {
-    await server.stop()
+    if (stopping) return
+    stopping = true
+    await server.stop(QUIET_MS)
     process.exit(0)
   }
   process.on('SIGTERM', shutdown)

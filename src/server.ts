@@ -6,14 +6,28 @@ import { createApp } from './http/app'
 import { lineLog } from './log'
 import type { Deps } from './http/deps'
 import { RateLimiter } from './http/rate-limit'
+import { drainable } from './http/shutdown'
 import type { Runtime } from './runtime/runtime'
 
 export interface Started {
   url: string
   port: number
   deps: Deps
-  stop(): Promise<void>
+  /**
+   * Stops gracefully (docs/decisions.md, Shutdown): running requests finish, requests that arrive
+   * meanwhile answer 503 with `Connection: close` (for `quietMs` after the last one, so that
+   * idle keep-alive clients get theirs: the process on SIGTERM; tests stop at once), then every
+   * connection is closed, the writer flushed and the database closed. Resolves within
+   * `DRAIN_MS` plus the close.
+   */
+  stop(quietMs?: number): Promise<void>
 }
+
+/** The longest a stop waits for running requests: docs/decisions.md gives the whole exit 10 seconds. */
+export const DRAIN_MS = 7_000
+
+/** The quiet time of a stop on SIGTERM: long enough for a busy client's next request on a kept-alive connection. */
+export const QUIET_MS = 250
 
 /** A start that failed on a setting's value (the database file, the address): boot names it and exits 2. */
 export class StartError extends Error {}
@@ -53,7 +67,8 @@ export function startServer(options: StartOptions): Started {
     trackerSource: options.trackerSource,
     log: options.log ?? stdoutLog!,
   }
-  const { fetch } = createApp(deps)
+  const gate = drainable(createApp(deps).fetch)
+  const fetch = gate.fetch
   let served: ReturnType<Runtime['serve']>
   try {
     served = runtime.serve({ port: config.port, hostname: config.host, fetch })
@@ -66,7 +81,8 @@ export function startServer(options: StartOptions): Started {
     url: `http://${host}:${served.port}`,
     port: served.port,
     deps,
-    async stop() {
+    async stop(quietMs = 0) {
+      await gate.drain(DRAIN_MS, quietMs)
       await served.stop()
       database.writer.drain()
       database.close()

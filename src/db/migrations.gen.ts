@@ -27,5 +27,9 @@ export const migrations: { tag: string; sql: string }[] = [
   {
     "tag": "0006_hostile_input",
     "sql": "CREATE TABLE `used_id_tokens` (\n\t`token_hash` text PRIMARY KEY NOT NULL,\n\t`expires_at` integer NOT NULL\n);\n--> statement-breakpoint\nCREATE INDEX `used_id_tokens_expiry` ON `used_id_tokens` (`expires_at`);--> statement-breakpoint\nALTER TABLE `cli_sessions` ADD `client_ip` text;--> statement-breakpoint\nCREATE INDEX `cli_sessions_client_ip` ON `cli_sessions` (`client_ip`,`created_at`);"
+  },
+  {
+    "tag": "0007_read_page_indexes",
+    "sql": "CREATE INDEX `commissions_program_id` ON `commissions` (`program_id`,`id`);--> statement-breakpoint\nCREATE INDEX `customers_program` ON `customers` (`program_id`,`id`);--> statement-breakpoint\nCREATE INDEX `processor_events_program_id` ON `processor_events` (`program_id`,`id`);--> statement-breakpoint\nCREATE INDEX `sales_program_id` ON `sales` (`program_id`,`id`);"
   }
 ]

@@ -152,6 +152,8 @@ export const customers = sqliteTable('customers', {
 }, (t) => [
   uniqueIndex('customers_program_key').on(t.programId, t.customerKey),
   uniqueIndex('customers_program_click').on(t.programId, t.clickId),
+  // The read route's pages: program_id then id order, so a page is an index range (issue 10).
+  index('customers_program').on(t.programId, t.id),
   // The "Customer does not belong to this program" answer looks a key up across programs.
   index('customers_key').on(t.customerKey),
 ])
@@ -173,7 +175,14 @@ export const sales = sqliteTable('sales', {
   /** The attribution record: which click, partner and link decided it, and by which rule. */
   attribution: text('attribution', { mode: 'json' }).$type<Record<string, unknown>>(),
   createdAt: createdAt(),
-}, (t) => [index('sales_program').on(t.programId, t.createdAt), index('sales_customer').on(t.customerId)])
+}, (t) => [
+  // The read route pages by id: (program_id, created_at) made SQLite sort a program's every sale per page (issue 10).
+  // The dashboard pages by (created_at, id); the operator read route by id (issue 10: with only
+  // (program_id, created_at), SQLite sorted a program's every sale for each page).
+  index('sales_program').on(t.programId, t.createdAt),
+  index('sales_program_id').on(t.programId, t.id),
+  index('sales_customer').on(t.customerId),
+])
 
 /** The commission ledger: a reversal is a negative entry, never a deleted row. */
 export const commissions = sqliteTable('commissions', {
@@ -188,6 +197,7 @@ export const commissions = sqliteTable('commissions', {
   createdAt: createdAt(),
 }, (t) => [
   uniqueIndex('commissions_sale_kind').on(t.saleId, t.kind), index('commissions_program').on(t.programId, t.createdAt),
+  index('commissions_program_id').on(t.programId, t.id),
   // A partner's own ledger (balances, the partner portal) without reading the whole program's.
   index('commissions_partner').on(t.partnerId, t.id),
 ])
@@ -211,7 +221,7 @@ export const processorEvents = sqliteTable('processor_events', {
   detail: text('detail'),
   saleId: integer('sale_id').references(() => sales.id),
   createdAt: createdAt(),
-}, (t) => [index('processor_events_program').on(t.programId, t.createdAt)])
+}, (t) => [index('processor_events_program').on(t.programId, t.createdAt), index('processor_events_program_id').on(t.programId, t.id)])
 
 /** Records prepared for a program's synthetic test chain (CLI test-event). */
 export const testFixtures = sqliteTable('test_fixtures', {

@@ -15,6 +15,7 @@ export const errorNames: Record<number, string> = {
   422: 'UnprocessableEntityError',
   429: 'TooManyRequestsError',
   500: 'InternalServerError',
+  503: 'ServiceUnavailableError',
 }
 
 export interface HttpErrorOptions {

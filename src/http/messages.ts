@@ -85,6 +85,8 @@ export const shared = {
   internal: 'Internal server error',
   notFound: 'Route not found',
   malformedJson: 'Malformed JSON body',
+  /** docs/decisions.md, Shutdown: a request that arrives while the server drains. */
+  shuttingDown: 'Service is shutting down',
   bodyTooLarge: 'Request body too large (limit 65536 bytes)',
   // Not in docs/api.md (docs/decisions.md, Hostile input): the path and query over 8 KiB.
   urlTooLong: 'URL too long (limit 8192 bytes)',

@@ -83,6 +83,7 @@ const saleCodes: Record<number, string> = {
   409: 'duplicate_transaction',
   422: 'unsupported_currency',
   500: 'internal_error',
+  503: 'service_unavailable',
 }
 
 const admin = { 401: 'Wrong or missing admin token', 404: 'Not found (the whole operator API answers 404 when SVC_ADMIN_TOKEN is unset)', 500: 'Internal error' }

@@ -21,10 +21,9 @@ export const bunRuntime: Runtime = {
     })
     return {
       port: server.port ?? port,
-      // Graceful: in-flight requests finish (their writes commit and are answered); idle
-      // keep-alive connections are closed after a grace period.
+      // server.ts drains first (503 + Connection: close to late requests); what is left are idle
+      // keep-alive connections. stop(false) would close those at once too, before the drain.
       async stop() {
-        await Promise.race([server.stop(false), new Promise((resolve) => setTimeout(resolve, 5_000))])
         await server.stop(true)
       },
     }

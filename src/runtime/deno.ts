@@ -49,6 +49,7 @@ export const denoRuntime: Runtime = {
     const server = Deno.serve({ port, hostname, onListen() {} }, (request: Request, info: { remoteAddr: { hostname: string } }) => {
       return fetch(request, () => info.remoteAddr?.hostname)
     })
+    // server.ts drains first; shutdown() then closes the listener and the idle connections.
     return { port: server.addr.port, stop: () => server.shutdown() }
   },
 }

@@ -22,6 +22,7 @@ export type PeerAddress = () => string | undefined
 
 export interface Served {
   port: number
+  /** Closes the listener and every connection now (server.ts has already drained the requests). */
   stop(): Promise<void>
 }
 
