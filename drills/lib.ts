@@ -22,7 +22,10 @@ export interface Service {
   /** Exit code, or null when killed by a signal. */
   exited: Promise<number | null>
   log(): string
-  /** SIGTERM to the leader (Litestream forwards it to the server). */
+  /**
+   * SIGTERM to the leader (Litestream forwards it to the server); its exit code. A service still
+   * running 20 s later is killed and the call throws with the tail of its log, so a hang names itself.
+   */
   term(): Promise<number | null>
   /** SIGKILL to the whole group at once: the machine is gone. */
   kill9(): Promise<void>
@@ -42,7 +45,14 @@ export async function startService(env: Record<string, string>, logPath: string,
   const pid = child.pid!
   const service: Service = {
     url: '', pid, exited, log,
-    term: () => (process.kill(pid, 'SIGTERM'), exited),
+    async term() {
+      process.kill(pid, 'SIGTERM')
+      const timedOut = Symbol('timed out')
+      const result = await Promise.race([exited, Bun.sleep(20_000).then(() => timedOut)])
+      if (result !== timedOut) return result as number | null
+      await service.kill9()
+      throw new Error(`${cmd.join(' ')} still running 20 s after SIGTERM:\n${log().slice(-3000)}`)
+    },
     async kill9() {
       try { process.kill(-pid, 'SIGKILL') } catch { /* already gone */ }
       await exited
