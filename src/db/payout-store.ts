@@ -48,21 +48,20 @@ const BALANCE_KEY = 'program_id, partner_id, currency, kind, payout, pair, day'
  * due only when its pair is in a payout or missing), so the pair's own payout state is read as it is. Both
  * sides are added up by row before they are written. (A new ledger entry is added by the trigger of migration 0009.)
  */
-const MOVE_BALANCES = `WITH entries AS MATERIALIZED (
-    SELECT c.program_id, c.partner_id, c.currency, c.kind, c.created_at / 86400000 AS day, sum(c.amount_cents) AS amount_cents, count(*) AS n,
-      coalesce((SELECT ${FACT_PAYOUT('o.id')} FROM commissions o WHERE o.sale_id = c.sale_id AND o.kind <> c.kind), 'none') AS pair
-    FROM payout_entries m JOIN commissions c ON c.id = m.ledger_entry_id WHERE m.payout_id = ?1 AND c.test_mode = 0
-    GROUP BY 1, 2, 3, 4, 5, 8),
-  pairs AS MATERIALIZED (
-    SELECT o.program_id, o.partner_id, o.currency, o.kind, o.created_at / 86400000 AS day, sum(o.amount_cents) AS amount_cents, count(*) AS n,
-      ${FACT_PAYOUT('o.id')} AS payout
-    FROM payout_entries m JOIN commissions c ON c.id = m.ledger_entry_id JOIN commissions o ON o.sale_id = c.sale_id AND o.kind <> c.kind
-    WHERE m.payout_id = ?1 AND o.test_mode = 0 GROUP BY 1, 2, 3, 4, 5, 8),
+const MOVE_BALANCES = `WITH facts AS MATERIALIZED (
+    SELECT c.program_id, c.partner_id, c.currency, c.kind, c.created_at / 86400000 AS day,
+      CASE WHEN o.id IS NULL THEN 'none' ELSE coalesce(op.status, '') END AS pair, sum(c.amount_cents) AS amount_cents, count(*) AS n,
+      o.partner_id AS o_partner_id, o.currency AS o_currency, o.kind AS o_kind, o.created_at / 86400000 AS o_day, o.test_mode AS o_test,
+      coalesce(op.status, '') AS o_payout, sum(o.amount_cents) AS o_amount_cents, count(o.id) AS o_n
+    FROM payout_entries m JOIN commissions c ON c.id = m.ledger_entry_id
+      LEFT JOIN commissions o ON o.sale_id = c.sale_id AND o.kind <> c.kind
+      LEFT JOIN payout_entries op ON op.ledger_entry_id = o.id AND op.status <> 'canceled'
+    WHERE m.payout_id = ?1 AND c.test_mode = 0 GROUP BY 1, 2, 3, 4, 5, 6, 9, 10, 11, 12, 13, 14),
   sides AS (
-    SELECT program_id, partner_id, currency, kind, day, -amount_cents AS amount_cents, -n AS n, ?2 AS payout, pair FROM entries
-    UNION ALL SELECT program_id, partner_id, currency, kind, day, amount_cents, n, ?3, pair FROM entries
-    UNION ALL SELECT program_id, partner_id, currency, kind, day, -amount_cents, -n, payout, ?2 FROM pairs
-    UNION ALL SELECT program_id, partner_id, currency, kind, day, amount_cents, n, payout, ?3 FROM pairs)
+    SELECT program_id, partner_id, currency, kind, day, -amount_cents AS amount_cents, -n AS n, ?2 AS payout, pair FROM facts
+    UNION ALL SELECT program_id, partner_id, currency, kind, day, amount_cents, n, ?3, pair FROM facts
+    UNION ALL SELECT program_id, o_partner_id, o_currency, o_kind, o_day, -o_amount_cents, -o_n, o_payout, ?2 FROM facts WHERE o_n > 0 AND o_test = 0
+    UNION ALL SELECT program_id, o_partner_id, o_currency, o_kind, o_day, o_amount_cents, o_n, o_payout, ?3 FROM facts WHERE o_n > 0 AND o_test = 0)
 INSERT INTO ledger_balances (${BALANCE_KEY}, amount_cents, entries)
   SELECT program_id, partner_id, currency, kind, payout, pair, CASE WHEN payout = '' AND pair <> '' THEN day ELSE -1 END,
     sum(amount_cents), sum(n) FROM sides WHERE true GROUP BY 1, 2, 3, 4, 5, 6, 7 HAVING sum(n) <> 0 OR sum(amount_cents) <> 0

@@ -324,12 +324,12 @@ export const payoutEntries = sqliteTable('payout_entries', {
 
 /**
  * The live commission ledger added up by what decides each entry's status (domain/payout.ts
- * statusOf), kept by triggers in the ledger writes' own transactions (migration
- * 0008_ledger_balances): payout is the entry's pending or paid payout ('' for none), pair that of
- * the other entry of its sale ('none' when there is none). Only an entry in no payout whose pair
- * is missing or in a payout is open (pending or due by time): its row carries the UTC day it was
- * booked (epoch ms / 86400000) so that a read splits pending from due without reading entries;
- * every other row has day -1. Rows whose entries count falls to 0 are deleted.
+ * statusOf): payout is the entry's pending or paid payout ('' for none), pair that of the other
+ * entry of its sale ('none' when there is none). Only an entry in no payout whose pair is missing
+ * or in a payout is open (pending or due by time): its row carries the UTC day it was booked
+ * (epoch ms / 86400000), so that a read splits pending from due without reading entries; every
+ * other row has day -1. Kept in the ledger writes' own transactions: a new entry by the trigger of
+ * migration 0009_ledger_balance_triggers, payout runs, payments and cancels by payout-store.ts.
  */
 export const ledgerBalances = sqliteTable('ledger_balances', {
   programId: integer('program_id').notNull(),
