@@ -3,14 +3,14 @@ import { adminRoutes } from './admin/routes'
 import { cliRoutes } from './cli-routes'
 import { clientIp } from './client-ip'
 import type { PeerAddress } from '../runtime/runtime'
-import { corsHeaders, isBrowserPath, preflight } from './cors'
+import { corsHeaders, preflight } from './cors'
 import type { Deps } from './deps'
 import { errorBody, HttpError, json } from './envelope'
 import { internalError } from './errors'
 import { shared } from './messages'
 import { drainBody, readBody } from './body'
 import { docsRoutes } from './docs'
-import { limitGroup, limits, type LimitGroup } from './rate-limit'
+import { limits, routeOf, type LimitGroup } from './route-table'
 import { setState, stateOf, type RequestState } from './request-state'
 import { findKeyOnce, noteRotation, readBearer } from './auth'
 import { requestTarget } from './request-target'
@@ -23,14 +23,17 @@ import { readinessRoutes } from './readiness'
 import { stripeWebhookRoutes } from './webhooks-stripe'
 import { signInLinkRoutes } from './sign-in-links'
 import { readForm } from '../web/form'
-import { isWebPath, webRoutes } from '../web/routes'
+import { webRoutes } from '../web/routes'
 
 /** The Elysia app with every route and the one error handler; createApp wraps it in the pipeline. */
 export function buildRoutes(deps: Deps) {
   const app = new Elysia({ name: 'svc' })
-    // Webhook routes read their own raw body: the processor's signature covers the exact bytes.
-    // The dashboard's pages post HTML forms, read by their own reader.
-    .onParse(({ request, route }) => (route.startsWith('/api/v1/webhooks/') ? undefined : isWebPath(route) ? readForm(request) : readBody(request)))
+    // What the route table says the route reads: webhook routes read their own raw body (the
+    // processor's signature covers the exact bytes), the dashboard's pages post HTML forms.
+    .onParse(({ request }) => {
+      const reads = stateOf(request).entry?.reads
+      return reads === 'raw' ? undefined : reads === 'form' ? readForm(request) : readBody(request)
+    })
     .onTransform(({ request, route }) => {
       stateOf(request).route = route
     })
@@ -69,18 +72,18 @@ function renderError(deps: Deps, request: Request, error: unknown, code: unknown
   else if (code === 'PARSE') failure = new HttpError(400, shared.malformedJson)
   else {
     deps.log({ level: 'error', request_id: state.id, path: state.path, error: String((error as Error)?.stack ?? error) })
-    failure = internalError(state.path, state.id)
+    failure = internalError(state.entry, state.id)
   }
   state.decorated = true
-  return json(errorBody(failure, state.path, state.warnings), failure.status, { ...failure.options.headers, ...pipelineHeaders(deps, state, request, failure.status) })
+  return json(errorBody(failure, state.entry, state.warnings), failure.status, { ...failure.options.headers, ...pipelineHeaders(deps, state, request, failure.status) })
 }
 
 /** What every answer carries: rate-limit and rotation headers, X-Request-ID (docs/errors.md's exception aside), CORS. */
 function pipelineHeaders(deps: Deps, state: RequestState, request: Request, status: number): Record<string, string> {
   const headers = { ...state.headers }
-  // docs/errors.md, Request IDs: GET /api/v1/cli/status carries none except on its 500.
-  if (state.path !== '/api/v1/cli/status' || request.method !== 'GET' || status === 500) headers['X-Request-ID'] = state.id
-  corsHeaders(deps, request, state.path, headers)
+  // docs/errors.md, Request IDs: a route may carry it on its 500 only (GET /api/v1/cli/status).
+  if (status === 500 || state.entry?.methods[request.method]?.requestId !== 'only-on-500') headers['X-Request-ID'] = state.id
+  corsHeaders(deps, request, state.entry, headers)
   return headers
 }
 
@@ -116,8 +119,10 @@ export function createApp(deps: Deps) {
     const unroutable = method === 'TRACE' || method === 'CONNECT' || method === 'TRACK'
     let request = received
     let ip: string | undefined
+    // The route table's entry of the path: its limit, envelope, CORS and 500 (route-table.ts).
+    const entry = routeOf(path)
     const state: RequestState = {
-      id: crypto.randomUUID(), path, headers: {}, warnings: [],
+      id: crypto.randomUUID(), path, entry, headers: {}, warnings: [],
       // Found only when a route needs it (click records it; key-limited routes rarely do).
       get ip() {
         return (ip ??= clientIp(received, config.trustProxy, peer))
@@ -133,13 +138,13 @@ export function createApp(deps: Deps) {
       setState(request, state)
       // docs/api.md: every response on a limited route carries the X-RateLimit headers; a preflight
       // reports them without spending a token (and is never refused).
-      const group = limitGroup(path)
+      const group = entry?.limit
       const refused = group ? takeToken(state, group, request, method !== 'OPTIONS') : null
       if (refused) response = refused
       else if (target.tooLong) response = renderError(deps, request, new HttpError(400, shared.urlTooLong), null)
       else if (unroutable) response = renderError(deps, request, new HttpError(404, shared.notFound), null)
       // Only the browser routes answer preflights; elsewhere OPTIONS is a route that does not exist.
-      else if (method === 'OPTIONS' && isBrowserPath(path)) response = preflight(deps, request, path)
+      else if (method === 'OPTIONS' && entry?.browser) response = preflight(deps, request, entry)
       else response = await app.handle(request)
     } catch (error) {
       // What fails outside the routes (a Request that cannot be rebuilt, the limiter) still ends
@@ -163,18 +168,20 @@ export function createApp(deps: Deps) {
   }
 
   /**
-   * The bucket of a request (docs/api.md, Limits): a program key, or on the CLI routes a login token,
-   * once recognised; the client IP otherwise. An unknown token counts against its IP, so that
-   * junk tokens neither make buckets nor escape the limit (docs/decisions.md, Hostile input).
+   * The bucket of a request (docs/api.md, Limits; route-table.ts, limits): a program key, or on
+   * the CLI routes a login token, once recognised; the client IP otherwise. An unknown token
+   * counts against its IP, so that junk tokens neither make buckets nor escape the limit
+   * (docs/decisions.md, Hostile input).
    */
   function bucketOf(state: RequestState, group: LimitGroup, request: Request): string {
-    if (limits[group].by === 'key') {
+    const { bucket } = limits[group]
+    if (bucket !== 'ip') {
       const bearer = readBearer(request)
       if (bearer.kind === 'token') {
         try {
           const match = findKeyOnce(deps, request, bearer.token)
           if (match) return `${group}:k:${match.key.id}`
-          if (group === 'cli') {
+          if (bucket === 'key-or-login') {
             const login = deps.database.stores.cli.findLoginToken(bearer.token, clock.now())
             if (login.kind === 'valid') return `${group}:a:${login.accountId}`
           }

@@ -28,9 +28,9 @@ type Step = { step: string; ok: boolean } & Record<string, unknown>
 
 /**
  * The 500 of a chain that could not finish; the outcome of every step up to the failing one
- * goes to the error log line under the request id. The request id ends the message as
- * errors.ts does for every CLI 500; it is built here because the route's default 500 is the
- * single-event message.
+ * goes to the error log line under the request id. The request id ends the message as it does
+ * in every CLI 500 (the route table's `failure`); it is built here because the route's default
+ * 500 is the single-event message.
  */
 function chainFailure(deps: Deps, request: Request, steps: Step[], error: unknown): HttpError {
   const id = stateOf(request).id

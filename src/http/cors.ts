@@ -2,23 +2,20 @@ import type { Deps } from './deps'
 import { errorBody, HttpError, json } from './envelope'
 import { shared } from './messages'
 import { originKnown } from './origin'
-
-/** The only routes meant for direct browser requests (docs/api.md, Authentication, Other rules). */
-const browserPaths = new Set(['/api/v1/track/click', '/api/v1/track/lead'])
-
-export const isBrowserPath = (path: string) => browserPaths.has(path)
+import type { RouteEntry } from './route-table'
 
 const EXPOSED = 'X-Request-ID, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Deprecation, Sunset, Link'
 
 /**
- * Adds CORS headers to a browser route's answer. Click and lead are simple requests (the tracker
+ * Adds CORS headers to the answer of a browser route (`browser` in the route table: the only
+ * routes meant for direct browser requests, docs/api.md, Authentication, Other rules). Click and lead are simple requests (the tracker
  * sends text/plain), checked against their own program before anything is recorded; every
  * answer to them is readable by the page that sent it, so that a refused origin sees its 403
  * `Origin not allowed for this program` rather than a network error. Preflights, which carry
  * no program, are answered for the origins some program accepts only (docs/decisions.md).
  */
-export function corsHeaders(deps: Deps, request: Request, path: string, headers: Record<string, string>): void {
-  if (!browserPaths.has(path)) return
+export function corsHeaders(deps: Deps, request: Request, route: RouteEntry | null, headers: Record<string, string>): void {
+  if (!route?.browser) return
   headers.Vary = headers.Vary ? `${headers.Vary}, Origin` : 'Origin'
   const origin = request.headers.get('origin')
   if (!origin || (request.method === 'OPTIONS' && !originKnown(deps.database, origin))) return
@@ -31,10 +28,10 @@ export function corsHeaders(deps: Deps, request: Request, path: string, headers:
  * that some program accepts, on the browser routes only; the actual request is then checked
  * against its own program (docs/decisions.md, Browser origins).
  */
-export function preflight(deps: Deps, request: Request, path: string): Response {
+export function preflight(deps: Deps, request: Request, route: RouteEntry | null): Response {
   const origin = request.headers.get('origin')
-  if (!browserPaths.has(path) || !origin || !originKnown(deps.database, origin)) {
-    return json(errorBody(new HttpError(403, shared.originNotAllowed), path), 403)
+  if (!route?.browser || !origin || !originKnown(deps.database, origin)) {
+    return json(errorBody(new HttpError(403, shared.originNotAllowed), route), 403)
   }
   return new Response(null, {
     status: 204,

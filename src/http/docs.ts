@@ -50,8 +50,8 @@ const tags = [
 
 /**
  * The OpenAPI 3.1 document, generated from the routes themselves: each route's `detail` carries
- * its summary, credential and the TypeBox schema its handler checks bodies with; openapi.ts adds
- * what each operation answers. Hand-written rather than @elysiajs/openapi (docs/decisions.md,
+ * its summary, credential and the TypeBox schema its handler checks bodies with; its row in the
+ * route table (route-table.ts, read by openapi.ts) adds what each operation answers. Hand-written rather than @elysiajs/openapi (docs/decisions.md,
  * "API reference"): the answers are rendered by one onError and the pipeline, not by Elysia's
  * `response` schemas, so a plugin would still need this table.
  */
@@ -68,7 +68,7 @@ export function openApiDocument(routes: RouteLike[], deps: Deps): Record<string,
     const requestBody = operation.requestBody as { content: Record<string, Record<string, unknown>> } | undefined
     if (requestBody && answers?.request !== undefined) requestBody.content['application/json'].example = answers.request
     if (answers) parameters.push(...answers.parameters)
-    if (route.path.startsWith('/api/v1/webhooks/')) {
+    if (answers?.signed) {
       parameters.push({ name: 'Stripe-Signature', in: 'header', required: true, description: 't=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">', schema: { type: 'string' } })
     }
     paths[path] ??= {}

@@ -1,3 +1,5 @@
+import type { RouteEntry } from './route-table'
+
 /**
  * The two error envelopes of docs/errors.md (Errors). Every failure is an HttpError; the one error
  * handler in app.ts renders it here. `error` is always an object, never a string.
@@ -16,22 +18,8 @@ export const errorNames: Record<number, string> = {
   503: 'ServiceUnavailableError',
 }
 
-// docs/errors.md: sale and refund add error.code to every platform error; these are the defaults by status.
-const defaultCodes: Record<number, string> = {
-  400: 'invalid_request',
-  401: 'unauthorized',
-  404: 'not_found',
-  409: 'duplicate_transaction',
-  422: 'unsupported_currency',
-  500: 'internal_error',
-  503: 'service_unavailable',
-}
-
-/** The routes whose platform errors carry error.code (docs/errors.md, Platform envelope). */
-const codedPaths = new Set(['/api/v1/track/sale', '/api/v1/track/refund'])
-
 export interface HttpErrorOptions {
-  /** error.code: always rendered in the typed envelope; in the platform one on sale and refund. */
+  /** error.code: always rendered in the typed envelope; in the platform one on the coded routes (sale and refund). */
   code?: string
   details?: Record<string, unknown>
   /** Render the typed envelope (no `data` key) instead of the platform one. */
@@ -50,14 +38,19 @@ export class HttpError extends Error {
   }
 }
 
-/** The JSON body of an HttpError answered on `path`, with top-level warnings when a key is due for rotation. */
-export function errorBody(error: HttpError, path: string, warnings?: unknown[]): Record<string, unknown> {
+/**
+ * The JSON body of an HttpError answered on `route` (its entry in the route table, null when no
+ * route has the path), with top-level warnings when a key is due for rotation.
+ */
+export function errorBody(error: HttpError, route: RouteEntry | null, warnings?: unknown[]): Record<string, unknown> {
   const { code, details, typed, extra, top } = error.options
   let body: Record<string, unknown>
   if (typed) {
     body = { ...top, error: { code, message: error.message, ...extra } }
   } else {
-    const withCode = codedPaths.has(path) ? { code: code ?? defaultCodes[error.status] } : {}
+    // docs/errors.md, Platform envelope: a coded route (sale, refund) adds error.code to every error.
+    const codes = route?.codes
+    const withCode = codes ? { code: code ?? codes[error.status] } : {}
     body = {
       data: null,
       error: { status: error.status, name: errorNames[error.status] ?? 'Error', message: error.message, details: details ?? {}, ...withCode },

@@ -1,31 +1,22 @@
 import { HttpError } from './envelope'
-import { click, cli, lead, refund, sale, shared } from './messages'
+import { shared } from './messages'
+import type { RouteEntry } from './route-table'
 
-type InternalError = (requestId: string) => HttpError
+/** The 500 of a route, built with the request's id. */
+export type InternalError = (requestId: string) => HttpError
 
+/** A 500 with a fixed message. */
+export const plain = (message: string): InternalError => () => new HttpError(500, message)
 // CLI 500s carry the request id at the end of the message and in details (docs/errors.md, Request IDs).
-const cliError = (message: string): InternalError => (id) =>
+export const withRequestId = (message: string): InternalError => (id) =>
   new HttpError(500, `${message} (request_id: ${id})`, { details: { request_id: id } })
-const plain = (message: string): InternalError => () => new HttpError(500, message)
+/** A 500 in the typed envelope, with the seconds to wait before retrying. */
+export const typedRetry = (message: string, seconds: number): InternalError => () =>
+  new HttpError(500, message, { typed: true, code: 'internal_error', extra: { retry_after_seconds: seconds } })
 
-/** The deliberately generic 500 of each route (docs/errors.md, 500 errors; CLI errors). */
-const internalErrors: Record<string, InternalError> = {
-  '/api/v1/track/click': plain(click.failed),
-  '/api/v1/track/lead': plain(lead.failed),
-  '/api/v1/track/sale': plain(sale.failed),
-  '/api/v1/track/refund': plain(refund.failed),
-  '/api/v1/programs/me/readiness': () =>
-    new HttpError(500, shared.readinessFailed, { typed: true, code: 'internal_error', extra: { retry_after_seconds: 10 } }),
-  '/api/v1/cli/auth/start': cliError(cli.startFailed),
-  '/api/v1/cli/auth/callback': cliError(cli.callbackFailed),
-  '/api/v1/cli/auth/poll': cliError(cli.pollFailed),
-  '/api/v1/cli/init': cliError(cli.initFailed),
-  '/api/v1/cli/programs': cliError(cli.programsFailed),
-  '/api/v1/cli/status': cliError(cli.statusFailed),
-  '/api/v1/cli/test-event': cliError(cli.testEventFailed),
-}
+const generic = plain(shared.internal)
 
-/** The 500 answered for an unexpected failure on `path`. */
-export function internalError(path: string, requestId: string): HttpError {
-  return (internalErrors[path] ?? plain(shared.internal))(requestId)
+/** The deliberately generic 500 answered for an unexpected failure on a route (docs/errors.md, 500 errors; CLI errors). */
+export function internalError(route: RouteEntry | null, requestId: string): HttpError {
+  return (route?.failure ?? generic)(requestId)
 }

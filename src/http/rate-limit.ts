@@ -67,26 +67,3 @@ export class RateLimiter {
     }
   }
 }
-
-export type LimitGroup = 'click' | 'lead' | 'sale' | 'readiness' | 'cli'
-
-/** Per-minute limits and bucket keys of docs/api.md's Limits table. */
-export const limits: Record<LimitGroup, { perMinute: number; by: 'ip' | 'key' }> = {
-  click: { perMinute: 60, by: 'ip' },
-  lead: { perMinute: 30, by: 'ip' },
-  sale: { perMinute: 120, by: 'key' },
-  readiness: { perMinute: 30, by: 'key' },
-  cli: { perMinute: 60, by: 'key' },
-}
-
-/** The limit group of a path, or null for routes without a limit. Sale and refund share one. */
-export function limitGroup(path: string): LimitGroup | null {
-  switch (path) {
-    case '/api/v1/track/click': return 'click'
-    case '/api/v1/track/lead': return 'lead'
-    case '/api/v1/track/sale':
-    case '/api/v1/track/refund': return 'sale'
-    case '/api/v1/programs/me/readiness': return 'readiness'
-  }
-  return path.startsWith('/api/v1/cli/') ? 'cli' : null
-}

@@ -1,9 +1,12 @@
 import type { KeyMatch } from '../db/credentials'
+import { routeOf, type RouteEntry } from './route-table'
 
 /** What the pipeline learns about one request, shared by the wrapper in app.ts and the handlers. */
 export interface RequestState {
   id: string
   path: string
+  /** The path's entry in the route table (null: no route has it), looked up once by the pipeline. */
+  entry: RouteEntry | null
   /** The client IP (TRUST_PROXY-aware), computed on first read. */
   readonly ip: string
   /** Headers added to the response whatever it is (rate limits, rotation, CORS). */
@@ -36,7 +39,8 @@ export function setState(request: Request, state: RequestState): void {
 export function stateOf(request: Request): RequestState {
   let state = states.get(request)
   if (!state) {
-    state = { id: 'req_unknown', path: new URL(request.url).pathname, ip: 'unknown', headers: {}, warnings: [] }
+    const path = new URL(request.url).pathname
+    state = { id: 'req_unknown', path, entry: routeOf(path), ip: 'unknown', headers: {}, warnings: [] }
     states.set(request, state)
   }
   return state

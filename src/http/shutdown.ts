@@ -1,6 +1,7 @@
 import type { PeerAddress } from '../runtime/runtime'
 import { errorBody, HttpError, json } from './envelope'
 import { shared } from './messages'
+import { routeOf } from './route-table'
 
 type Fetch = (request: Request, peer?: PeerAddress) => Response | Promise<Response>
 
@@ -75,9 +76,9 @@ function shuttingDown(request: Request): Response {
   const pathStart = url.indexOf('/', url.indexOf('//') + 2)
   const queryStart = url.indexOf('?', pathStart)
   let end = queryStart === -1 ? url.length : queryStart
-  // The pipeline's path has no trailing slash (sale/ is sale: its error.code rule applies).
+  // The pipeline's path has no trailing slash (sale/ is sale: its route's error.code rule applies).
   while (end - pathStart > 1 && url[end - 1] === '/') end--
   const path = url.slice(pathStart, end)
   const error = new HttpError(503, shared.shuttingDown)
-  return json(errorBody(error, path), 503, { Connection: 'close', 'Retry-After': '5', 'X-Request-ID': crypto.randomUUID() })
+  return json(errorBody(error, routeOf(path)), 503, { Connection: 'close', 'Retry-After': '5', 'X-Request-ID': crypto.randomUUID() })
 }

@@ -18,11 +18,6 @@ import { clearedCookie, sameSitePost, sessionCookie, SESSION_LIFETIME_MS, signed
 type Query = Record<string, string | undefined>
 type Form = Record<string, string>
 
-/** The paths the pages own: their bodies are forms (src/web/form.ts), not the API's JSON. */
-export function isWebPath(path: string): boolean {
-  return path === '/sign-out' || path.startsWith('/dashboard') || path.startsWith('/partner') || path.startsWith('/sign-in')
-}
-
 const asset = (body: string, type: string) => () =>
   new Response(body, { headers: { 'content-type': type, 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' } })
 
