@@ -16,7 +16,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { freePort, killAllNow, rssMb, spawnChild, stopChild, waitReady, type Child } from './lib/proc'
+import { freePort, killAllNow, rssMb, spawnChild, stopChild, waitReady, type Child } from './lib/proc.ts'
 
 const env = process.env
 const SECONDS = Math.min(60, Number(env.ABUSE_SECONDS ?? 5) || 5)

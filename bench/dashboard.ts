@@ -9,12 +9,12 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { systemClock } from '../src/clock'
-import { loadConfig } from '../src/config'
-import { openDatabase } from '../src/db/open'
-import { createApp } from '../src/http/app'
-import { RateLimiter } from '../src/http/rate-limit'
-import { bunRuntime } from '../src/runtime/bun'
+import { systemClock } from '../src/clock.ts'
+import { loadConfig } from '../src/config.ts'
+import { openDatabase } from '../src/db/open.ts'
+import { createApp } from '../src/http/app.ts'
+import { RateLimiter } from '../src/http/rate-limit.ts'
+import { bunRuntime } from '../src/runtime/bun.ts'
 
 const CLICKS = Number(process.env.BENCH_DASHBOARD_CLICKS ?? 1_000_000)
 const SALES = Number(process.env.BENCH_DASHBOARD_SALES ?? 100_000)

@@ -14,12 +14,12 @@ import { Database } from 'bun:sqlite'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { loadConfig } from '../src/config'
-import { bunRuntime } from '../src/runtime/bun'
-import { startServer } from '../src/server'
-import { trackerSource } from '../src/tracker-source'
-import { systemClock } from '../src/clock'
-import { createPrograms, prepareCustomers, visitorIp } from './lib/fixtures'
+import { loadConfig } from '../src/config.ts'
+import { bunRuntime } from '../src/runtime/bun.ts'
+import { startServer } from '../src/server.ts'
+import { trackerSource } from '../src/tracker-source.ts'
+import { systemClock } from '../src/clock.ts'
+import { createPrograms, prepareCustomers, visitorIp } from './lib/fixtures.ts'
 
 const env = process.env
 const num = (name: string, fallback: number) => Number(env[name] ?? fallback) || fallback

@@ -7,9 +7,9 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openDatabase } from '../src/db/open'
-import { balances, dueCutoffs, dueEntries, planPayouts } from '../src/domain/payout'
-import { bunRuntime } from '../src/runtime/bun'
+import { openDatabase } from '../src/db/open.ts'
+import { balances, dueCutoffs, dueEntries, planPayouts } from '../src/domain/payout.ts'
+import { bunRuntime } from '../src/runtime/bun.ts'
 
 const entries = Number(process.env.BENCH_PAYOUT_ENTRIES ?? 100_000)
 const dir = mkdtempSync(join(tmpdir(), 'svc-bench-payout-'))

@@ -13,12 +13,12 @@ import { Database } from 'bun:sqlite'
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { systemClock } from '../src/clock'
-import { loadConfig } from '../src/config'
-import { openDatabase } from '../src/db/open'
-import { bunRuntime } from '../src/runtime/bun'
-import { startServer } from '../src/server'
-import { trackerSource } from '../src/tracker-source'
+import { systemClock } from '../src/clock.ts'
+import { loadConfig } from '../src/config.ts'
+import { openDatabase } from '../src/db/open.ts'
+import { bunRuntime } from '../src/runtime/bun.ts'
+import { startServer } from '../src/server.ts'
+import { trackerSource } from '../src/tracker-source.ts'
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000)
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 30)

@@ -17,11 +17,11 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createPrograms, post, prepareCustomers, visitorIp, type ProgramFixture } from './lib/fixtures'
-import { generator, load, type LoadResult, type Shape } from './lib/load'
-import { cpuSeconds, freePort, killAllNow, rssMb, spawnChild, stopAll, stopChild, waitReady, type Child } from './lib/proc'
-import { pct, printTable, ratio, type Row } from './lib/report'
-import { checkClicks, checkSales, type Check } from './lib/verify'
+import { createPrograms, post, prepareCustomers, visitorIp, type ProgramFixture } from './lib/fixtures.ts'
+import { generator, load, type LoadResult, type Shape } from './lib/load.ts'
+import { cpuSeconds, freePort, killAllNow, rssMb, spawnChild, stopAll, stopChild, waitReady, type Child } from './lib/proc.ts'
+import { pct, printTable, ratio, type Row } from './lib/report.ts'
+import { checkClicks, checkSales, type Check } from './lib/verify.ts'
 
 const env = process.env
 const int = (name: string, fallback: number, max: number) => Math.min(max, Math.max(0, Math.floor(Number(env[name] ?? fallback) || 0)))

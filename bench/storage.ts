@@ -13,12 +13,12 @@ import { Database } from 'bun:sqlite'
 import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { replicaStarted } from '../drills/restore'
-import { LITESTREAM, ROOT } from '../drills/lib'
-import { openDatabase } from '../src/db/open'
-import { bunRuntime } from '../src/runtime/bun'
-import { newClickId } from '../src/tracking/click'
-import { startLocalS3 } from '../test/runtime/s3'
+import { replicaStarted } from '../drills/restore.ts'
+import { LITESTREAM, ROOT } from '../drills/lib.ts'
+import { openDatabase } from '../src/db/open.ts'
+import { bunRuntime } from '../src/runtime/bun.ts'
+import { newClickId } from '../src/tracking/click.ts'
+import { startLocalS3 } from '../test/runtime/s3.ts'
 
 const CLICKS = Number(process.env.BENCH_CLICKS ?? 1_000_000)
 const dir = mkdtempSync(join(tmpdir(), 'svc-storage-'))

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Database } from 'bun:sqlite'
-import { client, integrity, line, ROOT, saleBody, setUpProgram, startService, storedTransactions, type Program } from './lib'
+import { client, integrity, line, ROOT, saleBody, setUpProgram, startService, storedTransactions, type Program } from './lib.ts'
 
 export interface Kill9Result {
   rounds: number

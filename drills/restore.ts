@@ -17,8 +17,8 @@
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startLocalS3, type LocalS3 } from '../test/runtime/s3'
-import { client, figures, inParallel, LITESTREAM, line, ROOT, saleBody, SERVER_CMD, setUpProgram, startService, storedTransactions } from './lib'
+import { startLocalS3, type LocalS3 } from '../test/runtime/s3.ts'
+import { client, figures, inParallel, LITESTREAM, line, ROOT, saleBody, SERVER_CMD, setUpProgram, startService, storedTransactions } from './lib.ts'
 
 export interface RestoreResult {
   before: Record<string, number>

@@ -11,7 +11,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { client, line, ROOT, saleBody, setUpProgram, startService, storedTransactions, type Program } from './lib'
+import { client, line, ROOT, saleBody, setUpProgram, startService, storedTransactions, type Program } from './lib.ts'
 
 export interface SigtermRound {
   acknowledged: number
@@ -25,7 +25,7 @@ export interface SigtermRound {
 
 const commands = {
   bun: [process.execPath, join(ROOT, 'src/main.ts')],
-  deno: [join(ROOT, 'node_modules/.bin/deno'), 'run', '--node-modules-dir=manual', '--sloppy-imports', '-A', join(ROOT, 'src/main-deno.ts')],
+  deno: [join(ROOT, 'node_modules/.bin/deno'), 'run', '--node-modules-dir=manual', '-A', join(ROOT, 'src/main-deno.ts')],
 }
 
 /** A refused connection (nothing was listening) is not a reset of an open one. */

@@ -1,8 +1,8 @@
-import { systemClock, type Clock } from './clock'
-import { ConfigError, loadConfig } from './config'
-import type { Runtime } from './runtime/runtime'
-import { QUIET_MS, StartError, startServer } from './server'
-import { trackerSource } from './tracker-source'
+import { systemClock, type Clock } from './clock.ts'
+import { ConfigError, loadConfig } from './config.ts'
+import type { Runtime } from './runtime/runtime.ts'
+import { QUIET_MS, StartError, startServer } from './server.ts'
+import { trackerSource } from './tracker-source.ts'
 
 /** docs/decisions.md, Shutdown: exit within 10 seconds of SIGTERM, whatever the stop is waiting for. */
 const EXIT_DEADLINE_MS = 9_500

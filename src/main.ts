@@ -1,5 +1,5 @@
 // Composition root on Bun (npm start, the compiled binary). Nothing else runs at import.
-import { boot } from './boot'
-import { bunRuntime } from './runtime/bun'
+import { boot } from './boot.ts'
+import { bunRuntime } from './runtime/bun.ts'
 
 boot(bunRuntime, process.env)

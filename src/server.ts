@@ -1,13 +1,13 @@
-import type { Clock } from './clock'
-import type { Config } from './config'
-import { MigrationEditedError } from './db/migrate'
-import { openDatabase, type Database } from './db/open'
-import { createApp } from './http/app'
-import { lineLog } from './log'
-import type { Deps } from './http/deps'
-import { RateLimiter } from './http/rate-limit'
-import { drainable } from './http/shutdown'
-import type { Runtime } from './runtime/runtime'
+import type { Clock } from './clock.ts'
+import type { Config } from './config.ts'
+import { MigrationEditedError } from './db/migrate.ts'
+import { openDatabase, type Database } from './db/open.ts'
+import { createApp } from './http/app.ts'
+import { lineLog } from './log.ts'
+import type { Deps } from './http/deps.ts'
+import { RateLimiter } from './http/rate-limit.ts'
+import { drainable } from './http/shutdown.ts'
+import type { Runtime } from './runtime/runtime.ts'
 
 export interface Started {
   url: string

@@ -1,5 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs'
-import type { Clock } from '../src/clock'
+import type { Clock } from '../src/clock.ts'
 
 /** A clock that tests move by hand instead of sleeping (the server in the test process). */
 export class ManualClock implements Clock {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'bun:test'
-import { loadConfig } from '../src/config'
+import { loadConfig } from '../src/config.ts'
 
 describe('configuration (README, Configuration)', () => {
   test('defaults match the environment table', () => {

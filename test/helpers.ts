@@ -2,15 +2,15 @@ import { Database } from 'bun:sqlite'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { loadConfig } from '../src/config'
-import { drizzleOver } from '../src/db/drizzle'
-import { createStores } from '../src/db/stores'
-import { Writer } from '../src/db/writer'
-import { bunRuntime } from '../src/runtime/bun'
-import type { SqliteDatabase } from '../src/runtime/runtime'
-import { startServer, type Started } from '../src/server'
-import { trackerSource } from '../src/tracker-source'
-import { FileClock, ManualClock } from './clocks'
+import { loadConfig } from '../src/config.ts'
+import { drizzleOver } from '../src/db/drizzle.ts'
+import { createStores } from '../src/db/stores.ts'
+import { Writer } from '../src/db/writer.ts'
+import { bunRuntime } from '../src/runtime/bun.ts'
+import type { SqliteDatabase } from '../src/runtime/runtime.ts'
+import { startServer, type Started } from '../src/server.ts'
+import { trackerSource } from '../src/tracker-source.ts'
+import { FileClock, ManualClock } from './clocks.ts'
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789'
 export const DAY = 86_400_000
@@ -92,7 +92,7 @@ async function hostOnDeno(dir: string, env: Record<string, string>): Promise<Hos
   clock.set(START)
   const logPath = join(dir, 'server.log')
   const secret = env.SVC_SECRET ?? 'test-secret-of-the-deno-runs-0123456789'
-  const child = Bun.spawn([DENO, 'run', '--node-modules-dir=manual', '--sloppy-imports', '-A', 'test/deno-server.ts'], {
+  const child = Bun.spawn([DENO, 'run', '--node-modules-dir=manual', '-A', 'test/deno-server.ts'], {
     cwd: ROOT,
     env: { ...process.env, ...env, SVC_SECRET: secret, SVC_TEST_CLOCK_FILE: join(dir, 'clock') },
     stdout: Bun.file(logPath), stderr: Bun.file(join(dir, 'server.err')),

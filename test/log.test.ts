@@ -4,8 +4,8 @@ import { describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { lineLog } from '../src/log'
-import { ADMIN_TOKEN } from './helpers'
+import { lineLog } from '../src/log.ts'
+import { ADMIN_TOKEN } from './helpers.ts'
 
 const root = join(import.meta.dir, '..')
 const turn = () => new Promise((resolve) => setImmediate(resolve))

@@ -3,9 +3,9 @@
 // rule, CORS, envelope, 500 message) is what the server answers. A new endpoint without a row, a
 // row without its route, or a row the pipeline does not follow fails here.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { buildRoutes, createApp } from '../src/http/app'
-import { limits, routeOf, routeTable, type Route } from '../src/http/route-table'
-import { startApi, type Api } from './helpers'
+import { buildRoutes, createApp } from '../src/http/app.ts'
+import { limits, routeOf, routeTable, type Route } from '../src/http/route-table.ts'
+import { startApi, type Api } from './helpers.ts'
 
 let api: Api
 beforeAll(async () => {

@@ -1,5 +1,5 @@
 /** The printed table: figures, ratios to the ceilings, targets and verdicts. */
-import type { LoadResult } from './load'
+import type { LoadResult } from './load.ts'
 
 export interface Row {
   name: string

@@ -3,7 +3,7 @@
 // and the browser tests' fixture. Run from the repository (examples/shop/README.md):
 //   SVC_URL=... SVC_API_KEY=... SVC_PROGRAM_ID=... [SVC_ADMIN_TOKEN=...] npm run shop
 import { join } from "node:path"
-import { Svc, readClickId } from "../../src/client/server"
+import { Svc, readClickId } from "../../src/client/server.ts"
 
 export type ShopOptions = {
   svcUrl: string

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm'
-import type { Connection } from './open'
-import { accounts, advertisers, type Account } from './schema'
+import type { Connection } from './open.ts'
+import { accounts, advertisers, type Account } from './schema.ts'
 
 /** Accounts and their advertiser (brand profile). Writes run inside a writer unit. */
 export class AccountStore {

@@ -1,4 +1,4 @@
-import type { Writer } from './writer'
+import type { Writer } from './writer.ts'
 
 /** Past this many rows the copy starts again empty: memory stays bounded under scans of bad keys. */
 const MAX_ENTRIES = 20_000

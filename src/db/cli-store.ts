@@ -1,9 +1,9 @@
 import { and, asc, eq, gt, gte, lt } from 'drizzle-orm'
-import { LOGIN_TOKEN_LIFETIME_MS, SESSION_RETENTION_MS } from '../domain/cli-session'
-import { hashSecret, newToken } from './credentials'
-import type { Catalog } from './catalog'
-import type { Connection } from './open'
-import { chainRuns, cliSessions, links, loginTokens, partners, testFixtures, usedIdTokens } from './schema'
+import { LOGIN_TOKEN_LIFETIME_MS, SESSION_RETENTION_MS } from '../domain/cli-session.ts'
+import { hashSecret, newToken } from './credentials.ts'
+import type { Catalog } from './catalog.ts'
+import type { Connection } from './open.ts'
+import { chainRuns, cliSessions, links, loginTokens, partners, testFixtures, usedIdTokens } from './schema.ts'
 
 export type CliSession = typeof cliSessions.$inferSelect
 

@@ -1,7 +1,7 @@
 import { and, count, eq, ne, notExists, isNotNull, sum, type SQL } from 'drizzle-orm'
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
-import type { Connection } from './open'
-import { commissions, customers, dailyCounts, links, processorEvents, testFixtures } from './schema'
+import type { Connection } from './open.ts'
+import { commissions, customers, dailyCounts, links, processorEvents, testFixtures } from './schema.ts'
 
 /** A program's records of one mode (live or test). */
 export interface Counts {

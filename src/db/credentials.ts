@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
-import type { ApiKey, Program } from './schema'
+import type { ApiKey, Program } from './schema.ts'
 
 /** A random URL-safe token of `bytes` random bytes after `prefix` (API keys: 24 bytes, 192 bits). */
 export function newToken(prefix: string, bytes = 24): string {

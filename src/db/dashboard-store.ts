@@ -1,10 +1,10 @@
 import { and, asc, eq, isNull } from 'drizzle-orm'
-import type { Catalog } from './catalog'
-import type { ReadinessFacts } from './count-store'
-import { uniqueViolation } from './errors'
-import type { Connection } from './open'
-import type { ProgramStore } from './program-store'
-import { advertisers, apiKeys, links, partners, payouts, programs, type ApiKey, type Payout, type Program } from './schema'
+import type { Catalog } from './catalog.ts'
+import type { ReadinessFacts } from './count-store.ts'
+import { uniqueViolation } from './errors.ts'
+import type { Connection } from './open.ts'
+import type { ProgramStore } from './program-store.ts'
+import { advertisers, apiKeys, links, partners, payouts, programs, type ApiKey, type Payout, type Program } from './schema.ts'
 
 // Figures of the dashboard and partner portal pages (src/web) come from
 // the rollups daily_counts and daily_money (kept by triggers, migration 0005); lists page

@@ -2,8 +2,8 @@ import { entityKind } from 'drizzle-orm'
 import { SQLiteBunSession } from 'drizzle-orm/bun-sqlite/session'
 import { createTableRelationsHelpers, extractTablesRelationalConfig } from 'drizzle-orm/relations'
 import { BaseSQLiteDatabase, SQLiteSyncDialect } from 'drizzle-orm/sqlite-core'
-import type { SqliteDatabase } from '../runtime/runtime'
-import * as schema from './schema'
+import type { SqliteDatabase } from '../runtime/runtime.ts'
+import * as schema from './schema.ts'
 
 class SvcDatabase extends BaseSQLiteDatabase<'sync', void, typeof schema> {
   static readonly [entityKind] = 'SvcDatabase'

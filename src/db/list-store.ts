@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, lt } from 'drizzle-orm'
 import type { SQLiteColumn, SQLiteTableWithColumns } from 'drizzle-orm/sqlite-core'
-import type { Connection } from './open'
-import { commissions, customers, links, partners, processorEvents, programs, refunds, sales, type Commission, type Sale } from './schema'
+import type { Connection } from './open.ts'
+import { commissions, customers, links, partners, processorEvents, programs, refunds, sales, type Commission, type Sale } from './schema.ts'
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type ProgramTable = SQLiteTableWithColumns<any> & { id: SQLiteColumn; programId: SQLiteColumn }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
-import type { SqliteDatabase } from '../runtime/runtime'
-import { migrations } from './migrations.gen'
+import type { SqliteDatabase } from '../runtime/runtime.ts'
+import { migrations } from './migrations.gen.ts'
 
 /** A migration already applied to this database differs from the embedded one: the server must not start. */
 export class MigrationEditedError extends Error {}

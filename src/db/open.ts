@@ -1,10 +1,10 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
 import { dirname } from 'node:path'
-import type { Runtime, SqliteDatabase } from '../runtime/runtime'
-import { migrate } from './migrate'
-import { drizzleOver, type Db } from './drizzle'
-import { createStores, type Stores } from './stores'
-import { Writer } from './writer'
+import type { Runtime, SqliteDatabase } from '../runtime/runtime.ts'
+import { migrate } from './migrate.ts'
+import { drizzleOver, type Db } from './drizzle.ts'
+import { createStores, type Stores } from './stores.ts'
+import { Writer } from './writer.ts'
 
 export type { Db }
 

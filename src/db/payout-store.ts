@@ -1,8 +1,8 @@
 import { and, desc, eq, gte, inArray, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm'
 import { alias, type SQLiteColumn } from 'drizzle-orm/sqlite-core'
-import type { LedgerFacts, LedgerGroup, PayoutState, PlannedPayout } from '../domain/payout'
-import type { Connection } from './open'
-import { commissions, ledgerBalances, partners, payoutEntries, payouts, programs, type Payout } from './schema'
+import type { LedgerFacts, LedgerGroup, PayoutState, PlannedPayout } from '../domain/payout.ts'
+import type { Connection } from './open.ts'
+import { commissions, ledgerBalances, partners, payoutEntries, payouts, programs, type Payout } from './schema.ts'
 
 export type PayoutStatus = Payout['status']
 

@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm'
-import type { Connection } from './open'
-import { processorEvents, programs, type Program } from './schema'
+import type { Connection } from './open.ts'
+import { processorEvents, programs, type Program } from './schema.ts'
 
 const p = sql.placeholder
 

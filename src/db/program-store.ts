@@ -1,9 +1,9 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm'
-import type { Catalog } from './catalog'
-import { hashSecret, newToken, sameDigest, type KeyMatch } from './credentials'
-import { uniqueViolation, type Taken } from './errors'
-import type { Connection } from './open'
-import { apiKeys, links, partners, programs, type ApiKey, type Link, type Program } from './schema'
+import type { Catalog } from './catalog.ts'
+import { hashSecret, newToken, sameDigest, type KeyMatch } from './credentials.ts'
+import { uniqueViolation, type Taken } from './errors.ts'
+import type { Connection } from './open.ts'
+import { apiKeys, links, partners, programs, type ApiKey, type Link, type Program } from './schema.ts'
 
 const p = sql.placeholder
 

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm'
-import type { Connection } from './open'
-import { commissions, refunds, sales, type Sale } from './schema'
+import type { Connection } from './open.ts'
+import { commissions, refunds, sales, type Sale } from './schema.ts'
 
 const p = sql.placeholder
 

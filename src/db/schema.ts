@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
-import { COMMISSION_TYPES } from '../domain/commission'
+import { COMMISSION_TYPES } from '../domain/commission.ts'
 
 // Times are epoch milliseconds (integer); money is integer minor units (docs/api.md: amount_cents).
 const createdAt = () => integer('created_at').notNull()

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
-import { newToken } from './credentials'
-import type { Connection } from './open'
-import { settings } from './schema'
+import { newToken } from './credentials.ts'
+import type { Connection } from './open.ts'
+import { settings } from './schema.ts'
 
 /** Key-value settings the server keeps for itself. */
 export class SettingsStore {

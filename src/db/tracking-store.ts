@@ -1,9 +1,9 @@
 import { and, asc, eq, getTableName, ne, sql } from 'drizzle-orm'
-import type { FirstClick } from '../domain/lead'
-import type { SaleCustomer } from '../domain/attribution'
-import type { Catalog } from './catalog'
-import type { Connection } from './open'
-import { clicks, customers, links, partners, programs, testFixtures } from './schema'
+import type { FirstClick } from '../domain/lead.ts'
+import type { SaleCustomer } from '../domain/attribution.ts'
+import type { Catalog } from './catalog.ts'
+import type { Connection } from './open.ts'
+import { clicks, customers, links, partners, programs, testFixtures } from './schema.ts'
 
 const p = sql.placeholder
 

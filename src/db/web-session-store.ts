@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, lt, or } from 'drizzle-orm'
-import { hashSecret, newToken } from './credentials'
-import type { Connection } from './open'
-import { accounts, advertisers, partners, programs, signInLinks, webSessions } from './schema'
+import { hashSecret, newToken } from './credentials.ts'
+import type { Connection } from './open.ts'
+import { accounts, advertisers, partners, programs, signInLinks, webSessions } from './schema.ts'
 
 
 /** Who a link or a session signs in: an account (the dashboard) or a partner (the portal). */

@@ -1,4 +1,4 @@
-import type { SqliteDatabase } from '../runtime/runtime'
+import type { SqliteDatabase } from '../runtime/runtime.ts'
 
 interface Pending {
   unit: () => unknown

@@ -3,9 +3,9 @@
  * Pure: the customer facts the store found, the program's terms and the sale in; a tagged
  * decision out, including the attribution record kept on the sale ("why was this attributed").
  */
-import { commissionCents, type CommissionType } from './commission'
-import type { CustomerStatus, FirstClick } from './lead'
-import { iso } from './time'
+import { commissionCents, type CommissionType } from './commission.ts'
+import type { CustomerStatus, FirstClick } from './lead.ts'
+import { iso } from './time.ts'
 
 const DAY_MS = 86_400_000
 

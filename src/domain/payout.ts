@@ -2,7 +2,7 @@
  * Payout rules (docs/decisions.md, Payouts). Pure: the ledger facts and the time come in, statuses
  * and the payouts to create come out. Money is integer minor units ("cents"; VND has none).
  */
-import { minorDigitsOf } from './commission'
+import { minorDigitsOf } from './commission.ts'
 
 export type CommissionStatus = 'pending' | 'due' | 'in_payout' | 'paid' | 'reversed'
 

@@ -1,8 +1,8 @@
-import type { KeyMatch } from '../db/credentials'
-import type { Deps } from './deps'
-import { HttpError } from './envelope'
-import { auth } from './messages'
-import { stateOf } from './request-state'
+import type { KeyMatch } from '../db/credentials.ts'
+import type { Deps } from './deps.ts'
+import { HttpError } from './envelope.ts'
+import { auth } from './messages.ts'
+import { stateOf } from './request-state.ts'
 
 export type Bearer = { kind: 'absent' } | { kind: 'empty' } | { kind: 'token'; token: string } | { kind: 'oversized' }
 

@@ -1,5 +1,5 @@
-import { HttpError } from './envelope'
-import { shared } from './messages'
+import { HttpError } from './envelope.ts'
+import { shared } from './messages.ts'
 
 export const BODY_LIMIT = 64 * 1024
 

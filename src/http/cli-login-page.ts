@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import type { Deps } from './deps'
+import type { Deps } from './deps.ts'
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 

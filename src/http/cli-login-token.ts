@@ -1,8 +1,8 @@
-import type { Account } from '../db/schema'
-import { readBearer } from './auth'
-import type { Deps } from './deps'
-import { HttpError } from './envelope'
-import { cli } from './messages'
+import type { Account } from '../db/schema.ts'
+import { readBearer } from './auth.ts'
+import type { Deps } from './deps.ts'
+import { HttpError } from './envelope.ts'
+import { cli } from './messages.ts'
 
 /** The 401 texts of the two login-token routes (docs/errors.md, CLI errors). */
 const texts = {

@@ -1,13 +1,13 @@
 import { Elysia } from 'elysia'
-import { cliAuthRoutes } from './cli-auth'
-import { cliLoginPage } from './cli-login-page'
-import { cliProgramRoutes } from './cli-programs'
-import { cliStatusRoutes } from './cli-status'
-import { cliTestEventRoutes } from './cli-test-event'
-import type { Deps } from './deps'
-import { doc } from './docs'
-import { HttpError } from './envelope'
-import { shared } from './messages'
+import { cliAuthRoutes } from './cli-auth.ts'
+import { cliLoginPage } from './cli-login-page.ts'
+import { cliProgramRoutes } from './cli-programs.ts'
+import { cliStatusRoutes } from './cli-status.ts'
+import { cliTestEventRoutes } from './cli-test-event.ts'
+import type { Deps } from './deps.ts'
+import { doc } from './docs.ts'
+import { HttpError } from './envelope.ts'
+import { shared } from './messages.ts'
 
 /** Every /api/v1/cli/* route of docs/api.md (Command-line routes), and the login page they link to. */
 export function cliRoutes(deps: Deps) {

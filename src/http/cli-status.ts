@@ -1,8 +1,8 @@
 import { Elysia } from 'elysia'
-import { requireProgramKey } from './auth'
-import type { Deps } from './deps'
-import { doc } from './docs'
-import { ok } from './envelope'
+import { requireProgramKey } from './auth.ts'
+import type { Deps } from './deps.ts'
+import { doc } from './docs.ts'
+import { ok } from './envelope.ts'
 
 /** GET /api/v1/cli/status: the program behind the key, with its counts. */
 export function cliStatusRoutes(deps: Deps) {

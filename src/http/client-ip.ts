@@ -1,4 +1,4 @@
-import type { PeerAddress } from '../runtime/runtime'
+import type { PeerAddress } from '../runtime/runtime.ts'
 
 /**
  * The client IP for rate limits and click records. Behind a proxy (TRUST_PROXY=true) it is

@@ -1,8 +1,8 @@
-import type { Deps } from './deps'
-import { errorBody, HttpError, json } from './envelope'
-import { shared } from './messages'
-import { originKnown } from './origin'
-import type { RouteEntry } from './route-table'
+import type { Deps } from './deps.ts'
+import { errorBody, HttpError, json } from './envelope.ts'
+import { shared } from './messages.ts'
+import { originKnown } from './origin.ts'
+import type { RouteEntry } from './route-table.ts'
 
 const EXPOSED = 'X-Request-ID, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Deprecation, Sunset, Link'
 

@@ -1,8 +1,8 @@
-import type { Clock } from '../clock'
-import type { Config } from '../config'
-import type { KeyMatch } from '../db/credentials'
-import type { Database } from '../db/open'
-import type { RateLimiter } from './rate-limit'
+import type { Clock } from '../clock.ts'
+import type { Config } from '../config.ts'
+import type { KeyMatch } from '../db/credentials.ts'
+import type { Database } from '../db/open.ts'
+import type { RateLimiter } from './rate-limit.ts'
 
 /** Everything the HTTP layer is built from; main.ts and the test helpers assemble it. */
 export interface Deps {

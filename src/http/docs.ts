@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
-import type { Deps } from './deps'
-import { docsPageHeaders, renderDocsPage } from './docs-page'
-import { answersOf, componentSchemas } from './openapi'
+import type { Deps } from './deps.ts'
+import { docsPageHeaders, renderDocsPage } from './docs-page.ts'
+import { answersOf, componentSchemas } from './openapi.ts'
 
 interface RouteLike {
   method: string

@@ -1,4 +1,4 @@
-import type { RouteEntry } from './route-table'
+import type { RouteEntry } from './route-table.ts'
 
 /**
  * The two error envelopes of docs/errors.md (Errors). Every failure is an HttpError; the one error

@@ -1,6 +1,6 @@
-import { HttpError } from './envelope'
-import { shared } from './messages'
-import type { RouteEntry } from './route-table'
+import { HttpError } from './envelope.ts'
+import { shared } from './messages.ts'
+import type { RouteEntry } from './route-table.ts'
 
 /** The 500 of a route, built with the request's id. */
 export type InternalError = (requestId: string) => HttpError

@@ -1,9 +1,9 @@
-import { columnsOf, type Table } from '../db/columns'
-import { commissions, customers, links, partners, payouts, processorEvents, programs, refunds, sales } from '../db/schema'
-import { errorNames } from './envelope'
-import { bool, enumOf, int, nullable, obj, ref, str, time, type Schema } from './openapi-schema'
-import { routeTable } from './route-table'
-import { ClickAnswer, LeadData, RefundData, SaleData } from './track-answers'
+import { columnsOf, type Table } from '../db/columns.ts'
+import { commissions, customers, links, partners, payouts, processorEvents, programs, refunds, sales } from '../db/schema.ts'
+import { errorNames } from './envelope.ts'
+import { bool, enumOf, int, nullable, obj, ref, str, time, type Schema } from './openapi-schema.ts'
+import { routeTable } from './route-table.ts'
+import { ClickAnswer, LeadData, RefundData, SaleData } from './track-answers.ts'
 
 // What /openapi.json says each operation answers: its operationId, success body and error
 // statuses, in the envelope the route really renders (docs/errors.md), from the route table

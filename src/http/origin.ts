@@ -1,5 +1,5 @@
-import type { Database } from '../db/open'
-import type { Program } from '../db/schema'
+import type { Database } from '../db/open.ts'
+import type { Program } from '../db/schema.ts'
 
 /**
  * Browser origins (docs/decisions.md, Browser origins): a program accepts https://<domain>, its

@@ -1,11 +1,11 @@
 import { Elysia } from 'elysia'
-import type { Counts, ReadinessFacts } from '../db/count-store'
-import type { ApiKey, Program } from '../db/schema'
-import { iso } from '../domain/time'
-import { requireProgramKey } from './auth'
-import type { Deps } from './deps'
-import { doc } from './docs'
-import { ok } from './envelope'
+import type { Counts, ReadinessFacts } from '../db/count-store.ts'
+import type { ApiKey, Program } from '../db/schema.ts'
+import { iso } from '../domain/time.ts'
+import { requireProgramKey } from './auth.ts'
+import type { Deps } from './deps.ts'
+import { doc } from './docs.ts'
+import { ok } from './envelope.ts'
 
 interface Check {
   id: string

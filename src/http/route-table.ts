@@ -1,6 +1,6 @@
-import { plain, typedRetry, withRequestId, type InternalError } from './errors'
-import { click, cli, lead, refund, sale, shared } from './messages'
-import { bool, data, enumOf, int, list, nullable, obj, ref, str, time, type Schema } from './openapi-schema'
+import { plain, typedRetry, withRequestId, type InternalError } from './errors.ts'
+import { click, cli, lead, refund, sale, shared } from './messages.ts'
+import { bool, data, enumOf, int, list, nullable, obj, ref, str, time, type Schema } from './openapi-schema.ts'
 
 /**
  * The route table: one row per route Elysia registers ("METHOD /path", as the route file writes

@@ -1,7 +1,7 @@
-import type { PeerAddress } from '../runtime/runtime'
-import { errorBody, HttpError, json } from './envelope'
-import { shared } from './messages'
-import { routeOf } from './route-table'
+import type { PeerAddress } from '../runtime/runtime.ts'
+import { errorBody, HttpError, json } from './envelope.ts'
+import { shared } from './messages.ts'
+import { routeOf } from './route-table.ts'
 
 type Fetch = (request: Request, peer?: PeerAddress) => Response | Promise<Response>
 

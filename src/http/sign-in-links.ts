@@ -1,11 +1,11 @@
 import { Elysia } from 'elysia'
-import type { Principal } from '../db/web-session-store'
-import { iso } from '../domain/time'
-import { idParam, requireAdmin } from './admin/guard'
-import { requireLoginToken } from './cli-login-token'
-import type { Deps } from './deps'
-import { doc } from './docs'
-import { HttpError, ok } from './envelope'
+import type { Principal } from '../db/web-session-store.ts'
+import { iso } from '../domain/time.ts'
+import { idParam, requireAdmin } from './admin/guard.ts'
+import { requireLoginToken } from './cli-login-token.ts'
+import type { Deps } from './deps.ts'
+import { doc } from './docs.ts'
+import { HttpError, ok } from './envelope.ts'
 
 /** docs/decisions.md (Dashboard and partner portal): a sign-in link works once, for 10 minutes. */
 export const SIGN_IN_LINK_LIFETIME_MS = 10 * 60_000

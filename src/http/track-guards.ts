@@ -1,9 +1,9 @@
-import type { Program } from '../db/schema'
-import type { Deps } from './deps'
-import { HttpError } from './envelope'
-import { optionalProgramKey } from './auth'
-import { shared } from './messages'
-import { originAllowedOnce } from './origin'
+import type { Program } from '../db/schema.ts'
+import type { Deps } from './deps.ts'
+import { HttpError } from './envelope.ts'
+import { optionalProgramKey } from './auth.ts'
+import { shared } from './messages.ts'
+import { originAllowedOnce } from './origin.ts'
 
 export interface AdditionalData {
   test_mode?: boolean

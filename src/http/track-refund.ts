@@ -1,13 +1,13 @@
 import { Elysia } from 'elysia'
-import { recordRefund } from '../tracking/refund'
-import { requireProgramKey } from './auth'
-import type { Deps } from './deps'
-import { doc } from './docs'
-import { HttpError, ok } from './envelope'
-import { refund } from './messages'
-import { RefundBody } from './track-schemas'
-import { bodyChecker } from './validate'
-import { RefundData, answer } from './track-answers'
+import { recordRefund } from '../tracking/refund.ts'
+import { requireProgramKey } from './auth.ts'
+import type { Deps } from './deps.ts'
+import { doc } from './docs.ts'
+import { HttpError, ok } from './envelope.ts'
+import { refund } from './messages.ts'
+import { RefundBody } from './track-schemas.ts'
+import { bodyChecker } from './validate.ts'
+import { RefundData, answer } from './track-answers.ts'
 
 const check = bodyChecker(RefundBody)
 

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
-import { click, lead, refund, sale, shared } from './messages'
+import { click, lead, refund, sale, shared } from './messages.ts'
 
 // Request bodies of the tracking routes. Each property carries docs/errors.md's 400 message as `error`;
 // bodyChecker reports the first failing one in declaration order, which follows docs/errors.md's tables.

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import { gzipSync, strToU8 } from 'fflate'
 import { createHash } from 'node:crypto'
-import type { Deps } from './deps'
+import type { Deps } from './deps.ts'
 
 /**
  * GET /tracker.js: the minified tracker with an ETag, a day-long cache (a week stale while

@@ -1,8 +1,8 @@
 import type { Static, TObject, TSchema } from '@sinclair/typebox'
 import { TypeCompiler } from '@sinclair/typebox/compiler'
 import { Value } from '@sinclair/typebox/value'
-import { acceptedBody } from './body'
-import { HttpError } from './envelope'
+import { acceptedBody } from './body.ts'
+import { HttpError } from './envelope.ts'
 
 type Described = TSchema & { error?: string }
 

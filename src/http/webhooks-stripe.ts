@@ -1,13 +1,13 @@
 import { Elysia } from 'elysia'
-import { readEnvelope, type StripeEnvelope } from '../domain/stripe-event'
-import { verifySignature, type SignatureCheck } from '../domain/stripe-signature'
-import { receiveStripeEvent, type Received } from '../tracking/stripe-event'
-import type { Deps } from './deps'
-import { doc } from './docs'
-import { HttpError } from './envelope'
-import { readLimited } from './body'
-import { shared, webhook } from './messages'
-import { stateOf } from './request-state'
+import { readEnvelope, type StripeEnvelope } from '../domain/stripe-event.ts'
+import { verifySignature, type SignatureCheck } from '../domain/stripe-signature.ts'
+import { receiveStripeEvent, type Received } from '../tracking/stripe-event.ts'
+import type { Deps } from './deps.ts'
+import { doc } from './docs.ts'
+import { HttpError } from './envelope.ts'
+import { readLimited } from './body.ts'
+import { shared, webhook } from './messages.ts'
+import { stateOf } from './request-state.ts'
 
 /** Stripe events run larger than the 64 KiB of the JSON routes (expanded invoices, many lines). */
 export const WEBHOOK_BODY_LIMIT = 512 * 1024

@@ -1,5 +1,5 @@
 import { Database } from 'bun:sqlite'
-import type { Runtime, SqliteDatabase } from './runtime'
+import type { Runtime, SqliteDatabase } from './runtime.ts'
 
 /** The Bun adapter: bun:sqlite and Bun.serve. */
 export const bunRuntime: Runtime = {

@@ -1,6 +1,6 @@
 // The Deno adapter: node:sqlite (built into Deno) behind bun:sqlite's shape, and Deno.serve.
 import { DatabaseSync, type StatementSync } from 'node:sqlite'
-import type { Runtime, SqliteDatabase, SqliteStatement } from './runtime'
+import type { Runtime, SqliteDatabase, SqliteStatement } from './runtime.ts'
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 declare const Deno: any

@@ -1,6 +1,6 @@
-import type { Program } from '../db/schema'
-import { affOf, decideLink, type AffResult, type LinkDecision } from '../domain/click'
-import type { TrackingDeps } from './deps'
+import type { Program } from '../db/schema.ts'
+import { affOf, decideLink, type AffResult, type LinkDecision } from '../domain/click.ts'
+import type { TrackingDeps } from './deps.ts'
 
 /** Base 62 in ASCII order, so that the time part of ids sorts as the time does. */
 const ORDERED = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'

@@ -1,6 +1,6 @@
-import { decideLead } from '../domain/lead'
-import type { Program } from '../db/schema'
-import type { TrackingDeps } from './deps'
+import { decideLead } from '../domain/lead.ts'
+import type { Program } from '../db/schema.ts'
+import type { TrackingDeps } from './deps.ts'
 
 /** A validated lead, from POST /api/v1/track/lead or a payment-processor event (issue 6). */
 export interface LeadInput {

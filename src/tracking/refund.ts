@@ -1,5 +1,5 @@
-import type { Program } from '../db/schema'
-import type { TrackingDeps } from './deps'
+import type { Program } from '../db/schema.ts'
+import type { TrackingDeps } from './deps.ts'
 
 export interface RefundInput {
   transactionId: string

@@ -1,9 +1,9 @@
-import { decideSale, type SaleFacts, type SaleRejection } from '../domain/attribution'
-import { uniqueViolation } from '../db/errors'
-import type { NewSale, SaleStore } from '../db/sale-store'
-import type { Program } from '../db/schema'
-import type { TrackingStore } from '../db/tracking-store'
-import type { TrackingDeps } from './deps'
+import { decideSale, type SaleFacts, type SaleRejection } from '../domain/attribution.ts'
+import { uniqueViolation } from '../db/errors.ts'
+import type { NewSale, SaleStore } from '../db/sale-store.ts'
+import type { Program } from '../db/schema.ts'
+import type { TrackingStore } from '../db/tracking-store.ts'
+import type { TrackingDeps } from './deps.ts'
 
 /**
  * A validated sale, from POST /api/v1/track/sale or a payment-processor event (issue 6): the

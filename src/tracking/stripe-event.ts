@@ -1,12 +1,12 @@
-import { CURRENCIES, isCurrency } from '../domain/commission'
-import { occurredAtInBounds } from '../domain/occurred-at'
-import { readEvent, type StripeEnvelope, type StripePayment } from '../domain/stripe-event'
-import { uniqueViolation } from '../db/errors'
-import type { EventOutcome } from '../db/processor-events'
-import type { Program } from '../db/schema'
-import type { TrackingDeps } from './deps'
-import { settleLeadInUnit } from './lead'
-import { recordSaleInUnit, type SaleOutcome } from './sale'
+import { CURRENCIES, isCurrency } from '../domain/commission.ts'
+import { occurredAtInBounds } from '../domain/occurred-at.ts'
+import { readEvent, type StripeEnvelope, type StripePayment } from '../domain/stripe-event.ts'
+import { uniqueViolation } from '../db/errors.ts'
+import type { EventOutcome } from '../db/processor-events.ts'
+import type { Program } from '../db/schema.ts'
+import type { TrackingDeps } from './deps.ts'
+import { settleLeadInUnit } from './lead.ts'
+import { recordSaleInUnit, type SaleOutcome } from './sale.ts'
 
 export type Received =
   | { replayed: true }

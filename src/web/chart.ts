@@ -1,4 +1,4 @@
-import { html, type Safe } from './html'
+import { html, type Safe } from './html.ts'
 
 /**
  * A bar chart of one value per day, drawn on the server as inline SVG (no script, no request):

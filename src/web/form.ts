@@ -1,4 +1,4 @@
-import { readLimited } from '../http/body'
+import { readLimited } from '../http/body.ts'
 
 /** The most a dashboard form may send; every field of ours fits many times over. */
 const FORM_LIMIT = 32 * 1024

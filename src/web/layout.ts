@@ -1,4 +1,4 @@
-import { html, type Safe } from './html'
+import { html, type Safe } from './html.ts'
 
 const SECURITY_HEADERS = {
   'content-type': 'text/html; charset=utf-8',

@@ -1,9 +1,9 @@
-import type { DayPoint, EventRow, Funnel, LedgerRow, LinkRow, Money, Paged, PartnerFigures, PartnerRow, SaleRow } from '../db/dashboard-store'
-import type { ApiKey, Program } from '../db/schema'
-import { barChart } from './chart'
-import { count, dayLabel, money, when } from './format'
-import { html, type Safe } from './html'
-import { csrfField } from './layout'
+import type { DayPoint, EventRow, Funnel, LedgerRow, LinkRow, Money, Paged, PartnerFigures, PartnerRow, SaleRow } from '../db/dashboard-store.ts'
+import type { ApiKey, Program } from '../db/schema.ts'
+import { barChart } from './chart.ts'
+import { count, dayLabel, money, when } from './format.ts'
+import { html, type Safe } from './html.ts'
+import { csrfField } from './layout.ts'
 
 /** Fixed texts of the `?done=` and `?error=` notices after a form (never echoed from the query). */
 export const notices: Record<string, string> = {

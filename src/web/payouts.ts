@@ -1,12 +1,12 @@
-import type { PayoutRow } from '../db/dashboard-store'
-import type { Program } from '../db/schema'
-import { balances, dueCutoffs, dueEntries, formatAmount, planPayouts } from '../domain/payout'
-import { csvLine } from '../http/admin/csv'
-import type { Deps } from '../http/deps'
-import { money, when } from './format'
-import { html, type Safe } from './html'
-import { csrfField } from './layout'
-import { programHeader, type CommissionStatusTotals } from './owner-pages'
+import type { PayoutRow } from '../db/dashboard-store.ts'
+import type { Program } from '../db/schema.ts'
+import { balances, dueCutoffs, dueEntries, formatAmount, planPayouts } from '../domain/payout.ts'
+import { csvLine } from '../http/admin/csv.ts'
+import type { Deps } from '../http/deps.ts'
+import { money, when } from './format.ts'
+import { html, type Safe } from './html.ts'
+import { csrfField } from './layout.ts'
+import { programHeader, type CommissionStatusTotals } from './owner-pages.ts'
 
 /**
  * Per partner and currency: what is pending (holding period), due, in a payout and paid

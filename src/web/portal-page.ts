@@ -1,8 +1,8 @@
-import type { Funnel, LinkRow, Money, Paged, PartnerLedgerRow, PartnerRow } from '../db/dashboard-store'
-import type { Program } from '../db/schema'
-import { count, money, when } from './format'
-import { html, type Safe } from './html'
-import { copyField, referralUrl } from './owner-pages'
+import type { Funnel, LinkRow, Money, Paged, PartnerLedgerRow, PartnerRow } from '../db/dashboard-store.ts'
+import type { Program } from '../db/schema.ts'
+import { count, money, when } from './format.ts'
+import { html, type Safe } from './html.ts'
+import { copyField, referralUrl } from './owner-pages.ts'
 
 /**
  * GET /partner: one partner's own links, figures, commissions and payouts. Only rows of this

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto'
-import type { SessionOf } from '../db/web-session-store'
-import { sameDigest } from '../db/credentials'
-import type { Deps } from '../http/deps'
+import type { SessionOf } from '../db/web-session-store.ts'
+import { sameDigest } from '../db/credentials.ts'
+import type { Deps } from '../http/deps.ts'
 
 export const SESSION_COOKIE = 'svc_session'
 /** How long a browser stays signed in (the cookie's Max-Age); sign-out ends it sooner. */

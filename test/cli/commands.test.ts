@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test"
 import { existsSync, readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
-import { startApi } from "../helpers"
+import { startApi } from "../helpers.ts"
 import { cliSuite, startTap } from "./harness.ts"
 import { runCli, tempHome } from "./run-cli.ts"
 

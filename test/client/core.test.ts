@@ -1,7 +1,7 @@
 // Pure pieces of the client library: Retry-After parsing and reading the click cookie.
 import { expect, test } from "bun:test"
-import { retryAfterMs } from "../../src/client/core"
-import { readClickId } from "../../src/client/server"
+import { retryAfterMs } from "../../src/client/core.ts"
+import { readClickId } from "../../src/client/server.ts"
 
 test("Retry-After is read as seconds or as an HTTP-date", () => {
   const now = Date.parse("2026-06-01T12:00:00Z")

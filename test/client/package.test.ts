@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { startApi, type Api, type Fixture } from "../helpers"
-import { kit, roomy } from "../http/tracking-kit"
+import { startApi, type Api, type Fixture } from "../helpers.ts"
+import { kit, roomy } from "../http/tracking-kit.ts"
 
 const ROOT = join(import.meta.dir, "..", "..")
 const BIN = join(ROOT, "node_modules", ".bin")

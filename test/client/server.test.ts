@@ -1,7 +1,7 @@
 // The server client against a local stub: request mapping, result shapes, retries.
 import { afterEach, describe, expect, test } from "bun:test"
-import { Svc } from "../../src/client/server"
-import { platformError, startStub } from "./stub"
+import { Svc } from "../../src/client/server.ts"
+import { platformError, startStub } from "./stub.ts"
 
 let stub: ReturnType<typeof startStub>
 afterEach(() => stub?.stop())

@@ -3,7 +3,7 @@
 // that origin is then accepted.
 import { afterAll, beforeAll, expect, test } from "bun:test"
 import { join } from "node:path"
-import { ADMIN_TOKEN, startApi, type Api, type Fixture } from "../helpers"
+import { ADMIN_TOKEN, startApi, type Api, type Fixture } from "../helpers.ts"
 
 const ROOT = join(import.meta.dir, "..", "..")
 let api: Api, f: Fixture

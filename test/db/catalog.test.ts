@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openDatabase, type Database } from '../../src/db/open'
-import { bunRuntime } from '../../src/runtime/bun'
+import { openDatabase, type Database } from '../../src/db/open.ts'
+import { bunRuntime } from '../../src/runtime/bun.ts'
 
 // The catalog keeps links, keys and origins in memory; the stores that write them drop the copies
 // themselves. Each test reads through a store (filling the catalog), writes through a store, and

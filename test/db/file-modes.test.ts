@@ -2,8 +2,8 @@ import { expect, test } from 'bun:test'
 import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openDatabase } from '../../src/db/open'
-import { bunRuntime } from '../../src/runtime/bun'
+import { openDatabase } from '../../src/db/open.ts'
+import { bunRuntime } from '../../src/runtime/bun.ts'
 
 const mode = (path: string) => statSync(path).mode & 0o777
 

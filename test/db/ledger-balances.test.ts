@@ -6,11 +6,11 @@ import { Database } from 'bun:sqlite'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { migrate } from '../../src/db/migrate'
-import { migrations } from '../../src/db/migrations.gen'
-import { openDatabase } from '../../src/db/open'
-import { bunRuntime } from '../../src/runtime/bun'
-import type { SqliteDatabase } from '../../src/runtime/runtime'
+import { migrate } from '../../src/db/migrate.ts'
+import { migrations } from '../../src/db/migrations.gen.ts'
+import { openDatabase } from '../../src/db/open.ts'
+import { bunRuntime } from '../../src/runtime/bun.ts'
+import type { SqliteDatabase } from '../../src/runtime/runtime.ts'
 
 const DAY = 86_400_000
 

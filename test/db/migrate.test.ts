@@ -3,9 +3,9 @@ import { Database } from 'bun:sqlite'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { migrate, MigrationEditedError } from '../../src/db/migrate'
-import { migrations } from '../../src/db/migrations.gen'
-import type { SqliteDatabase } from '../../src/runtime/runtime'
+import { migrate, MigrationEditedError } from '../../src/db/migrate.ts'
+import { migrations } from '../../src/db/migrations.gen.ts'
+import type { SqliteDatabase } from '../../src/runtime/runtime.ts'
 
 test('a database in use is carried through every later migration, table rebuilds included, with its rows and foreign keys intact', () => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-migrate-'))

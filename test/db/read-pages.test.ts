@@ -2,7 +2,7 @@
 // its query searches an index on program_id that already yields id order (no sort of the
 // program's rows, no scan of the table). Checked on the SQL each route really runs.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { startApi, type Api, type Fixture } from '../helpers'
+import { startApi, type Api, type Fixture } from '../helpers.ts'
 
 let api: Api
 let f: Fixture

@@ -3,9 +3,9 @@ import { Database } from 'bun:sqlite'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openDatabase, type Database as Db } from '../../src/db/open'
-import { Writer } from '../../src/db/writer'
-import { bunRuntime } from '../../src/runtime/bun'
+import { openDatabase, type Database as Db } from '../../src/db/open.ts'
+import { Writer } from '../../src/db/writer.ts'
+import { bunRuntime } from '../../src/runtime/bun.ts'
 
 let dir: string
 let database: Db

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startApi, type Api } from '../helpers'
+import { startApi, type Api } from '../helpers.ts'
 
 const ROOT = join(import.meta.dir, '../..')
 let api: Api

@@ -2,8 +2,8 @@
 // (no request to another host, no console error), and "Try it" calls this server.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import type { Browser } from 'playwright-core'
-import { startApi, type Api } from '../helpers'
-import { describeBrowser, launch, watchedPage } from '../tracker/browser'
+import { startApi, type Api } from '../helpers.ts'
+import { describeBrowser, launch, watchedPage } from '../tracker/browser.ts'
 
 describeBrowser('/docs in Chromium', () => {
   let api: Api

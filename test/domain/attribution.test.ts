@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { decideSale, type SaleCustomer, type SaleFacts } from '../../src/domain/attribution'
+import { decideSale, type SaleCustomer, type SaleFacts } from '../../src/domain/attribution.ts'
 
 const DAY = 86_400_000
 const T0 = Date.parse('2026-01-01T00:00:00Z')

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { decideChain, sessionExpired } from '../../src/domain/cli-session'
+import { decideChain, sessionExpired } from '../../src/domain/cli-session.ts'
 
 const MIN = 60_000
 const HOUR = 60 * MIN

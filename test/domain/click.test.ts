@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { affOf, decideLink } from '../../src/domain/click'
+import { affOf, decideLink } from '../../src/domain/click.ts'
 
 describe('affOf', () => {
   const rows: [string, unknown][] = [

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { commissionCents, type CommissionType } from '../../src/domain/commission'
+import { commissionCents, type CommissionType } from '../../src/domain/commission.ts'
 
 type Row = [CommissionType, number, number, string, boolean, number | null, string]
 

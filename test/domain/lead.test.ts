@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { decideLead, type LeadCustomer, type LeadFacts } from '../../src/domain/lead'
+import { decideLead, type LeadCustomer, type LeadFacts } from '../../src/domain/lead.ts'
 
 const click = { clickId: 'clk_a', partnerId: 3, linkId: 4, createdAt: 0, testMode: false }
 const c = (status: LeadCustomer['status'], convertedAt: number | null = null): LeadCustomer => ({ id: 9, status, convertedAt })

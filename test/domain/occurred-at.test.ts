@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { occurredAtInBounds, parseOccurredAt } from '../../src/domain/occurred-at'
+import { occurredAtInBounds, parseOccurredAt } from '../../src/domain/occurred-at.ts'
 
 const NOW = Date.parse('2026-06-01T12:00:00Z')
 const MIN = 60_000

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { balances, dueCutoffs, entryStatus, formatAmount, minimumCents, planPayouts, type LedgerFacts, type LedgerGroup } from '../../src/domain/payout'
+import { balances, dueCutoffs, entryStatus, formatAmount, minimumCents, planPayouts, type LedgerFacts, type LedgerGroup } from '../../src/domain/payout.ts'
 
 const DAY = 86_400_000
 const T0 = Date.parse('2026-06-01T00:00:00Z')

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import Stripe from 'stripe'
-import { parseSignatureHeader, signPayload, verifySignature } from '../../src/domain/stripe-signature'
+import { parseSignatureHeader, signPayload, verifySignature } from '../../src/domain/stripe-signature.ts'
 
 const stripe = new Stripe('sk_test_signature_tests')
 const payload = JSON.stringify({ id: 'evt_1', type: 'checkout.session.completed', data: { object: { amount_total: 4200, name: 'Crème brûlée' } } })

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { ADMIN_TOKEN, startApi, type Api } from '../helpers'
+import { ADMIN_TOKEN, startApi, type Api } from '../helpers.ts'
 
 let api: Api
 beforeAll(async () => {

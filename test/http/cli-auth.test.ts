@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { signIdToken } from '../../src/domain/id-token'
-import { minutes, type Api } from '../helpers'
-import { expectCli500, expectError, idToken, login, newAccount, poll, sqlOn, startCliApi, startSession } from './cli-fixtures'
+import { signIdToken } from '../../src/domain/id-token.ts'
+import { minutes, type Api } from '../helpers.ts'
+import { expectCli500, expectError, idToken, login, newAccount, poll, sqlOn, startCliApi, startSession } from './cli-fixtures.ts'
 
 let api: Api
 beforeAll(async () => {

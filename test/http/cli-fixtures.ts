@@ -1,5 +1,5 @@
 import { expect } from 'bun:test'
-import { startApi, type Api, type Reply } from '../helpers'
+import { startApi, type Api, type Reply } from '../helpers.ts'
 
 /** A server for the CLI suites: the per-minute limit scaled up, since every call here comes from one IP. */
 export const startCliApi = (env: Record<string, string> = {}) => startApi({ env: { SVC_RATE_LIMIT_SCALE: '1000', ...env } })

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { days, type Api } from '../helpers'
-import { expectCli500, expectError, login, sqlOn, startCliApi } from './cli-fixtures'
+import { days, type Api } from '../helpers.ts'
+import { expectCli500, expectError, login, sqlOn, startCliApi } from './cli-fixtures.ts'
 
 let api: Api
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { days, minutes, type Api, type Fixture } from '../helpers'
-import { expectCli500, expectError, sqlOn, startCliApi } from './cli-fixtures'
+import { days, minutes, type Api, type Fixture } from '../helpers.ts'
+import { expectCli500, expectError, sqlOn, startCliApi } from './cli-fixtures.ts'
 
 let api: Api
 beforeAll(async () => {

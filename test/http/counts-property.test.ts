@@ -5,8 +5,8 @@
 // refused writes (a repeated transaction_id) sharing a batch with accepted ones.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import fc from 'fast-check'
-import { days, type Api, type Fixture } from '../helpers'
-import { trackingSetup, type Kit, unique } from './tracking-kit'
+import { days, type Api, type Fixture } from '../helpers.ts'
+import { trackingSetup, type Kit, unique } from './tracking-kit.ts'
 
 let api: Api, k: Kit
 beforeAll(async () => ({ api, k } = await trackingSetup()))

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import type { Api } from '../helpers'
-import { trackingSetup, type Kit, unique } from './tracking-kit'
+import type { Api } from '../helpers.ts'
+import { trackingSetup, type Kit, unique } from './tracking-kit.ts'
 
 let api: Api, k: Kit
 beforeAll(async () => ({ api, k } = await trackingSetup()))

@@ -4,9 +4,9 @@
 // per partner and currency, through every kind of write and as the clock moves across the
 // holding period's day boundaries.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { days, type Api } from '../helpers'
-import { kit, roomy, unique, type Kit } from './tracking-kit'
-import { startApi } from '../helpers'
+import { days, type Api } from '../helpers.ts'
+import { kit, roomy, unique, type Kit } from './tracking-kit.ts'
+import { startApi } from '../helpers.ts'
 
 let api: Api
 let k: Kit

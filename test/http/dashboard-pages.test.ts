@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import type { Api } from '../helpers'
-import { kit, roomy, type Kit } from './tracking-kit'
-import { startApi } from '../helpers'
+import type { Api } from '../helpers.ts'
+import { kit, roomy, type Kit } from './tracking-kit.ts'
+import { startApi } from '../helpers.ts'
 
 let api: Api
 let k: Kit

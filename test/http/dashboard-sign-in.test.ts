@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { days, minutes, type Api } from '../helpers'
-import { login, startCliApi } from './cli-fixtures'
+import { days, minutes, type Api } from '../helpers.ts'
+import { login, startCliApi } from './cli-fixtures.ts'
 
 let api: Api
 beforeAll(async () => {

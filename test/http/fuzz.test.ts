@@ -1,7 +1,7 @@
 // Issue 9: random requests over every route never get a 5xx, a reset or a body that is not JSON.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { ADMIN_TOKEN, startApi, type Api, type Fixture } from '../helpers'
-import { rawRequest } from './raw-http'
+import { ADMIN_TOKEN, startApi, type Api, type Fixture } from '../helpers.ts'
+import { rawRequest } from './raw-http.ts'
 
 let api: Api
 let f: Fixture

@@ -1,7 +1,7 @@
 // Issue 9: anonymous traffic must not stall, bloat or side-step the service (docs/decisions.md, Hostile input).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { startApi, testRuntime, withOwnServer, type Api, type Fixture } from '../helpers'
-import { rawRequest } from './raw-http'
+import { startApi, testRuntime, withOwnServer, type Api, type Fixture } from '../helpers.ts'
+import { rawRequest } from './raw-http.ts'
 
 let api: Api
 let f: Fixture

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { DAY, startApi, type Api, type Fixture } from '../helpers'
+import { DAY, startApi, type Api, type Fixture } from '../helpers.ts'
 
 let api: Api
 let fixture: Fixture

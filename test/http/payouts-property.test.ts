@@ -21,9 +21,9 @@
 // domain balances, what the pages show) give the same figures.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import fc from 'fast-check'
-import { balances, dueCutoffs } from '../../src/domain/payout'
-import { days, type Api, type Fixture } from '../helpers'
-import { trackingSetup, type Kit, unique } from './tracking-kit'
+import { balances, dueCutoffs } from '../../src/domain/payout.ts'
+import { days, type Api, type Fixture } from '../helpers.ts'
+import { trackingSetup, type Kit, unique } from './tracking-kit.ts'
 
 let api: Api, k: Kit
 beforeAll(async () => ({ api, k } = await trackingSetup()))

@@ -1,7 +1,7 @@
 // Payouts (docs/decisions.md, Payouts): program terms, commission statuses, runs, paid, cancel, CSV.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { ADMIN_TOKEN, days, type Api, type Fixture } from '../helpers'
-import { trackingSetup, type Kit, unique } from './tracking-kit'
+import { ADMIN_TOKEN, days, type Api, type Fixture } from '../helpers.ts'
+import { trackingSetup, type Kit, unique } from './tracking-kit.ts'
 
 let api: Api, k: Kit
 beforeAll(async () => ({ api, k } = await trackingSetup()))

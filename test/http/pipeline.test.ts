@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { startApi, type Api } from '../helpers'
+import { startApi, type Api } from '../helpers.ts'
 
 let api: Api
 beforeAll(async () => {

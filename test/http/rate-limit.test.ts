@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from 'bun:test'
-import { RateLimiter } from '../../src/http/rate-limit'
-import { minutes, startApi, type Api } from '../helpers'
+import { RateLimiter } from '../../src/http/rate-limit.ts'
+import { minutes, startApi, type Api } from '../helpers.ts'
 
 let api: Api
 afterEach(() => api?.stop())

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { type Api, type Fixture, withOwnServer } from '../helpers'
-import { kit, trackingSetup, type Kit, unique } from './tracking-kit'
+import { type Api, type Fixture, withOwnServer } from '../helpers.ts'
+import { kit, trackingSetup, type Kit, unique } from './tracking-kit.ts'
 
 let api: Api, k: Kit, f: Fixture
 beforeAll(async () => ({ api, k, f } = await trackingSetup({})))

@@ -2,8 +2,8 @@
 // never record two sales for one transaction_id, and never leave a commission without its sale.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import fc from 'fast-check'
-import { days, type Api, type Fixture } from '../helpers'
-import { trackingSetup, type Kit, unique } from './tracking-kit'
+import { days, type Api, type Fixture } from '../helpers.ts'
+import { trackingSetup, type Kit, unique } from './tracking-kit.ts'
 
 let api: Api, k: Kit
 beforeAll(async () => ({ api, k } = await trackingSetup()))

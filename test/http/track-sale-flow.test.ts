@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { days, type Api, withOwnServer } from '../helpers'
-import { kit, trackingSetup, type Kit, unique } from './tracking-kit'
+import { days, type Api, withOwnServer } from '../helpers.ts'
+import { kit, trackingSetup, type Kit, unique } from './tracking-kit.ts'
 
 let api: Api, k: Kit
 beforeAll(async () => ({ api, k } = await trackingSetup()))

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { days, minutes, startApi, type Api, type Fixture } from '../helpers'
-import { kit, roomy, unique } from './tracking-kit'
+import { days, minutes, startApi, type Api, type Fixture } from '../helpers.ts'
+import { kit, roomy, unique } from './tracking-kit.ts'
 
 let api: Api
 let k: ReturnType<typeof kit>

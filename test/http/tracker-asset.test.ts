@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { gunzipSync } from 'node:zlib'
-import { startApi, type Api } from '../helpers'
+import { startApi, type Api } from '../helpers.ts'
 
 let api: Api
 beforeAll(async () => {

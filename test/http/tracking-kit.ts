@@ -1,5 +1,5 @@
 // Small helpers shared by the tracking suites: each call goes over real HTTP to startApi's server.
-import { startApi, type Api, type Fixture, type Reply } from '../helpers'
+import { startApi, type Api, type Fixture, type Reply } from '../helpers.ts'
 
 /** A server whose per-minute limits are raised, so that suites not about rate limits never hit them. */
 export const roomy = { env: { SVC_RATE_LIMIT_SCALE: '1000' } }

@@ -1,6 +1,6 @@
 import Stripe from 'stripe'
-import type { Api, Fixture } from '../helpers'
-import { unique } from './tracking-kit'
+import type { Api, Fixture } from '../helpers.ts'
+import { unique } from './tracking-kit.ts'
 
 /**
  * Stripe event payloads shaped like the current API (the stripe package's types, API version

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import type { Api, Fixture } from '../helpers'
-import { trackingSetup, unique, type Kit } from './tracking-kit'
-import { referralMetadata, scenario } from './webhooks-stripe-fixtures'
+import type { Api, Fixture } from '../helpers.ts'
+import { trackingSetup, unique, type Kit } from './tracking-kit.ts'
+import { referralMetadata, scenario } from './webhooks-stripe-fixtures.ts'
 
 // docs/api.md, Customer states: a processor event settles a provisional lead when it resolves the customer.
 let api: Api, k: Kit

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { DAY, type Api } from '../helpers'
-import { trackingSetup, unique, type Kit } from './tracking-kit'
-import { event, referralMetadata, scenario, subscriptionInvoice } from './webhooks-stripe-fixtures'
+import { DAY, type Api } from '../helpers.ts'
+import { trackingSetup, unique, type Kit } from './tracking-kit.ts'
+import { event, referralMetadata, scenario, subscriptionInvoice } from './webhooks-stripe-fixtures.ts'
 
 // What Stripe events record, over real HTTP: sales through the /track/sale path, commissions by
 // commission type, and the outcome an owner reads for each event (provisional leads: -leads.test.ts).

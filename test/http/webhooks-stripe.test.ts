@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type Stripe from 'stripe'
-import { startApi, type Api, type Fixture } from '../helpers'
-import { kit, roomy, unique, type Kit } from './tracking-kit'
-import { checkoutSession, deliver, event, referralMetadata, signatureHeader } from './webhooks-stripe-fixtures'
+import { startApi, type Api, type Fixture } from '../helpers.ts'
+import { kit, roomy, unique, type Kit } from './tracking-kit.ts'
+import { checkoutSession, deliver, event, referralMetadata, signatureHeader } from './webhooks-stripe-fixtures.ts'
 
 // Delivery over real HTTP: signatures, bodies, replays, routing. What events record is in
 // webhooks-stripe-payments.test.ts.

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ADMIN_TOKEN, startApi } from '../helpers'
-import { spawnServer } from './spawn'
+import { ADMIN_TOKEN, startApi } from '../helpers.ts'
+import { spawnServer } from './spawn.ts'
 
 const root = join(import.meta.dir, '../..')
 const deno = join(root, 'node_modules/.bin/deno')
@@ -24,7 +24,7 @@ const targets: [string, boolean, (dir: string) => Promise<Target>][] = [
     return spawnServer([binary], { DATABASE_PATH: join(dir, 'bin.db') })
   }],
   ['deno', existsSync(deno), async (dir) =>
-    spawnServer([deno, 'run', '--node-modules-dir=manual', '--sloppy-imports', '-A', 'src/main-deno.ts'], { DATABASE_PATH: join(dir, 'deno.db') })],
+    spawnServer([deno, 'run', '--node-modules-dir=manual', '-A', 'src/main-deno.ts'], { DATABASE_PATH: join(dir, 'deno.db') })],
 ]
 
 for (const [name, available, start] of targets) {

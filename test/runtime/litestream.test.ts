@@ -2,9 +2,9 @@ import { expect, test } from 'bun:test'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { restoreDrill } from '../../drills/restore'
-import { ADMIN_TOKEN } from '../helpers'
-import { spawnServer } from './spawn'
+import { restoreDrill } from '../../drills/restore.ts'
+import { ADMIN_TOKEN } from '../helpers.ts'
+import { spawnServer } from './spawn.ts'
 
 const root = join(import.meta.dir, '../..')
 const litestream = join(root, 'node_modules/@flydotio/litestream-linux-x64/litestream')

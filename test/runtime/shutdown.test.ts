@@ -8,13 +8,13 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { connect, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ADMIN_TOKEN } from '../helpers'
-import { spawnServer } from './spawn'
+import { ADMIN_TOKEN } from '../helpers.ts'
+import { spawnServer } from './spawn.ts'
 
 const root = join(import.meta.dir, '../..')
 const runtimes: [string, string[]][] = [
   ['bun', [process.execPath, 'src/main.ts']],
-  ['deno', [join(root, 'node_modules/.bin/deno'), 'run', '--node-modules-dir=manual', '--sloppy-imports', '-A', 'src/main-deno.ts']],
+  ['deno', [join(root, 'node_modules/.bin/deno'), 'run', '--node-modules-dir=manual', '-A', 'src/main-deno.ts']],
 ]
 
 /** A raw keep-alive connection: what arrived, and how it ended ('open', 'closed' or 'reset'). */

@@ -1,4 +1,4 @@
-import { ADMIN_TOKEN } from '../helpers'
+import { ADMIN_TOKEN } from '../helpers.ts'
 
 export interface Spawned {
   url: string

@@ -1,7 +1,7 @@
 // The service the browser tests talk to: the real server (test/helpers.ts startApi) set up
 // through the operator API of docs/decisions.md. Nothing is faked: the tracker, the click, lead and
 // sale routes and the cookie rules are all the real ones.
-import { startApi } from "../helpers"
+import { startApi } from "../helpers.ts"
 
 export type Backend = {
   /** {base_url}; the tracker is served at `${url}/tracker.js`. */

@@ -1,7 +1,7 @@
 // Capture in a real browser: where the tracker puts svc_click_id and for how long.
 import { afterAll, beforeAll, expect, test } from "bun:test"
-import { clicked, describeBrowser, watchedPage } from "./browser"
-import { DAY, WINDOW_DAYS, secondsLeft, startWorld, type World } from "./setup"
+import { clicked, describeBrowser, watchedPage } from "./browser.ts"
+import { DAY, WINDOW_DAYS, secondsLeft, startWorld, type World } from "./setup.ts"
 
 describeBrowser("tracker capture", () => {
   let world: World

@@ -2,8 +2,8 @@
 // the sale reported by the example shop's backend with the server client, attribution.
 import { afterAll, beforeAll, expect, test } from "bun:test"
 import type { Page } from "playwright-core"
-import { clicked, describeBrowser, watchedPage } from "./browser"
-import { startWorld, type World } from "./setup"
+import { clicked, describeBrowser, watchedPage } from "./browser.ts"
+import { startWorld, type World } from "./setup.ts"
 
 describeBrowser("capture, signup and sale", () => {
   let world: World

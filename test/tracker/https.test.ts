@@ -5,8 +5,8 @@ import { afterAll, beforeAll, expect, test } from "bun:test"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { clicked, describeBrowser, watchedPage } from "./browser"
-import { startWorld, type World } from "./setup"
+import { clicked, describeBrowser, watchedPage } from "./browser.ts"
+import { startWorld, type World } from "./setup.ts"
 
 function selfSigned() {
   const dir = mkdtempSync(join(tmpdir(), "svc-tls-"))

@@ -2,9 +2,9 @@
 // Whatever happens, no exception reaches the host page.
 import { afterAll, beforeAll, expect, test } from "bun:test"
 import type { BrowserContext, Page } from "playwright-core"
-import { buildTracker } from "../../tracker/build"
-import { clicked, describeBrowser, watchedPage } from "./browser"
-import { startWorld, type World } from "./setup"
+import { buildTracker } from "../../tracker/build.ts"
+import { clicked, describeBrowser, watchedPage } from "./browser.ts"
+import { startWorld, type World } from "./setup.ts"
 
 describeBrowser("tracker robustness", () => {
   let world: World

@@ -2,9 +2,9 @@
 // program allows the shop's origins: they carry a port, so the rule "https subdomains of the
 // program domain" (default port only) does not cover them and allowed_origins lists them.
 import type { Browser, BrowserContext } from "playwright-core"
-import { startShop, type ShopOptions } from "../../examples/shop/server"
-import { startBackend, type Backend } from "./backend"
-import { launch } from "./browser"
+import { startShop, type ShopOptions } from "../../examples/shop/server.ts"
+import { startBackend, type Backend } from "./backend.ts"
+import { launch } from "./browser.ts"
 
 export const WINDOW_DAYS = 30
 

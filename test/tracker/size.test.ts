@@ -1,7 +1,7 @@
 // The tracker's size budget (issue 5): at most 800 bytes gzipped, as served.
 import { expect, test } from "bun:test"
 import { gzipSync } from "fflate"
-import { buildTracker } from "../../tracker/build"
+import { buildTracker } from "../../tracker/build.ts"
 
 test("the minified tracker is at most 800 bytes gzipped", async () => {
   const source = await buildTracker()
@@ -17,7 +17,7 @@ test("the build is one self-contained script with no module syntax", async () =>
 })
 
 test("the server embeds the current build (run `bun tracker/build.ts` after changing tracker/src)", async () => {
-  const { trackerModule } = await import("../../tracker/build")
+  const { trackerModule } = await import("../../tracker/build.ts")
   const embedded = await Bun.file(new URL("../../src/tracker-source.ts", import.meta.url)).text()
   expect(embedded).toBe(trackerModule(await buildTracker()))
 })

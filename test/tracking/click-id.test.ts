@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { newClickId } from '../../src/tracking/click'
+import { newClickId } from '../../src/tracking/click.ts'
 
 describe('newClickId', () => {
   test('sorts as its time does, across every base-62 digit boundary', () => {

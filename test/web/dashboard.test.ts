@@ -5,9 +5,9 @@ import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
-import { describeBrowser, launch } from '../tracker/browser'
-import { days, startApi, type Api, type Fixture } from '../helpers'
-import { kit, roomy, type Kit } from '../http/tracking-kit'
+import { describeBrowser, launch } from '../tracker/browser.ts'
+import { days, startApi, type Api, type Fixture } from '../helpers.ts'
+import { kit, roomy, type Kit } from '../http/tracking-kit.ts'
 
 const SHOTS = join(import.meta.dir, '../../test-artifacts/dashboard')
 

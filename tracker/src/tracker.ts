@@ -1,6 +1,6 @@
 // The browser tracker served at GET /tracker.js. Budget: 800 bytes gzipped (see
 // test/tracker/size.test.ts), so the code favours short constructs over helpers.
-import type { SvcApi, SvcInitOptions, SvcStub } from "./api"
+import type { SvcApi, SvcInitOptions, SvcStub } from "./api.ts"
 
 type Answer = Record<string, any> | null
 

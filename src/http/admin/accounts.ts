@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import { Elysia } from 'elysia'
-import { signIdToken } from '../../domain/id-token'
-import { iso } from '../../domain/time'
-import type { Deps } from '../deps'
-import { doc } from '../docs'
-import { HttpError, ok } from '../envelope'
-import { bodyChecker } from '../validate'
-import { idParam, requireAdmin } from './guard'
-import { CreateAccount } from './schemas'
+import { signIdToken } from '../../domain/id-token.ts'
+import { iso } from '../../domain/time.ts'
+import type { Deps } from '../deps.ts'
+import { doc } from '../docs.ts'
+import { HttpError, ok } from '../envelope.ts'
+import { bodyChecker } from '../validate.ts'
+import { idParam, requireAdmin } from './guard.ts'
+import { CreateAccount } from './schemas.ts'
 
 const checkCreate = bodyChecker(CreateAccount)
 /** docs/decisions.md: an id_token is accepted by the CLI callback for 10 minutes. */

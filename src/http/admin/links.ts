@@ -1,10 +1,10 @@
 import { Elysia } from 'elysia'
-import type { Deps } from '../deps'
-import { doc } from '../docs'
-import { HttpError, ok } from '../envelope'
-import { bodyChecker } from '../validate'
-import { idParam, requireAdmin } from './guard'
-import { CreateLink, CreatePartner, UpdateLink } from './schemas'
+import type { Deps } from '../deps.ts'
+import { doc } from '../docs.ts'
+import { HttpError, ok } from '../envelope.ts'
+import { bodyChecker } from '../validate.ts'
+import { idParam, requireAdmin } from './guard.ts'
+import { CreateLink, CreatePartner, UpdateLink } from './schemas.ts'
 
 const checkPartner = bodyChecker(CreatePartner)
 const checkLink = bodyChecker(CreateLink)

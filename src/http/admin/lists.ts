@@ -1,11 +1,11 @@
 import { Elysia } from 'elysia'
-import type { ListName } from '../../db/list-store'
-import type { Deps } from '../deps'
-import { doc } from '../docs'
-import { HttpError } from '../envelope'
-import { idParam, listed, page, requireAdmin } from './guard'
-import { commissionStatuses } from './payouts'
-import { presentRow } from './present'
+import type { ListName } from '../../db/list-store.ts'
+import type { Deps } from '../deps.ts'
+import { doc } from '../docs.ts'
+import { HttpError } from '../envelope.ts'
+import { idParam, listed, page, requireAdmin } from './guard.ts'
+import { commissionStatuses } from './payouts.ts'
+import { presentRow } from './present.ts'
 
 /** The read routes: each a program's records, newest first, `?limit` and `?cursor` paginated. */
 const lists: [ListName, string, string][] = [

@@ -1,6 +1,6 @@
-import { maskKey } from '../../db/credentials'
-import type { ApiKey, Program } from '../../db/schema'
-import { iso } from '../../domain/time'
+import { maskKey } from '../../db/credentials.ts'
+import type { ApiKey, Program } from '../../db/schema.ts'
+import { iso } from '../../domain/time.ts'
 
 /**
  * A stored row as the operator API shows it: snake_case keys, times (`…At`, epoch ms) as ISO 8601,

@@ -1,13 +1,13 @@
 import { Elysia } from 'elysia'
-import { iso } from '../../domain/time'
-import type { Deps } from '../deps'
-import { doc } from '../docs'
-import { HttpError, ok } from '../envelope'
-import { normalizeDomain } from '../origin'
-import { bodyChecker } from '../validate'
-import { idParam, requireAdmin } from './guard'
-import { presentProgram } from './present'
-import { CreateProgram, Rotation, UpdateProgram } from './schemas'
+import { iso } from '../../domain/time.ts'
+import type { Deps } from '../deps.ts'
+import { doc } from '../docs.ts'
+import { HttpError, ok } from '../envelope.ts'
+import { normalizeDomain } from '../origin.ts'
+import { bodyChecker } from '../validate.ts'
+import { idParam, requireAdmin } from './guard.ts'
+import { presentProgram } from './present.ts'
+import { CreateProgram, Rotation, UpdateProgram } from './schemas.ts'
 
 const checkCreate = bodyChecker(CreateProgram)
 const checkUpdate = bodyChecker(UpdateProgram)

@@ -1,11 +1,11 @@
 import { Elysia } from 'elysia'
-import type { Deps } from '../deps'
-import { accountAdminRoutes } from './accounts'
-import { linkAdminRoutes } from './links'
-import { listAdminRoutes } from './lists'
-import { payoutAdminRoutes } from './payouts'
-import { programAdminRoutes } from './programs'
-import { saleAdminRoutes } from './sale'
+import type { Deps } from '../deps.ts'
+import { accountAdminRoutes } from './accounts.ts'
+import { linkAdminRoutes } from './links.ts'
+import { listAdminRoutes } from './lists.ts'
+import { payoutAdminRoutes } from './payouts.ts'
+import { programAdminRoutes } from './programs.ts'
+import { saleAdminRoutes } from './sale.ts'
 
 /** The operator API under /api/v1/admin (docs/decisions.md): the self-hosted owner's surface. */
 export function adminRoutes(deps: Deps) {

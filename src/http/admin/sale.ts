@@ -1,9 +1,9 @@
 import { Elysia } from 'elysia'
-import type { Deps } from '../deps'
-import { doc } from '../docs'
-import { HttpError, ok } from '../envelope'
-import { idParam, requireAdmin } from './guard'
-import { presentRow } from './present'
+import type { Deps } from '../deps.ts'
+import { doc } from '../docs.ts'
+import { HttpError, ok } from '../envelope.ts'
+import { idParam, requireAdmin } from './guard.ts'
+import { presentRow } from './present.ts'
 
 /** GET /api/v1/admin/sales/:id: one sale with its attribution record, ledger entries and refund. */
 export function saleAdminRoutes(deps: Deps) {

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
-import { COMMISSION_TYPES } from '../../domain/commission'
+import { COMMISSION_TYPES } from '../../domain/commission.ts'
 
 // Operator API request bodies. Each property's `error` is the 400 message naming the field.
 // Integers are TypeBox's own: Elysia's t.Integer also accepts numeric strings ("5").
