@@ -32,10 +32,22 @@ const cleanup = () => {
   rmSync(TMP, { recursive: true, force: true })
 }
 process.on('exit', cleanup)
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => { cleanup(); process.exit(130) })
-const watchdog = setTimeout(() => { console.error('abuse: watchdog, stopping'); cleanup(); process.exit(1) }, (SECONDS * 4 + 240) * 1000)
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.on(signal, () => {
+    cleanup()
+    process.exit(130)
+  })
+const watchdog = setTimeout(
+  () => {
+    console.error('abuse: watchdog, stopping')
+    cleanup()
+    process.exit(1)
+  },
+  (SECONDS * 4 + 240) * 1000,
+)
 
-const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] : NaN)
+const percentile = (sorted: number[], p: number) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] : NaN
 const ms = (value: number) => (Number.isFinite(value) ? `${value.toFixed(2)} ms` : '–')
 
 /** Times GET /healthz every `everyMs` until `stop()`; one request at a time, as a load balancer's probe. */
@@ -60,13 +72,31 @@ function probe(url: string, everyMs = 10) {
   }
 }
 
-interface Phase { name: string; requests: number; statuses: Map<number, number>; attackP50: number; attackP99: number; attackMax: number; healthP50: number; healthP99: number; rss: number | null; rssPeak: number | null; bad: number }
+interface Phase {
+  name: string
+  requests: number
+  statuses: Map<number, number>
+  attackP50: number
+  attackP99: number
+  attackMax: number
+  healthP50: number
+  healthP99: number
+  rss: number | null
+  rssPeak: number | null
+  bad: number
+}
 
 /** Runs `attack` (returning per-request latencies and statuses) beside the probe, sampling RSS. */
-async function phase(name: string, child: Child, attack: () => Promise<{ times: number[]; statuses: number[]; bad: number }>): Promise<Phase> {
+async function phase(
+  name: string,
+  child: Child,
+  attack: () => Promise<{ times: number[]; statuses: number[]; bad: number }>,
+): Promise<Phase> {
   const health = probe(child.url)
   let rssPeak = rssMb(child)
-  const sampler = setInterval(() => { rssPeak = Math.max(rssPeak ?? 0, rssMb(child) ?? 0) }, 100)
+  const sampler = setInterval(() => {
+    rssPeak = Math.max(rssPeak ?? 0, rssMb(child) ?? 0)
+  }, 100)
   const { times, statuses, bad } = await attack()
   clearInterval(sampler)
   const h = await health.stop()
@@ -74,34 +104,49 @@ async function phase(name: string, child: Child, attack: () => Promise<{ times: 
   const counts = new Map<number, number>()
   for (const status of statuses) counts.set(status, (counts.get(status) ?? 0) + 1)
   return {
-    name, requests: times.length, statuses: counts, attackP50: percentile(sorted, 50), attackP99: percentile(sorted, 99), attackMax: sorted[sorted.length - 1] ?? NaN,
-    healthP50: h.p50, healthP99: h.p99, rss: rssMb(child), rssPeak: Math.max(rssPeak ?? 0, rssMb(child) ?? 0), bad,
+    name,
+    requests: times.length,
+    statuses: counts,
+    attackP50: percentile(sorted, 50),
+    attackP99: percentile(sorted, 99),
+    attackMax: sorted[sorted.length - 1] ?? NaN,
+    healthP50: h.p50,
+    healthP99: h.p99,
+    rss: rssMb(child),
+    rssPeak: Math.max(rssPeak ?? 0, rssMb(child) ?? 0),
+    bad,
   }
 }
 
 /** `clients` loops sending `next(i)` until `until()` says stop or `total` requests were sent. */
-async function loops(clients: number, send: (i: number) => Promise<{ status: number; ok: boolean }>, limit: { total?: number; seconds?: number }) {
+async function loops(
+  clients: number,
+  send: (i: number) => Promise<{ status: number; ok: boolean }>,
+  limit: { total?: number; seconds?: number },
+) {
   const times: number[] = []
   const statuses: number[] = []
   let bad = 0
   let next = 0
   const deadline = limit.seconds ? performance.now() + limit.seconds * 1000 : Infinity
-  await Promise.all(Array.from({ length: clients }, async () => {
-    while (performance.now() < deadline && (limit.total === undefined || next < limit.total)) {
-      const i = next++
-      const started = performance.now()
-      try {
-        const { status, ok } = await send(i)
-        times.push(performance.now() - started)
-        statuses.push(status)
-        if (!ok) bad++
-      } catch {
-        times.push(performance.now() - started)
-        statuses.push(0)
-        bad++
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (performance.now() < deadline && (limit.total === undefined || next < limit.total)) {
+        const i = next++
+        const started = performance.now()
+        try {
+          const { status, ok } = await send(i)
+          times.push(performance.now() - started)
+          statuses.push(status)
+          if (!ok) bad++
+        } catch {
+          times.push(performance.now() - started)
+          statuses.push(0)
+          bad++
+        }
       }
-    }
-  }))
+    }),
+  )
   return { times, statuses, bad }
 }
 
@@ -109,15 +154,26 @@ async function loops(clients: number, send: (i: number) => Promise<{ status: num
 async function enveloped(response: Response): Promise<{ status: number; ok: boolean }> {
   const text = await response.text()
   let json = true
-  try { JSON.parse(text) } catch { json = false }
+  try {
+    JSON.parse(text)
+  } catch {
+    json = false
+  }
   return { status: response.status, ok: json && response.status < 500 && response.headers.get('x-request-id') !== null }
 }
 
 async function main() {
   const port = freePort()
   const child = spawnChild('svc', [process.execPath, join(ROOT, 'src/main.ts')], {
-    port, logPath: join(TMP, 'svc.log'),
-    env: { PORT: String(port), HOST: '127.0.0.1', DATABASE_PATH: join(TMP, 'svc.db'), SVC_LOG_REQUESTS: 'false', SVC_ADMIN_TOKEN: `abuse-admin-${crypto.randomUUID()}` },
+    port,
+    logPath: join(TMP, 'svc.log'),
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_PATH: join(TMP, 'svc.db'),
+      SVC_LOG_REQUESTS: 'false',
+      SVC_ADMIN_TOKEN: `abuse-admin-${crypto.randomUUID()}`,
+    },
   })
   await waitReady(child, '/healthz')
   const url = child.url
@@ -131,30 +187,66 @@ async function main() {
 
   const phases: Phase[] = []
   const slashTargets = [
-    `/api${'/'.repeat(8_000 - 7)}a/`, `/api${'/'.repeat(8_000 - 5)}`,
-    `/api${'/'.repeat(15_000)}a/`, `/api${'/'.repeat(15_000)}`,
+    `/api${'/'.repeat(8_000 - 7)}a/`,
+    `/api${'/'.repeat(8_000 - 5)}`,
+    `/api${'/'.repeat(15_000)}a/`,
+    `/api${'/'.repeat(15_000)}`,
   ]
-  phases.push(await phase('slash flood (8 clients)', child, () =>
-    loops(8, async (i) => enveloped(await fetch(url + slashTargets[i % slashTargets.length])), { seconds: SECONDS })))
+  phases.push(
+    await phase('slash flood (8 clients)', child, () =>
+      loops(8, async (i) => enveloped(await fetch(url + slashTargets[i % slashTargets.length])), { seconds: SECONDS }),
+    ),
+  )
 
   const junk = 'j'.repeat(8 * KiB - 40)
-  phases.push(await phase(`junk tokens (${JUNK} × 8 KB)`, child, () =>
-    loops(16, async (i) => enveloped(await fetch(`${url}/api/v1/track/sale`, {
-      method: 'POST', body: '{}', headers: { 'content-type': 'application/json', authorization: `Bearer ${i}-${junk}` },
-    })), { total: JUNK })))
+  phases.push(
+    await phase(`junk tokens (${JUNK} × 8 KB)`, child, () =>
+      loops(
+        16,
+        async (i) =>
+          enveloped(
+            await fetch(`${url}/api/v1/track/sale`, {
+              method: 'POST',
+              body: '{}',
+              headers: { 'content-type': 'application/json', authorization: `Bearer ${i}-${junk}` },
+            }),
+          ),
+        { total: JUNK },
+      ),
+    ),
+  )
 
   const sizes = [64 * KiB + 1, 512 * KiB + 1, MiB + 1, 4 * MiB + 1]
   const bodies = sizes.map((size) => new Uint8Array(size).fill(32))
-  phases.push(await phase(`oversized bodies (${BODIES}, 64 KiB+1 … 4 MiB+1)`, child, () =>
-    loops(4, async (i) => {
-      const bytes = bodies[i % bodies.length]
-      const chunked = i % 2 === 1
-      const body = chunked ? new ReadableStream({ start(c) { for (let at = 0; at < bytes.length; at += 256 * KiB) c.enqueue(bytes.subarray(at, at + 256 * KiB)); c.close() } }) : bytes
-      const response = await fetch(`${url}/api/v1/track/click`, { method: 'POST', body, duplex: 'half', headers: { 'content-type': 'application/json' } } as RequestInit)
-      const answer = await enveloped(response)
-      // 400 (too large), or 429 once the click limit of this one IP is spent: both the route's envelope.
-      return { status: answer.status, ok: answer.ok && (answer.status === 400 || answer.status === 429) }
-    }, { total: BODIES })))
+  phases.push(
+    await phase(`oversized bodies (${BODIES}, 64 KiB+1 … 4 MiB+1)`, child, () =>
+      loops(
+        4,
+        async (i) => {
+          const bytes = bodies[i % bodies.length]
+          const chunked = i % 2 === 1
+          const body = chunked
+            ? new ReadableStream({
+                start(c) {
+                  for (let at = 0; at < bytes.length; at += 256 * KiB) c.enqueue(bytes.subarray(at, at + 256 * KiB))
+                  c.close()
+                },
+              })
+            : bytes
+          const response = await fetch(`${url}/api/v1/track/click`, {
+            method: 'POST',
+            body,
+            duplex: 'half',
+            headers: { 'content-type': 'application/json' },
+          } as RequestInit)
+          const answer = await enveloped(response)
+          // 400 (too large), or 429 once the click limit of this one IP is spent: both the route's envelope.
+          return { status: answer.status, ok: answer.ok && (answer.status === 400 || answer.status === 429) }
+        },
+        { total: BODIES },
+      ),
+    ),
+  )
 
   // After the junk flood, the credential-free limit still holds: the 61st poll a minute is refused.
   let polls = 0
@@ -171,13 +263,20 @@ async function main() {
   const rows = [['phase', 'requests', 'answers', 'not enveloped', 'attack p50 / p99 / max', '/healthz p50 / p99', 'RSS after (peak)']]
   for (const p of phases) {
     rows.push([
-      p.name, String(p.requests), [...p.statuses].map(([s, n]) => `${s}×${n}`).join(' '), String(p.bad),
-      `${ms(p.attackP50)} / ${ms(p.attackP99)} / ${ms(p.attackMax)}`, `${ms(p.healthP50)} / ${ms(p.healthP99)}`, `${p.rss} MB (${p.rssPeak} MB)`,
+      p.name,
+      String(p.requests),
+      [...p.statuses].map(([s, n]) => `${s}×${n}`).join(' '),
+      String(p.bad),
+      `${ms(p.attackP50)} / ${ms(p.attackP99)} / ${ms(p.attackMax)}`,
+      `${ms(p.healthP50)} / ${ms(p.healthP99)}`,
+      `${p.rss} MB (${p.rssPeak} MB)`,
     ])
   }
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)))
   for (const row of rows) console.log(row.map((cell, c) => cell.padEnd(widths[c])).join('  '))
-  console.log(`\ncredential-free limit after the floods: poll with a fresh junk token each time refused at request ${refusedAt || 'never'} (expected 61)`)
+  console.log(
+    `\ncredential-free limit after the floods: poll with a fresh junk token each time refused at request ${refusedAt || 'never'} (expected 61)`,
+  )
   await stopChild(child)
   clearTimeout(watchdog)
 }

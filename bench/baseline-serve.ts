@@ -34,11 +34,17 @@ function openDb(path: string): Database {
   db.exec('PRAGMA journal_mode = WAL')
   db.exec(`PRAGMA synchronous = ${sync}`)
   db.exec('PRAGMA busy_timeout = 5000')
-  db.exec('CREATE TABLE IF NOT EXISTS events (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, amount_cents INTEGER NOT NULL, created_at INTEGER NOT NULL)')
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS events (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, amount_cents INTEGER NOT NULL, created_at INTEGER NOT NULL)',
+  )
   return db
 }
 
-interface Body { transaction_id?: unknown; affiliate_url?: unknown; amount_cents?: unknown }
+interface Body {
+  transaction_id?: unknown
+  affiliate_url?: unknown
+  amount_cents?: unknown
+}
 
 /** A unique key for the row: the body's transaction_id when sent, else a counter. */
 let counter = 0
@@ -46,7 +52,8 @@ const keyOf = (body: Body) => (typeof body.transaction_id === 'string' ? body.tr
 
 const jsonHeaders = { 'content-type': 'application/json' }
 const ok = (id: unknown) => new Response(JSON.stringify({ data: { id }, error: null }), { headers: jsonHeaders })
-const bad = (message: string, status = 400) => new Response(JSON.stringify({ data: null, error: { message } }), { status, headers: jsonHeaders })
+const bad = (message: string, status = 400) =>
+  new Response(JSON.stringify({ data: null, error: { message } }), { status, headers: jsonHeaders })
 
 async function readJson(request: Request): Promise<Body | null> {
   try {
@@ -61,7 +68,8 @@ async function readJson(request: Request): Promise<Body | null> {
 function serveInserts(db: Database, write: (insertOne: () => number) => number | Promise<number>) {
   const insert = db.prepare('INSERT INTO events (key, amount_cents, created_at) VALUES (?, ?, ?)')
   return Bun.serve({
-    port, hostname: '127.0.0.1',
+    port,
+    hostname: '127.0.0.1',
     async fetch(request) {
       const body = await readJson(request)
       if (!body) return bad('Malformed JSON')
@@ -103,19 +111,27 @@ function serveGroup(db: Database) {
     try {
       db.exec('COMMIT')
     } catch (error) {
-      try { db.exec('ROLLBACK') } catch { /* already rolled back */ }
+      try {
+        db.exec('ROLLBACK')
+      } catch {
+        /* already rolled back */
+      }
       for (const p of batch) p.reject(error)
       return
     }
     batch.forEach((p, i) => (outcomes[i].ok ? p.resolve(outcomes[i].value as number) : p.reject(outcomes[i].value)))
   }
-  return serveInserts(db, (unit) => new Promise<number>((resolve, reject) => {
-    queue.push({ unit, resolve, reject })
-    if (!scheduled) {
-      scheduled = true
-      setImmediate(flush)
-    }
-  }))
+  return serveInserts(
+    db,
+    (unit) =>
+      new Promise<number>((resolve, reject) => {
+        queue.push({ unit, resolve, reject })
+        if (!scheduled) {
+          scheduled = true
+          setImmediate(flush)
+        }
+      }),
+  )
 }
 
 async function serveElysia() {

@@ -41,9 +41,15 @@ INSERT INTO api_keys (program_id, key_hash, key_prefix, created_at) VALUES (1, '
     const partner = 1 + (i % PARTNERS)
     click.run(`c${i}`, partner, partner, now - Math.floor((i / CLICKS) * 90 * DAY))
   }
-  const customer = client.prepare("INSERT INTO customers (program_id, customer_key, click_id, partner_id, link_id, status, lead_at, converted_at, created_at) VALUES (1, ?, ?, ?, ?, 'converted', ?, ?, ?)")
-  const sale = client.prepare("INSERT INTO sales (program_id, customer_id, transaction_id, amount_cents, currency, occurred_at, attribution, created_at) VALUES (1, ?, ?, 4900, 'USD', ?, '{\"rule\":\"first_click\"}', ?)")
-  const commission = client.prepare("INSERT INTO commissions (program_id, sale_id, partner_id, kind, amount_cents, currency, created_at) VALUES (1, ?, ?, ?, ?, 'USD', ?)")
+  const customer = client.prepare(
+    "INSERT INTO customers (program_id, customer_key, click_id, partner_id, link_id, status, lead_at, converted_at, created_at) VALUES (1, ?, ?, ?, ?, 'converted', ?, ?, ?)",
+  )
+  const sale = client.prepare(
+    'INSERT INTO sales (program_id, customer_id, transaction_id, amount_cents, currency, occurred_at, attribution, created_at) VALUES (1, ?, ?, 4900, \'USD\', ?, \'{"rule":"first_click"}\', ?)',
+  )
+  const commission = client.prepare(
+    "INSERT INTO commissions (program_id, sale_id, partner_id, kind, amount_cents, currency, created_at) VALUES (1, ?, ?, ?, ?, 'USD', ?)",
+  )
   const refund = client.prepare("UPDATE sales SET status = 'refunded' WHERE id = ?")
   for (let i = 1; i <= SALES; i++) {
     const partner = 1 + (i % PARTNERS)
@@ -58,15 +64,27 @@ INSERT INTO api_keys (program_id, key_hash, key_prefix, created_at) VALUES (1, '
   }
   client.exec('COMMIT')
   client.exec('ANALYZE')
-  console.log(`seeded ${CLICKS.toLocaleString('en')} clicks and ${SALES.toLocaleString('en')} sales in ${((performance.now() - seeded) / 1000).toFixed(1)} s`)
+  console.log(
+    `seeded ${CLICKS.toLocaleString('en')} clicks and ${SALES.toLocaleString('en')} sales in ${((performance.now() - seeded) / 1000).toFixed(1)} s`,
+  )
 
   const config = loadConfig({ DATABASE_PATH: join(dir, 'svc.db'), SVC_LOG_REQUESTS: 'false' })
   const { fetch } = createApp({
-    config, clock: systemClock, database, limiter: new RateLimiter(() => Date.now()), findKey: (token) => database.stores.programs.findKey(token),
-    secret: 'bench-secret-0123456789-0123456789', trackerSource: '', log: () => {},
+    config,
+    clock: systemClock,
+    database,
+    limiter: new RateLimiter(() => Date.now()),
+    findKey: (token) => database.stores.programs.findKey(token),
+    secret: 'bench-secret-0123456789-0123456789',
+    trackerSource: '',
+    log: () => {},
   })
-  const owner = await database.writer.run(() => database.stores.webSessions.createWebSession({ kind: 'account', accountId: 1 }, Date.now(), DAY))
-  const partner = await database.writer.run(() => database.stores.webSessions.createWebSession({ kind: 'partner', partnerId: 1 }, Date.now(), DAY))
+  const owner = await database.writer.run(() =>
+    database.stores.webSessions.createWebSession({ kind: 'account', accountId: 1 }, Date.now(), DAY),
+  )
+  const partner = await database.writer.run(() =>
+    database.stores.webSessions.createWebSession({ kind: 'partner', partnerId: 1 }, Date.now(), DAY),
+  )
 
   const pages: [string, string, string][] = [
     ['program overview (30 days)', '/dashboard/programs/1', owner],

@@ -19,12 +19,25 @@ const kind = process.argv[2] ?? 'flood'
 const TMP = mkdtempSync(join(tmpdir(), 'svc-micro-'))
 const ADMIN = `micro-${crypto.randomUUID()}`
 const started = startServer({
-  config: loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: join(TMP, 'svc.db'), SVC_ADMIN_TOKEN: ADMIN, TRUST_PROXY: 'true', SVC_LOG_REQUESTS: 'false', SVC_RATE_LIMIT_SCALE: kind === 'sale' ? '1000' : '1' }),
-  clock: systemClock, runtime: bunRuntime, trackerSource, log: () => {},
+  config: loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_PATH: join(TMP, 'svc.db'),
+    SVC_ADMIN_TOKEN: ADMIN,
+    TRUST_PROXY: 'true',
+    SVC_LOG_REQUESTS: 'false',
+    SVC_RATE_LIMIT_SCALE: kind === 'sale' ? '1000' : '1',
+  }),
+  clock: systemClock,
+  runtime: bunRuntime,
+  trackerSource,
+  log: () => {},
 })
 const { fetch } = createApp(started.deps)
 if (process.env.MICRO_CACHE_KB) started.deps.database.client.exec(`PRAGMA cache_size = -${process.env.MICRO_CACHE_KB}`)
-if (process.env.MICRO_DROP_TRIGGERS) for (const t of ['rollup_sale', 'rollup_commission', 'rollup_customer_converted', 'rollup_click']) started.deps.database.client.exec(`DROP TRIGGER ${t}`)
+if (process.env.MICRO_DROP_TRIGGERS)
+  for (const t of ['rollup_sale', 'rollup_commission', 'rollup_customer_converted', 'rollup_click'])
+    started.deps.database.client.exec(`DROP TRIGGER ${t}`)
 const commitMs: number[] = []
 if (process.env.MICRO_COMMITS) {
   const client = started.deps.database.client
@@ -42,14 +55,23 @@ try {
   const links = programs.flatMap((p) => p.shortLinks)
   if (kind === 'sale') await prepareCustomers(started.url, programs, 4, 1_000_000)
   const customers = programs.flatMap((p) => p.customerKeys.map((key) => ({ key, auth: `Bearer ${p.apiKey}` })))
-  const body = (n: number) => kind === 'sale'
-    ? JSON.stringify({ transaction_id: `micro-${n}-${Math.random()}`, amount_cents: 1999, customer_key: customers[n % customers.length].key })
-    : JSON.stringify({ affiliate_url: `https://shop.test/?aff=${links[n % links.length]}` })
+  const body = (n: number) =>
+    kind === 'sale'
+      ? JSON.stringify({
+          transaction_id: `micro-${n}-${Math.random()}`,
+          amount_cents: 1999,
+          customer_key: customers[n % customers.length].key,
+        })
+      : JSON.stringify({ affiliate_url: `https://shop.test/?aff=${links[n % links.length]}` })
   let ip = 1
   // Content-Length as a client sends it (a Request built from a string carries none).
   const request = (n: number) => {
     const text = body(n)
-    const headers: Record<string, string> = { 'content-type': 'application/json', 'content-length': String(text.length), 'x-forwarded-for': kind === 'flood' ? '198.51.100.7' : visitorIp(ip++) }
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'content-length': String(text.length),
+      'x-forwarded-for': kind === 'flood' ? '198.51.100.7' : visitorIp(ip++),
+    }
     if (kind === 'sale') headers.authorization = customers[n % customers.length].auth
     return new Request(`${started.url}/api/v1/track/${kind === 'sale' ? 'sale' : 'click'}`, { method: 'POST', body: text, headers })
   }
@@ -71,11 +93,15 @@ try {
     rounds.push((used.user + used.system) / N)
     users.push(used.user / N)
   }
-  console.log(`${kind}: ${Math.min(...rounds).toFixed(2)} µs CPU per request, ${Math.min(...users).toFixed(2)} of it user (best of 5; all ${rounds.map((r) => r.toFixed(2)).join(', ')})`)
+  console.log(
+    `${kind}: ${Math.min(...rounds).toFixed(2)} µs CPU per request, ${Math.min(...users).toFixed(2)} of it user (best of 5; all ${rounds.map((r) => r.toFixed(2)).join(', ')})`,
+  )
   if (commitMs.length) {
     commitMs.sort((a, b) => a - b)
     const at = (q: number) => commitMs[Math.floor(q * (commitMs.length - 1))].toFixed(2)
-    console.log(`COMMIT ms over ${commitMs.length}: p50 ${at(0.5)}, p90 ${at(0.9)}, p99 ${at(0.99)}, p99.9 ${at(0.999)}, max ${at(1)}; over 2 ms: ${commitMs.filter((m) => m > 2).length}`)
+    console.log(
+      `COMMIT ms over ${commitMs.length}: p50 ${at(0.5)}, p90 ${at(0.9)}, p99 ${at(0.99)}, p99.9 ${at(0.999)}, max ${at(1)}; over 2 ms: ${commitMs.filter((m) => m > 2).length}`,
+    )
   }
   if (process.env.MICRO_PROBE && kind === 'sale') {
     const tracking = started.deps.database.stores.tracking
@@ -91,14 +117,29 @@ try {
     c.exec('COMMIT')
     const sqlText = (tracking as any).s.byKey.getQuery().sql
     console.log(sqlText)
-    console.log((c as any).prepare('EXPLAIN QUERY PLAN ' + sqlText).all(1, 'x', 1).map((r: any) => r.detail))
+    console.log(
+      (c as any)
+        .prepare('EXPLAIN QUERY PLAN ' + sqlText)
+        .all(1, 'x', 1)
+        .map((r: any) => r.detail),
+    )
     const raw = (c as any).prepare(sqlText)
     const t3 = performance.now()
     for (let i = 0; i < 100_000; i++) raw.values(keys[i % keys.length].programId, keys[i % keys.length].key, 1)
     console.log(`raw: ${((performance.now() - t3) / 100).toFixed(2)} µs`)
-    const full = 'SELECT "id", "status", "partner_id", (SELECT "program_id" FROM "partners" WHERE "id" = "partner_id"), "click_id", "link_id", "clicked_at", "lead_at", "converted_at", "test_mode" FROM "customers" WHERE ("customers"."program_id" = ? and "customers"."customer_key" = ?)'
-    const joined = 'select "customers"."id", "customers"."status", "customers"."partner_id", "partners"."program_id", "customers"."click_id", "customers"."link_id", "customers"."clicked_at", "customers"."lead_at", "customers"."converted_at", "customers"."test_mode" from "customers" left join "partners" on "partners"."id" = "customers"."partner_id" where ("customers"."program_id" = ? and "customers"."customer_key" = ?)'
-    for (const q of [joined, joined + ' limit 1', full + ' LIMIT ?', full, full + ' LIMIT 1', 'SELECT id, status, partner_id, click_id, link_id, clicked_at, lead_at, converted_at, test_mode FROM customers WHERE program_id = ? AND customer_key = ?', 'SELECT id, status, partner_id, click_id FROM customers WHERE program_id = ? AND customer_key = ?']) {
+    const full =
+      'SELECT "id", "status", "partner_id", (SELECT "program_id" FROM "partners" WHERE "id" = "partner_id"), "click_id", "link_id", "clicked_at", "lead_at", "converted_at", "test_mode" FROM "customers" WHERE ("customers"."program_id" = ? and "customers"."customer_key" = ?)'
+    const joined =
+      'select "customers"."id", "customers"."status", "customers"."partner_id", "partners"."program_id", "customers"."click_id", "customers"."link_id", "customers"."clicked_at", "customers"."lead_at", "customers"."converted_at", "customers"."test_mode" from "customers" left join "partners" on "partners"."id" = "customers"."partner_id" where ("customers"."program_id" = ? and "customers"."customer_key" = ?)'
+    for (const q of [
+      joined,
+      joined + ' limit 1',
+      full + ' LIMIT ?',
+      full,
+      full + ' LIMIT 1',
+      'SELECT id, status, partner_id, click_id, link_id, clicked_at, lead_at, converted_at, test_mode FROM customers WHERE program_id = ? AND customer_key = ?',
+      'SELECT id, status, partner_id, click_id FROM customers WHERE program_id = ? AND customer_key = ?',
+    ]) {
       const st = (c as any).prepare(q)
       const n = (q.match(/\?/g) ?? []).length
       if (n === 3) {
@@ -108,10 +149,15 @@ try {
         continue
       }
       const t4 = performance.now()
-      for (let i = 0; i < 100_000; i++) n === 2 ? st.values(keys[i % keys.length].programId, keys[i % keys.length].key) : n === 1 ? st.values(i % 2000) : st.values()
+      for (let i = 0; i < 100_000; i++)
+        n === 2 ? st.values(keys[i % keys.length].programId, keys[i % keys.length].key) : n === 1 ? st.values(i % 2000) : st.values()
       console.log(`${q}: ${((performance.now() - t4) / 100).toFixed(2)} µs`)
     }
-    console.log((c as any).prepare('PRAGMA page_count').all(), (c as any).prepare('PRAGMA cache_size').all(), (c as any).prepare('SELECT count(*) AS n FROM customers').all())
+    console.log(
+      (c as any).prepare('PRAGMA page_count').all(),
+      (c as any).prepare('PRAGMA cache_size').all(),
+      (c as any).prepare('SELECT count(*) AS n FROM customers').all(),
+    )
   }
 } finally {
   await started.stop()

@@ -34,8 +34,19 @@ const TMP = mkdtempSync(join(tmpdir(), 'svc-pages-'))
 const dbPath = join(TMP, 'svc.db')
 const ADMIN = `pages-${crypto.randomUUID()}`
 const started = startServer({
-  config: loadConfig({ PORT: '0', HOST: '127.0.0.1', DATABASE_PATH: dbPath, SVC_ADMIN_TOKEN: ADMIN, TRUST_PROXY: 'true', SVC_LOG_REQUESTS: 'false', SVC_RATE_LIMIT_SCALE: '1000' }),
-  clock: systemClock, runtime: bunRuntime, trackerSource, log: () => {},
+  config: loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_PATH: dbPath,
+    SVC_ADMIN_TOKEN: ADMIN,
+    TRUST_PROXY: 'true',
+    SVC_LOG_REQUESTS: 'false',
+    SVC_RATE_LIMIT_SCALE: '1000',
+  }),
+  clock: systemClock,
+  runtime: bunRuntime,
+  trackerSource,
+  log: () => {},
 })
 const { client, writer } = started.deps.database
 client.exec('PRAGMA wal_autocheckpoint = 0')
@@ -67,7 +78,8 @@ function walPages(): number[] {
 function pageOwners(): Map<number, string> {
   const reader = new Database(dbPath, { readonly: true })
   const owners = new Map<number, string>()
-  for (const row of reader.query('SELECT name, pageno FROM dbstat').all() as { name: string; pageno: number }[]) owners.set(row.pageno, row.name)
+  for (const row of reader.query('SELECT name, pageno FROM dbstat').all() as { name: string; pageno: number }[])
+    owners.set(row.pageno, row.name)
   reader.close()
   return owners
 }
@@ -90,15 +102,24 @@ async function part(name: string, requests: number, send: (n: number) => Promise
     const owner = owners.get(page) ?? '(freelist or new)'
     byTree.set(owner, (byTree.get(owner) ?? 0) + 1)
   }
-  const shares = [...byTree].sort((a, b) => b[1] - a[1]).map(([tree, count]) => `${tree} ${(count / commits).toFixed(2)}`).join(', ')
-  console.log(`${name}: ${requests} requests, ${commits} commits, ${(units / commits).toFixed(1)} units/commit, `
-    + `${(pages.length / commits).toFixed(2)} frames/commit, ${(pages.length / units).toFixed(3)} frames/unit, `
-    + `${((used.user + used.system) / requests).toFixed(1)} µs CPU/request (this process)`)
+  const shares = [...byTree]
+    .sort((a, b) => b[1] - a[1])
+    .map(([tree, count]) => `${tree} ${(count / commits).toFixed(2)}`)
+    .join(', ')
+  console.log(
+    `${name}: ${requests} requests, ${commits} commits, ${(units / commits).toFixed(1)} units/commit, ` +
+      `${(pages.length / commits).toFixed(2)} frames/commit, ${(pages.length / units).toFixed(3)} frames/unit, ` +
+      `${((used.user + used.system) / requests).toFixed(1)} µs CPU/request (this process)`,
+  )
   console.log(`  frames per commit by b-tree: ${shares}`)
 }
 
 async function post(path: string, body: unknown, headers: Record<string, string>): Promise<void> {
-  const response = await fetch(started.url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
+  const response = await fetch(started.url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  })
   await response.arrayBuffer()
   if (response.status !== 200 && response.status !== 201) throw new Error(`${path} answered ${response.status}`)
 }
@@ -108,14 +129,24 @@ try {
   const clickPrograms = await createPrograms(started.url, ADMIN, `c${tag}`, CLICK_PROGRAMS, Math.ceil(100 / CLICK_PROGRAMS))
   const links = clickPrograms.flatMap((p) => p.shortLinks)
   let ip = 1
-  await part('click', CLICKS, (n) => post('/api/v1/track/click', { affiliate_url: `https://shop.test/?aff=${links[n % links.length]}` }, { 'x-forwarded-for': visitorIp(ip++) }))
+  await part('click', CLICKS, (n) =>
+    post(
+      '/api/v1/track/click',
+      { affiliate_url: `https://shop.test/?aff=${links[n % links.length]}` },
+      { 'x-forwarded-for': visitorIp(ip++) },
+    ),
+  )
 
   const salePrograms = await createPrograms(started.url, ADMIN, `s${tag}`, SALE_PROGRAMS, 1)
   await prepareCustomers(started.url, salePrograms, SALE_CUSTOMERS, 1_000_000)
   const customers = salePrograms.flatMap((p) => p.customerKeys.map((key) => ({ key, apiKey: p.apiKey })))
   await part('sale', SALES, (n) => {
     const c = customers[(n * 7919) % customers.length]
-    return post('/api/v1/track/sale', { customer_key: c.key, transaction_id: `t${tag}-${n}`, amount_cents: 1999, currency: 'USD' }, { authorization: `Bearer ${c.apiKey}` })
+    return post(
+      '/api/v1/track/sale',
+      { customer_key: c.key, transaction_id: `t${tag}-${n}`, amount_cents: 1999, currency: 'USD' },
+      { authorization: `Bearer ${c.apiKey}` },
+    )
   })
 } finally {
   await started.stop()

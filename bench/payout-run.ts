@@ -20,8 +20,12 @@ INSERT INTO advertisers (account_id, created_at) VALUES (1, 0);
 INSERT INTO programs (advertiser_id, name, domain, commission_type, commission_rate, holding_period_days, created_at) VALUES (1, 'bench', 'shop.test', 'percent', 10, 0, 0);`)
 client.exec('BEGIN')
 for (let p = 0; p < 100; p++) client.prepare('INSERT INTO partners (program_id, created_at) VALUES (1, 0)').run()
-const sale = client.prepare("INSERT INTO sales (program_id, transaction_id, amount_cents, currency, occurred_at, created_at) VALUES (1, ?, 1000, 'USD', 0, 0)")
-const ledger = client.prepare("INSERT INTO commissions (program_id, sale_id, partner_id, kind, amount_cents, currency, created_at) VALUES (1, ?, ?, ?, ?, 'USD', ?)")
+const sale = client.prepare(
+  "INSERT INTO sales (program_id, transaction_id, amount_cents, currency, occurred_at, created_at) VALUES (1, ?, 1000, 'USD', 0, 0)",
+)
+const ledger = client.prepare(
+  "INSERT INTO commissions (program_id, sale_id, partner_id, kind, amount_cents, currency, created_at) VALUES (1, ?, ?, ?, ?, 'USD', ?)",
+)
 for (let i = 1; i <= entries; i++) {
   sale.run(`t${i}`)
   ledger.run(i, 1 + (i % 100), 'commission', 100, i)
@@ -34,13 +38,17 @@ const now = Date.now()
 for (const round of ['first run', 'second run']) {
   const started = performance.now()
   const created = await database.writer.run(() =>
-    store.createPayouts(1, planPayouts(dueEntries(store.unpaidLedger(1), 0, now, now), 0), now))
+    store.createPayouts(1, planPayouts(dueEntries(store.unpaidLedger(1), 0, now, now), 0), now),
+  )
   console.log(`${round}: ${created.length} payouts in ${(performance.now() - started).toFixed(1)} ms`)
 }
 const started = performance.now()
 store.ledgerOf(Array.from({ length: 50 }, (_, i) => entries - i))
 console.log(`statuses of a page of 50 entries: ${(performance.now() - started).toFixed(2)} ms`)
-for (const [what, partnerId] of [['balances of every partner', undefined], ['balances of one partner', 1]] as const) {
+for (const [what, partnerId] of [
+  ['balances of every partner', undefined],
+  ['balances of one partner', 1],
+] as const) {
   const t = performance.now()
   balances(store.ledgerGroups(1, dueCutoffs(0, now), partnerId))
   console.log(`${what}: ${(performance.now() - t).toFixed(1)} ms`)

@@ -35,14 +35,24 @@ function fill() {
   db.exec(`INSERT INTO accounts (email, created_at) VALUES ('bench@shop.test', ${now})`)
   db.exec(`INSERT INTO advertisers (account_id, created_at) VALUES (1, ${now})`)
   for (const p of [1, 2]) {
-    db.exec(`INSERT INTO programs (advertiser_id, name, domain, commission_type, commission_rate, created_at) VALUES (1, 'P${p}', 'shop.test', 'percent', 10, ${now})`)
+    db.exec(
+      `INSERT INTO programs (advertiser_id, name, domain, commission_type, commission_rate, created_at) VALUES (1, 'P${p}', 'shop.test', 'percent', 10, ${now})`,
+    )
     db.exec(`INSERT INTO partners (program_id, name, created_at) VALUES (${p}, 'Partner', ${now})`)
     db.exec(`INSERT INTO links (program_id, partner_id, short_link, created_at) VALUES (${p}, ${p}, 'bench${p}', ${now})`)
   }
-  const customer = db.prepare('INSERT INTO customers (program_id, customer_key, partner_id, link_id, status, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-  const sale = db.prepare('INSERT INTO sales (program_id, customer_id, transaction_id, amount_cents, currency, occurred_at, attribution, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-  const commission = db.prepare("INSERT INTO commissions (program_id, sale_id, partner_id, kind, amount_cents, currency, created_at) VALUES (?, ?, ?, 'commission', ?, 'USD', ?)")
-  const event = db.prepare("INSERT INTO processor_events (event_id, program_id, type, outcome, created_at) VALUES (?, ?, 'invoice.payment_succeeded', 'attributed', ?)")
+  const customer = db.prepare(
+    'INSERT INTO customers (program_id, customer_key, partner_id, link_id, status, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+  )
+  const sale = db.prepare(
+    'INSERT INTO sales (program_id, customer_id, transaction_id, amount_cents, currency, occurred_at, attribution, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  )
+  const commission = db.prepare(
+    "INSERT INTO commissions (program_id, sale_id, partner_id, kind, amount_cents, currency, created_at) VALUES (?, ?, ?, 'commission', ?, 'USD', ?)",
+  )
+  const event = db.prepare(
+    "INSERT INTO processor_events (event_id, program_id, type, outcome, created_at) VALUES (?, ?, 'invoice.payment_succeeded', 'attributed', ?)",
+  )
   const attribution = JSON.stringify({ rule: 'click', click_id: 'clk_x', partner_id: 1, link_id: 1, window_days: 60 })
   const batch = 50_000
   for (let from = 0; from < ROWS; from += batch) {
@@ -76,7 +86,11 @@ async function timePages(url: string, route: string) {
   // A cursor from the middle of the program's ids, and one just above its smallest.
   const middle = Math.floor(ROWS / 2)
   const out = { first: '', middle: '', last: '' }
-  for (const [name, query] of [['first', '?limit=50'], ['middle', `?limit=50&cursor=${middle}`], ['last', '?limit=50&cursor=12']] as const) {
+  for (const [name, query] of [
+    ['first', '?limit=50'],
+    ['middle', `?limit=50&cursor=${middle}`],
+    ['last', '?limit=50&cursor=12'],
+  ] as const) {
     const times: number[] = []
     for (let i = 0; i < REPEAT; i++) {
       const t = performance.now()
@@ -96,16 +110,34 @@ function timeQuery(db: Database, table: string) {
     query.all(1, Math.floor(ROWS / 2))
     times.push(performance.now() - t)
   }
-  const plan = (db.prepare(`EXPLAIN QUERY PLAN SELECT * FROM ${table} WHERE program_id = ? AND id < ? ORDER BY id DESC LIMIT 51`).all(1, 1) as { detail: string }[]).map((r) => r.detail).join('; ')
+  const plan = (
+    db.prepare(`EXPLAIN QUERY PLAN SELECT * FROM ${table} WHERE program_id = ? AND id < ? ORDER BY id DESC LIMIT 51`).all(1, 1) as {
+      detail: string
+    }[]
+  )
+    .map((r) => r.detail)
+    .join('; ')
   return { query_ms: ms(median(times)), plan }
 }
 
 try {
   const fillMs = fill()
-  console.log(`filled ${ROWS.toLocaleString('en')} sales, commissions and customers, ${(ROWS / 10).toLocaleString('en')} events in ${(fillMs / 1000).toFixed(1)} s; file ${(statSync(path).size / 1e6).toFixed(0)} MB`)
+  console.log(
+    `filled ${ROWS.toLocaleString('en')} sales, commissions and customers, ${(ROWS / 10).toLocaleString('en')} events in ${(fillMs / 1000).toFixed(1)} s; file ${(statSync(path).size / 1e6).toFixed(0)} MB`,
+  )
   const server = startServer({
-    config: loadConfig({ DATABASE_PATH: path, PORT: '0', HOST: '127.0.0.1', SVC_ADMIN_TOKEN: TOKEN, SVC_LOG_REQUESTS: 'false', SVC_RATE_LIMIT_SCALE: '1000' }),
-    clock: systemClock, runtime: bunRuntime, trackerSource, log: () => {},
+    config: loadConfig({
+      DATABASE_PATH: path,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SVC_ADMIN_TOKEN: TOKEN,
+      SVC_LOG_REQUESTS: 'false',
+      SVC_RATE_LIMIT_SCALE: '1000',
+    }),
+    clock: systemClock,
+    runtime: bunRuntime,
+    trackerSource,
+    log: () => {},
   })
   const reader = new Database(path, { readonly: true })
   console.log('route        | HTTP page ms (median): first  middle  last | query alone ms | plan')
@@ -113,7 +145,9 @@ try {
     const t = await timePages(server.url, route)
     const table = route === 'events' ? 'processor_events' : route
     const q = timeQuery(reader, table)
-    console.log(`${route.padEnd(12)} | ${t.first.padStart(27)} ${t.middle.padStart(7)} ${t.last.padStart(5)} | ${q.query_ms.padStart(14)} | ${q.plan}`)
+    console.log(
+      `${route.padEnd(12)} | ${t.first.padStart(27)} ${t.middle.padStart(7)} ${t.last.padStart(5)} | ${q.query_ms.padStart(14)} | ${q.plan}`,
+    )
   }
   reader.close()
   await server.stop()
@@ -123,14 +157,26 @@ try {
   db.exec('DROP INDEX sales_program_id')
   db.close()
   const before = startServer({
-    config: loadConfig({ DATABASE_PATH: path, PORT: '0', HOST: '127.0.0.1', SVC_ADMIN_TOKEN: TOKEN, SVC_LOG_REQUESTS: 'false', SVC_RATE_LIMIT_SCALE: '1000' }),
-    clock: systemClock, runtime: bunRuntime, trackerSource, log: () => {},
+    config: loadConfig({
+      DATABASE_PATH: path,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SVC_ADMIN_TOKEN: TOKEN,
+      SVC_LOG_REQUESTS: 'false',
+      SVC_RATE_LIMIT_SCALE: '1000',
+    }),
+    clock: systemClock,
+    runtime: bunRuntime,
+    trackerSource,
+    log: () => {},
   })
   const old = await timePages(before.url, 'sales')
   const oldReader = new Database(path, { readonly: true })
   const oldQuery = timeQuery(oldReader, 'sales')
   oldReader.close()
-  console.log(`sales, index (program_id, created_at) as before issue 10 | ${old.first.padStart(7)} ${old.middle.padStart(7)} ${old.last.padStart(5)} | ${oldQuery.query_ms.padStart(8)} | ${oldQuery.plan}`)
+  console.log(
+    `sales, index (program_id, created_at) as before issue 10 | ${old.first.padStart(7)} ${old.middle.padStart(7)} ${old.last.padStart(5)} | ${oldQuery.query_ms.padStart(8)} | ${oldQuery.plan}`,
+  )
   await before.stop()
 } finally {
   rmSync(dir, { recursive: true, force: true })

@@ -52,9 +52,17 @@ const cleanup = () => {
   rmSync(TMP, { recursive: true, force: true })
 }
 process.on('exit', cleanup)
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => { cleanup(); process.exit(130) })
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.on(signal, () => {
+    cleanup()
+    process.exit(130)
+  })
 const budgetMs = (SECONDS + WARMUP) * 1000 * 12 + 240_000
-const watchdog = setTimeout(() => { console.error(`bench: watchdog after ${budgetMs / 1000} s, stopping`); cleanup(); process.exit(1) }, budgetMs)
+const watchdog = setTimeout(() => {
+  console.error(`bench: watchdog after ${budgetMs / 1000} s, stopping`)
+  cleanup()
+  process.exit(1)
+}, budgetMs)
 
 /** A warm-up run (discarded figures, counted 2xx), then the measured run. */
 async function measure(child: Child, shape: Shape): Promise<{ main: LoadResult; warm2xx: number }> {
@@ -68,13 +76,22 @@ async function measure(child: Child, shape: Shape): Promise<{ main: LoadResult; 
 }
 
 const saleLikeBody: Shape = {
-  method: 'POST', path: '/',
+  method: 'POST',
+  path: '/',
   variants: [{ body: JSON.stringify({ transaction_id: `bench-${RUN}-{n}`, amount_cents: 1999, customer_key: 'c1' }) }],
 }
 
-async function baseline(name: string, mode: 'commit' | 'group' | 'elysia', sync: 'FULL' | 'NORMAL', shape: Shape): Promise<LoadResult | null> {
+async function baseline(
+  name: string,
+  mode: 'commit' | 'group' | 'elysia',
+  sync: 'FULL' | 'NORMAL',
+  shape: Shape,
+): Promise<LoadResult | null> {
   const port = freePort()
-  const child = spawnChild(name, [BUN, join(ROOT, 'bench/baseline-serve.ts'), mode, String(port), join(TMP, `${name}.db`), sync], { port, logPath: join(TMP, `${name}.log`) })
+  const child = spawnChild(name, [BUN, join(ROOT, 'bench/baseline-serve.ts'), mode, String(port), join(TMP, `${name}.db`), sync], {
+    port,
+    logPath: join(TMP, `${name}.log`),
+  })
   try {
     await waitReady(child)
     const { main } = await measure(child, shape)
@@ -90,10 +107,17 @@ async function startService(name: string, extra: Record<string, string>): Promis
   const dbPath = join(TMP, `${name}.db`)
   const prof = CPU_PROF ? ['--cpu-prof', '--cpu-prof-md', `--cpu-prof-dir=${CPU_PROF}`, `--cpu-prof-name=${name}`] : []
   const child = spawnChild(name, [BUN, ...prof, SERVICE_MAIN], {
-    port, logPath: join(TMP, `${name}.log`),
+    port,
+    logPath: join(TMP, `${name}.log`),
     env: {
-      PORT: String(port), HOST: '127.0.0.1', DATABASE_PATH: dbPath, SVC_ADMIN_TOKEN: ADMIN_TOKEN,
-      TRUST_PROXY: 'true', SVC_LOG_REQUESTS: 'false', PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, ...extra,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_PATH: dbPath,
+      SVC_ADMIN_TOKEN: ADMIN_TOKEN,
+      TRUST_PROXY: 'true',
+      SVC_LOG_REQUESTS: 'false',
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      ...extra,
     },
   })
   await waitReady(child, '/healthz')
@@ -109,7 +133,9 @@ let ipCounter = 1
 
 /** A click shape: links in turn, each request from a new visitor IP. */
 const clickShape = (links: string[]): Shape => ({
-  method: 'POST', path: '/api/v1/track/click', newVisitorEachRequest: true,
+  method: 'POST',
+  path: '/api/v1/track/click',
+  newVisitorEachRequest: true,
   variants: links.map((link) => ({ body: JSON.stringify({ affiliate_url: `https://shop.test/?aff=${link}` }) })),
 })
 
@@ -118,7 +144,12 @@ async function clickAndFlood(ceilings: { commit: LoadResult | null; group: LoadR
   try {
     const programs = await createPrograms(child.url, ADMIN_TOKEN, `c${RUN}`, CLICK_PROGRAMS, Math.ceil(100 / CLICK_PROGRAMS))
     const links = programs.flatMap((p) => p.shortLinks)
-    const probe = await post(child.url, '/api/v1/track/click', { affiliate_url: `https://shop.test/?aff=${links[0]}` }, { 'x-forwarded-for': visitorIp(ipCounter++) })
+    const probe = await post(
+      child.url,
+      '/api/v1/track/click',
+      { affiliate_url: `https://shop.test/?aff=${links[0]}` },
+      { 'x-forwarded-for': visitorIp(ipCounter++) },
+    )
     let clicked = probe.status === 200 ? 1 : 0
     if (probe.status !== 200) {
       rows.push({ name: 'svc click', result: null, skipped: `click answered ${probe.status} ${JSON.stringify(probe.json).slice(0, 60)}` })
@@ -126,10 +157,14 @@ async function clickAndFlood(ceilings: { commit: LoadResult | null; group: LoadR
       const click = await measure(child, clickShape(links))
       clicked += click.warm2xx + click.main.ok2xx
       rows.push({
-        name: 'svc click', result: click.main, rssMb: rssMb(child),
+        name: 'svc click',
+        result: click.main,
+        rssMb: rssMb(child),
         ratios: `${pct(ratio(click.main, ceilings.commit))} of commit, ${pct(ratio(click.main, ceilings.group))} of group`,
         target: '≥ 80% of group, p99 ≤ 2× its p99 and < 5 ms',
-        pass: ceilings.group ? ratio(click.main, ceilings.group) >= 0.8 && click.main.p99 <= 2 * ceilings.group.p99 && click.main.p99 < 5 : null,
+        pass: ceilings.group
+          ? ratio(click.main, ceilings.group) >= 0.8 && click.main.p99 <= 2 * ceilings.group.p99 && click.main.p99 < 5
+          : null,
       })
     }
 
@@ -144,13 +179,24 @@ async function clickAndFlood(ceilings: { commit: LoadResult | null; group: LoadR
       if (status !== 429) burned++
       if (status === 200) burnedOk++
     }
-    const flood = await measure(child, { method: 'POST', path: '/api/v1/track/click', headers: { 'x-forwarded-for': floodIp }, variants: [{ body: floodBody }] })
+    const flood = await measure(child, {
+      method: 'POST',
+      path: '/api/v1/track/click',
+      headers: { 'x-forwarded-for': floodIp },
+      variants: [{ body: floodBody }],
+    })
     const floodRatio = ratio(flood.main, ceilings.elysia)
     // wrk counts 4xx/5xx as one figure; the row check after the run shows no flood request was recorded.
-    const all429 = flood.main.ok2xx === 0 && flood.main.non2xx === flood.main.requests && (flood.main.generator === 'wrk' || flood.main.statuses['429'] === flood.main.requests)
+    const all429 =
+      flood.main.ok2xx === 0 &&
+      flood.main.non2xx === flood.main.requests &&
+      (flood.main.generator === 'wrk' || flood.main.statuses['429'] === flood.main.requests)
     rows.push({
-      name: 'svc 429 flood', result: flood.main, rssMb: rssMb(child),
-      ratios: `${pct(floodRatio)} of bare Elysia`, target: '≥ 90% of bare Elysia, all 429',
+      name: 'svc 429 flood',
+      result: flood.main,
+      rssMb: rssMb(child),
+      ratios: `${pct(floodRatio)} of bare Elysia`,
+      target: '≥ 90% of bare Elysia, all 429',
       pass: Number.isFinite(floodRatio) ? floodRatio >= 0.9 && all429 : null,
     })
     rows.push({ name: 'svc RSS after click + flood', result: null, rssMb: rssMb(child), target: '< 150 MB' })
@@ -167,15 +213,23 @@ async function clickWithLogging(plain: LoadResult | null) {
   try {
     const programs = await createPrograms(child.url, ADMIN_TOKEN, `l${RUN}`, 5, 5)
     const links = programs.flatMap((p) => p.shortLinks)
-    const probe = await post(child.url, '/api/v1/track/click', { affiliate_url: `https://shop.test/?aff=${links[0]}` }, { 'x-forwarded-for': visitorIp(ipCounter++) })
+    const probe = await post(
+      child.url,
+      '/api/v1/track/click',
+      { affiliate_url: `https://shop.test/?aff=${links[0]}` },
+      { 'x-forwarded-for': visitorIp(ipCounter++) },
+    )
     if (probe.status !== 200) return
     const click = await measure(child, clickShape(links))
     const rss = rssMb(child)
     await stopChild(child)
     const logMb = statSync(child.logPath).size / 1048576
     rows.push({
-      name: 'svc click, request log on', result: click.main, rssMb: rss,
-      ratios: `${pct(ratio(click.main, plain))} of log off; ${logMb.toFixed(0)} MB of log`, target: 'cost of SVC_LOG_REQUESTS',
+      name: 'svc click, request log on',
+      result: click.main,
+      rssMb: rss,
+      ratios: `${pct(ratio(click.main, plain))} of log off; ${logMb.toFixed(0)} MB of log`,
+      target: 'cost of SVC_LOG_REQUESTS',
     })
     checks.push(...checkClicks(dbPath, 1 + click.warm2xx + click.main.ok2xx, inFlight(2)))
   } finally {
@@ -187,7 +241,12 @@ async function sales(ceilings: { commit: LoadResult | null; group: LoadResult | 
   const { child, dbPath } = await startService('svc-sale', { SVC_RATE_LIMIT_SCALE: String(SALE_SCALE) })
   try {
     const programs = await createPrograms(child.url, ADMIN_TOKEN, `s${RUN}`, SALE_PROGRAMS, 1)
-    const probe = await post(child.url, '/api/v1/track/sale', { transaction_id: 'probe', amount_cents: 1, customer_key: 'nobody' }, { authorization: `Bearer ${programs[0].apiKey}` })
+    const probe = await post(
+      child.url,
+      '/api/v1/track/sale',
+      { transaction_id: 'probe', amount_cents: 1, customer_key: 'nobody' },
+      { authorization: `Bearer ${programs[0].apiKey}` },
+    )
     if (probe.status === 404 && !probe.json?.error?.code) {
       rows.push({ name: 'svc sale', result: null, skipped: 'POST /api/v1/track/sale not found' })
       return
@@ -213,9 +272,12 @@ async function sales(ceilings: { commit: LoadResult | null; group: LoadResult | 
     const shape: Shape = { method: 'POST', path: '/api/v1/track/sale', variants }
     const sale = await measure(child, shape)
     rows.push({
-      name: 'svc sale', result: sale.main, rssMb: rssMb(child),
+      name: 'svc sale',
+      result: sale.main,
+      rssMb: rssMb(child),
       ratios: `${pct(ratio(sale.main, ceilings.commit))} of commit, ${pct(ratio(sale.main, ceilings.group))} of group`,
-      target: '≥ 50% of group, p99 < 5 ms', pass: ceilings.group ? ratio(sale.main, ceilings.group) >= 0.5 && sale.main.p99 < 5 : null,
+      target: '≥ 50% of group, p99 < 5 ms',
+      pass: ceilings.group ? ratio(sale.main, ceilings.group) >= 0.5 && sale.main.p99 < 5 : null,
     })
     await stopChild(child)
     checks.push(...checkSales(dbPath, sale.warm2xx + sale.main.ok2xx, inFlight(2), prepared.leads))
@@ -229,24 +291,37 @@ const loadAverage = () => Number(readFileSync('/proc/loadavg', 'utf8').split(' '
 
 async function main() {
   const loadBefore = loadAverage()
-  if (loadBefore > 1) console.error(`bench: warning, load average ${loadBefore} before the run: other processes share the cores and will lower the figures`)
-  console.error(`bench: ${generator} load, ${SECONDS} s runs after ${WARMUP} s warm-up, ${CONNECTIONS} connections, bun ${Bun.version}, ${navigator.hardwareConcurrency} cores, files in ${TMP}`)
+  if (loadBefore > 1)
+    console.error(`bench: warning, load average ${loadBefore} before the run: other processes share the cores and will lower the figures`)
+  console.error(
+    `bench: ${generator} load, ${SECONDS} s runs after ${WARMUP} s warm-up, ${CONNECTIONS} connections, bun ${Bun.version}, ${navigator.hardwareConcurrency} cores, files in ${TMP}`,
+  )
   const baselines = ONLY.has('baselines')
   if (baselines) console.error('baselines (bench/baseline-serve.ts):')
   const commit = baselines ? await baseline('sqlite-commit-FULL', 'commit', 'FULL', saleLikeBody) : null
   const group = baselines ? await baseline('sqlite-group-FULL', 'group', 'FULL', saleLikeBody) : null
-  const normal = baselines && NORMAL
-    ? { commit: await baseline('sqlite-commit-NORMAL', 'commit', 'NORMAL', saleLikeBody), group: await baseline('sqlite-group-NORMAL', 'group', 'NORMAL', saleLikeBody) }
-    : null
+  const normal =
+    baselines && NORMAL
+      ? {
+          commit: await baseline('sqlite-commit-NORMAL', 'commit', 'NORMAL', saleLikeBody),
+          group: await baseline('sqlite-group-NORMAL', 'group', 'NORMAL', saleLikeBody),
+        }
+      : null
   // Same request as the flood's (fixed, so that the load generator costs the same for both).
-  const floodLike: Shape = { method: 'POST', path: '/api/v1/track/click', headers: { 'x-forwarded-for': '198.51.100.7' }, variants: [{ body: '{"affiliate_url":"https://shop.test/?aff=bench-flood"}' }] }
+  const floodLike: Shape = {
+    method: 'POST',
+    path: '/api/v1/track/click',
+    headers: { 'x-forwarded-for': '198.51.100.7' },
+    variants: [{ body: '{"affiliate_url":"https://shop.test/?aff=bench-flood"}' }],
+  }
   const elysia = baselines ? await baseline('elysia-bare', 'elysia', 'FULL', floodLike) : null
   if (baselines) {
-    rows.push(
-      { name: 'ceiling: commit per request, FULL', result: commit },
-      { name: 'ceiling: group commit, FULL', result: group },
-    )
-    if (normal) rows.push({ name: 'ceiling: commit per request, NORMAL', result: normal.commit }, { name: 'ceiling: group commit, NORMAL', result: normal.group })
+    rows.push({ name: 'ceiling: commit per request, FULL', result: commit }, { name: 'ceiling: group commit, FULL', result: group })
+    if (normal)
+      rows.push(
+        { name: 'ceiling: commit per request, NORMAL', result: normal.commit },
+        { name: 'ceiling: group commit, NORMAL', result: normal.group },
+      )
     rows.push({ name: 'bare Elysia JSON route', result: elysia })
   }
 
@@ -257,8 +332,12 @@ async function main() {
 
   const rssRows = rows.filter((r) => r.name.startsWith('svc') && r.rssMb != null && r.target === '< 150 MB')
   for (const r of rssRows) r.pass = (r.rssMb as number) < 150
-  console.log(`\nsvc benchmark, ${new Date().toISOString()}, bun ${Bun.version}, ${navigator.hardwareConcurrency} cores, load average ${loadBefore} before and ${loadAverage()} after`)
-  console.log(`load by ${generator}, ${SECONDS} s per run after ${WARMUP} s warm-up, ${CONNECTIONS} connections; sales over ${SALE_PROGRAMS} keys with SVC_RATE_LIMIT_SCALE=${SALE_SCALE}\n`)
+  console.log(
+    `\nsvc benchmark, ${new Date().toISOString()}, bun ${Bun.version}, ${navigator.hardwareConcurrency} cores, load average ${loadBefore} before and ${loadAverage()} after`,
+  )
+  console.log(
+    `load by ${generator}, ${SECONDS} s per run after ${WARMUP} s warm-up, ${CONNECTIONS} connections; sales over ${SALE_PROGRAMS} keys with SVC_RATE_LIMIT_SCALE=${SALE_SCALE}\n`,
+  )
   printTable(rows)
   console.log('\ncorrectness after load:')
   for (const c of checks) console.log(`  ${c.ok ? 'ok  ' : 'FAIL'} ${c.name}: ${c.detail}`)

@@ -23,7 +23,13 @@ import { startLocalS3 } from '../test/runtime/s3.ts'
 const CLICKS = Number(process.env.BENCH_CLICKS ?? 1_000_000)
 const dir = mkdtempSync(join(tmpdir(), 'svc-storage-'))
 const path = join(dir, 'svc.db')
-const size = (p: string) => { try { return statSync(p).size } catch { return 0 } }
+const size = (p: string) => {
+  try {
+    return statSync(p).size
+  } catch {
+    return 0
+  }
+}
 const gb = (bytes: number) => bytes / 1024 ** 3
 
 try {
@@ -31,12 +37,20 @@ try {
   const db = new Database(path)
   db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA wal_autocheckpoint = 0')
   const now = Date.now()
-  db.exec(`INSERT INTO accounts (email, created_at) VALUES ('bench@shop.test', ${now}); INSERT INTO advertisers (account_id, created_at) VALUES (1, ${now})`)
-  db.exec(`INSERT INTO programs (advertiser_id, name, domain, commission_type, commission_rate, created_at) VALUES (1, 'P', 'shop.test', 'percent', 10, ${now})`)
-  db.exec(`INSERT INTO partners (program_id, name, created_at) VALUES (1, 'Partner', ${now}); INSERT INTO links (program_id, partner_id, short_link, created_at) VALUES (1, 1, 'l', ${now})`)
+  db.exec(
+    `INSERT INTO accounts (email, created_at) VALUES ('bench@shop.test', ${now}); INSERT INTO advertisers (account_id, created_at) VALUES (1, ${now})`,
+  )
+  db.exec(
+    `INSERT INTO programs (advertiser_id, name, domain, commission_type, commission_rate, created_at) VALUES (1, 'P', 'shop.test', 'percent', 10, ${now})`,
+  )
+  db.exec(
+    `INSERT INTO partners (program_id, name, created_at) VALUES (1, 'Partner', ${now}); INSERT INTO links (program_id, partner_id, short_link, created_at) VALUES (1, 1, 'l', ${now})`,
+  )
   db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
   const empty = size(path)
-  const insert = db.prepare('INSERT INTO clicks (click_id, program_id, link_id, partner_id, test_mode, ip, user_agent, created_at) VALUES (?, 1, 1, 1, 0, ?, ?, ?)')
+  const insert = db.prepare(
+    'INSERT INTO clicks (click_id, program_id, link_id, partner_id, test_mode, ip, user_agent, created_at) VALUES (?, 1, 1, 1, 0, ?, ?, ?)',
+  )
   const agent = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1'
   for (let from = 0; from < CLICKS; from += 2_000) {
     // Batches like the group-commit writer's.
@@ -53,12 +67,22 @@ try {
   const checkpointMs = performance.now() - t
   db.close()
   const bytes = size(path) - empty
-  console.log(`clicks: ${CLICKS.toLocaleString('en')} rows, ${(bytes / 1e6).toFixed(0)} MB on disk with indexes: ${((bytes / CLICKS) * 1e6 / 1e6).toFixed(0)} MB per million clicks (${(bytes / CLICKS).toFixed(0)} bytes each)`)
-  console.log(`checkpoint: ${(wal / 1e6).toFixed(0)} MB of WAL in ${(checkpointMs / 1000).toFixed(2)} s = ${(checkpointMs / 1000 / gb(wal)).toFixed(1)} s per GB of WAL`)
+  console.log(
+    `clicks: ${CLICKS.toLocaleString('en')} rows, ${(bytes / 1e6).toFixed(0)} MB on disk with indexes: ${(((bytes / CLICKS) * 1e6) / 1e6).toFixed(0)} MB per million clicks (${(bytes / CLICKS).toFixed(0)} bytes each)`,
+  )
+  console.log(
+    `checkpoint: ${(wal / 1e6).toFixed(0)} MB of WAL in ${(checkpointMs / 1000).toFixed(2)} s = ${(checkpointMs / 1000 / gb(wal)).toFixed(1)} s per GB of WAL`,
+  )
 
   const s3 = await startLocalS3()
   try {
-    const env = { ...process.env, ...s3.env('storage'), DATABASE_PATH: path, LITESTREAM_SYNC_INTERVAL: '1s', LITESTREAM_FORCE_PATH_STYLE: 'true' }
+    const env = {
+      ...process.env,
+      ...s3.env('storage'),
+      DATABASE_PATH: path,
+      LITESTREAM_SYNC_INTERVAL: '1s',
+      LITESTREAM_FORCE_PATH_STYLE: 'true',
+    }
     const config = join(ROOT, 'db/litestream.yml')
     t = performance.now()
     const replicate = Bun.spawn([LITESTREAM, 'replicate', '-config', config], { env, stdout: 'ignore', stderr: 'ignore' })
@@ -74,8 +98,12 @@ try {
     const restoreMs = performance.now() - t
     const restored = size(target)
     const stored = await s3.bytes('storage/')
-    console.log(`first snapshot to S3 (lz4, loopback): ${(size(path) / 1e6).toFixed(0)} MB in ${(replicateMs / 1000).toFixed(1)} s = ${(replicateMs / 1000 / gb(size(path))).toFixed(1)} s per GB; ${(stored / 1e6).toFixed(0)} MB stored (${(size(path) / stored).toFixed(1)}x smaller)`)
-    console.log(`restore from S3 (loopback): ${(restored / 1e6).toFixed(0)} MB in ${(restoreMs / 1000).toFixed(1)} s = ${(restoreMs / 1000 / gb(restored)).toFixed(1)} s per GB`)
+    console.log(
+      `first snapshot to S3 (lz4, loopback): ${(size(path) / 1e6).toFixed(0)} MB in ${(replicateMs / 1000).toFixed(1)} s = ${(replicateMs / 1000 / gb(size(path))).toFixed(1)} s per GB; ${(stored / 1e6).toFixed(0)} MB stored (${(size(path) / stored).toFixed(1)}x smaller)`,
+    )
+    console.log(
+      `restore from S3 (loopback): ${(restored / 1e6).toFixed(0)} MB in ${(restoreMs / 1000).toFixed(1)} s = ${(restoreMs / 1000 / gb(restored)).toFixed(1)} s per GB`,
+    )
   } finally {
     await s3.stop()
   }

@@ -43,7 +43,9 @@ export async function kill9Drill(options: { rounds: number; width?: number }): P
           try {
             const reply = await send('POST', '/api/v1/track/sale', body, program!.apiKey)
             if (reply.status === 201 || reply.status === 200) acked.add(body.transaction_id)
-          } catch { /* killed under it: not acknowledged */ }
+          } catch {
+            /* killed under it: not acknowledged */
+          }
         }
       }
       const load = Promise.all(Array.from({ length: width }, worker))
@@ -58,8 +60,18 @@ export async function kill9Drill(options: { rounds: number; width?: number }): P
     let lost = 0
     for (const id of acked) if (!stored.has(id)) lost++
     const db = new Database(databasePath, { readonly: true })
-    const dupT = (db.prepare('SELECT count(*) AS n FROM (SELECT transaction_id FROM sales GROUP BY transaction_id HAVING count(*) > 1)').get() as { n: number }).n
-    const dupC = (db.prepare("SELECT count(*) AS n FROM (SELECT sale_id FROM commissions WHERE kind = 'commission' GROUP BY sale_id HAVING count(*) > 1)").get() as { n: number }).n
+    const dupT = (
+      db.prepare('SELECT count(*) AS n FROM (SELECT transaction_id FROM sales GROUP BY transaction_id HAVING count(*) > 1)').get() as {
+        n: number
+      }
+    ).n
+    const dupC = (
+      db
+        .prepare(
+          "SELECT count(*) AS n FROM (SELECT sale_id FROM commissions WHERE kind = 'commission' GROUP BY sale_id HAVING count(*) > 1)",
+        )
+        .get() as { n: number }
+    ).n
     db.close()
     return { rounds, acknowledged: acked.size, lost, duplicateTransactions: dupT, duplicateCommissions: dupC, integrityFailures }
   } finally {
@@ -69,10 +81,15 @@ export async function kill9Drill(options: { rounds: number; width?: number }): P
 
 if (import.meta.main) {
   const r = await kill9Drill({ rounds: Number(process.env.DRILL_KILL_ROUNDS ?? 20), width: Number(process.env.DRILL_WIDTH ?? 32) })
-  console.log(line('kill -9 under sale load', {
-    rounds: r.rounds, acknowledged: r.acknowledged, acknowledged_lost: r.lost,
-    duplicate_transactions: r.duplicateTransactions, duplicate_commissions: r.duplicateCommissions,
-    integrity_check: r.integrityFailures.length ? r.integrityFailures.join(' | ') : 'ok every round',
-  }))
+  console.log(
+    line('kill -9 under sale load', {
+      rounds: r.rounds,
+      acknowledged: r.acknowledged,
+      acknowledged_lost: r.lost,
+      duplicate_transactions: r.duplicateTransactions,
+      duplicate_commissions: r.duplicateCommissions,
+      integrity_check: r.integrityFailures.length ? r.integrityFailures.join(' | ') : 'ok every round',
+    }),
+  )
   if (r.lost || r.duplicateTransactions || r.duplicateCommissions || r.integrityFailures.length) process.exitCode = 1
 }

@@ -35,7 +35,9 @@ export interface Service {
 export async function startService(env: Record<string, string>, logPath: string, cmd: string[] = ['sh', ENTRYPOINT]): Promise<Service> {
   const fd = openSync(logPath, 'a')
   const child: ChildProcess = spawn(cmd[0], cmd.slice(1), {
-    cwd: ROOT, detached: true, stdio: ['ignore', fd, fd],
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', fd, fd],
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SVC_ADMIN_TOKEN: ADMIN_TOKEN, SVC_LOG_REQUESTS: 'false', ...env },
   })
   closeSync(fd)
@@ -44,7 +46,10 @@ export async function startService(env: Record<string, string>, logPath: string,
   const log = () => (existsSync(logPath) ? readFileSync(logPath, 'utf8') : '')
   const pid = child.pid!
   const service: Service = {
-    url: '', pid, exited, log,
+    url: '',
+    pid,
+    exited,
+    log,
     async term() {
       process.kill(pid, 'SIGTERM')
       const timedOut = Symbol('timed out')
@@ -54,7 +59,11 @@ export async function startService(env: Record<string, string>, logPath: string,
       throw new Error(`${cmd.join(' ')} still running 20 s after SIGTERM:\n${log().slice(-3000)}`)
     },
     async kill9() {
-      try { process.kill(-pid, 'SIGKILL') } catch { /* already gone */ }
+      try {
+        process.kill(-pid, 'SIGKILL')
+      } catch {
+        /* already gone */
+      }
       await exited
     },
   }
@@ -73,12 +82,18 @@ export async function startService(env: Record<string, string>, logPath: string,
 export function client(url: string) {
   const send = async (method: string, path: string, body: unknown, token: string) => {
     const response = await fetch(url + path, {
-      method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(15_000),
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(15_000),
     })
     const text = await response.text()
     let json: any = null
-    try { json = JSON.parse(text) } catch { /* kept as null */ }
+    try {
+      json = JSON.parse(text)
+    } catch {
+      /* kept as null */
+    }
     return { status: response.status, json }
   }
   const admin = async (method: string, path: string, body?: unknown) => {
@@ -89,7 +104,12 @@ export function client(url: string) {
   return { send, admin }
 }
 
-export interface Program { programId: number; apiKey: string; shortLink: string; customerKeys: string[] }
+export interface Program {
+  programId: number
+  apiKey: string
+  shortLink: string
+  customerKeys: string[]
+}
 
 /**
  * An account, a recurring-percent program (every sale pays a commission), a partner, a link,
@@ -99,7 +119,11 @@ export async function setUpProgram(url: string, tag: string, customers: number):
   const { send, admin } = client(url)
   const account = await admin('POST', '/accounts', { email: `drill-${tag}@shop.test` })
   const program = await admin('POST', '/programs', {
-    account_id: account.account_id, name: `Drill ${tag}`, domain: 'shop.test', commission_type: 'recurring_percent', commission_rate: 10,
+    account_id: account.account_id,
+    name: `Drill ${tag}`,
+    domain: 'shop.test',
+    commission_type: 'recurring_percent',
+    commission_rate: 10,
   })
   const partner = await admin('POST', `/programs/${program.program_id}/partners`, { name: 'Drill partner' })
   const shortLink = `drill${tag}`
@@ -126,7 +150,9 @@ export async function inParallel(count: number, width: number, task: (i: number)
 
 /** The sale body a drill sends for sale number `i` of a program (amounts vary so that sums mean something). */
 export const saleBody = (program: Program, tag: string, i: number) => ({
-  transaction_id: `txn_${tag}_${i}`, customer_key: program.customerKeys[i % program.customerKeys.length], amount_cents: 1_000 + (i % 97) * 13,
+  transaction_id: `txn_${tag}_${i}`,
+  customer_key: program.customerKeys[i % program.customerKeys.length],
+  amount_cents: 1_000 + (i % 97) * 13,
 })
 
 /** Every count and sum the restore must bring back identical. */
@@ -139,9 +165,12 @@ export function figures(databasePath: string): Record<string, number> {
     const reversals = one("SELECT count(*) AS n, coalesce(sum(amount_cents), 0) AS sum FROM commissions WHERE kind = 'reversal'")
     const refunded = one("SELECT count(*) AS n FROM sales WHERE status <> 'recorded'")
     return {
-      sales: sales.n, sales_cents: sales.sum,
-      commissions: commissions.n, commissions_cents: commissions.sum,
-      reversals: reversals.n, reversals_cents: reversals.sum,
+      sales: sales.n,
+      sales_cents: sales.sum,
+      commissions: commissions.n,
+      commissions_cents: commissions.sum,
+      reversals: reversals.n,
+      reversals_cents: reversals.sum,
       customers: one('SELECT count(*) AS n FROM customers').n,
       clicks: one('SELECT count(*) AS n FROM clicks').n,
       refunds: one('SELECT count(*) AS n FROM refunds').n,
@@ -176,4 +205,6 @@ export function integrity(databasePath: string): string {
 
 /** A figure line: `name: value` pairs, printed by each drill. */
 export const line = (title: string, values: Record<string, unknown>) =>
-  `${title}: ${Object.entries(values).map(([k, v]) => `${k}=${v}`).join(' ')}`
+  `${title}: ${Object.entries(values)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ')}`

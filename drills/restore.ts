@@ -18,7 +18,19 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startLocalS3, type LocalS3 } from '../test/runtime/s3.ts'
-import { client, figures, inParallel, LITESTREAM, line, ROOT, saleBody, SERVER_CMD, setUpProgram, startService, storedTransactions } from './lib.ts'
+import {
+  client,
+  figures,
+  inParallel,
+  LITESTREAM,
+  line,
+  ROOT,
+  saleBody,
+  SERVER_CMD,
+  setUpProgram,
+  startService,
+  storedTransactions,
+} from './lib.ts'
 
 export interface RestoreResult {
   before: Record<string, number>
@@ -55,7 +67,12 @@ export async function replicaStarted(s3: LocalS3, prefix: string): Promise<void>
 }
 
 /** Part 1: write `sales` sales (every `refundEvery`-th refunded, some as chargebacks), stop, delete, restore, compare. */
-export async function restoreDrill(options: { sales: number; refundEvery?: number; customers?: number; width?: number }): Promise<RestoreResult> {
+export async function restoreDrill(options: {
+  sales: number
+  refundEvery?: number
+  customers?: number
+  width?: number
+}): Promise<RestoreResult> {
   const { sales, refundEvery = 5, customers = 40, width = 16 } = options
   const s3 = await startLocalS3()
   const dir = mkdtempSync(join(tmpdir(), 'svc-drill-restore-'))
@@ -71,7 +88,12 @@ export async function restoreDrill(options: { sales: number; refundEvery?: numbe
       const reply = await send('POST', '/api/v1/track/sale', saleBody(program, 'r', i), program.apiKey)
       if (reply.status !== 200 && reply.status !== 201) throw new Error(`sale ${i}: ${reply.status} ${JSON.stringify(reply.json)}`)
       if (i % refundEvery === 0) {
-        const refund = await send('POST', '/api/v1/track/refund', { transaction_id: `txn_r_${i}`, reason: i % (refundEvery * 2) === 0 ? 'chargeback' : 'refund' }, program.apiKey)
+        const refund = await send(
+          'POST',
+          '/api/v1/track/refund',
+          { transaction_id: `txn_r_${i}`, reason: i % (refundEvery * 2) === 0 ? 'chargeback' : 'refund' },
+          program.apiKey,
+        )
         if (refund.status !== 200) throw new Error(`refund ${i}: ${refund.status} ${JSON.stringify(refund.json)}`)
       }
     })
@@ -126,7 +148,9 @@ export async function recoveryPointRound(options: { loadMs: number; width?: numb
         try {
           const reply = await send('POST', '/api/v1/track/sale', body, program.apiKey)
           if (reply.status === 201 || reply.status === 200) acked.set(body.transaction_id, performance.now())
-        } catch { /* the kill: unanswered, so not acknowledged */ }
+        } catch {
+          /* the kill: unanswered, so not acknowledged */
+        }
       }
     }
     const load = Promise.all(Array.from({ length: width }, worker))
@@ -140,7 +164,9 @@ export async function recoveryPointRound(options: { loadMs: number; width?: numb
     mkdirSync(join(dir, 'restored'))
     // Asynchronous: the S3 server answers from this very process.
     const run = Bun.spawn([LITESTREAM, 'restore', '-config', join(ROOT, 'db/litestream.yml'), '-o', restored, env.DATABASE_PATH], {
-      env: { ...process.env, ...env }, stdout: 'pipe', stderr: 'pipe',
+      env: { ...process.env, ...env },
+      stdout: 'pipe',
+      stderr: 'pipe',
     })
     if ((await run.exited) !== 0) throw new Error(`litestream restore failed: ${await new Response(run.stderr).text()}`)
     const stored = storedTransactions(restored)
@@ -165,16 +191,33 @@ if (import.meta.main) {
   const same = JSON.stringify(result.before) === JSON.stringify(result.after)
   console.log(line('restore from S3 (before)', result.before))
   console.log(line('restore from S3 (after) ', result.after))
-  console.log(line('restore from S3', {
-    identical: same, old_key_status: result.oldKeyStatus, replayed_sale_status: result.replayStatus,
-    first_exit: result.firstExit, restart_with_restore_ms: Math.round(result.restoreMs),
-  }))
+  console.log(
+    line('restore from S3', {
+      identical: same,
+      old_key_status: result.oldKeyStatus,
+      replayed_sale_status: result.replayStatus,
+      first_exit: result.firstExit,
+      restart_with_restore_ms: Math.round(result.restoreMs),
+    }),
+  )
   const points: number[] = []
   for (let round = 1; round <= rounds; round++) {
     const r = await recoveryPointRound({ loadMs: 3_000 + round * 700 })
     points.push(r.recoveryPointMs)
-    console.log(line(`recovery point round ${round}`, { acknowledged: r.acknowledged, lost_from_replica: r.lost, recovery_point_ms: r.recoveryPointMs }))
+    console.log(
+      line(`recovery point round ${round}`, {
+        acknowledged: r.acknowledged,
+        lost_from_replica: r.lost,
+        recovery_point_ms: r.recoveryPointMs,
+      }),
+    )
   }
-  console.log(line('recovery point (sync-interval 1s)', { rounds, max_ms: Math.max(...points), mean_ms: Math.round(points.reduce((a, b) => a + b, 0) / points.length) }))
+  console.log(
+    line('recovery point (sync-interval 1s)', {
+      rounds,
+      max_ms: Math.max(...points),
+      mean_ms: Math.round(points.reduce((a, b) => a + b, 0) / points.length),
+    }),
+  )
   if (!same || result.oldKeyStatus !== 200 || result.replayStatus !== 409) process.exitCode = 1
 }

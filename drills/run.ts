@@ -10,7 +10,11 @@ for (const drill of drills) {
   if ((await child.exited) !== 0) failed++
 }
 // Deno too: the shutdown rules hold on both runtimes.
-const deno = Bun.spawn([process.execPath, `${import.meta.dir}/sigterm.ts`], { env: { ...process.env, DRILL_RUNTIME: 'deno' }, stdout: 'inherit', stderr: 'inherit' })
+const deno = Bun.spawn([process.execPath, `${import.meta.dir}/sigterm.ts`], {
+  env: { ...process.env, DRILL_RUNTIME: 'deno' },
+  stdout: 'inherit',
+  stderr: 'inherit',
+})
 if ((await deno.exited) !== 0) failed++
 console.log(failed ? `drills: ${failed} failed` : 'drills: all passed')
 process.exitCode = failed ? 1 : 0

@@ -86,13 +86,22 @@ export async function sigtermDrill(options: { rounds: number; width?: number; ru
 
 if (import.meta.main) {
   const runtime = process.env.DRILL_RUNTIME === 'deno' ? 'deno' : 'bun'
-  const rounds = await sigtermDrill({ rounds: Number(process.env.DRILL_TERM_ROUNDS ?? 5), width: Number(process.env.DRILL_WIDTH ?? 32), runtime })
+  const rounds = await sigtermDrill({
+    rounds: Number(process.env.DRILL_TERM_ROUNDS ?? 5),
+    width: Number(process.env.DRILL_WIDTH ?? 32),
+    runtime,
+  })
   rounds.forEach((r, i) => console.log(line(`SIGTERM round ${i + 1} (${runtime})`, { ...r })))
   const sum = (key: keyof SigtermRound) => rounds.reduce((a, r) => a + Number(r[key]), 0)
   const total = {
-    rounds: rounds.length, acknowledged: sum('acknowledged'), acknowledged_lost: sum('lost'), resets: sum('resets'),
-    refused_after_close: sum('refused'), answered_503: sum('unavailable'),
-    exit_codes: [...new Set(rounds.map((r) => r.exitCode))].join(','), max_exit_ms: Math.max(...rounds.map((r) => r.exitMs)),
+    rounds: rounds.length,
+    acknowledged: sum('acknowledged'),
+    acknowledged_lost: sum('lost'),
+    resets: sum('resets'),
+    refused_after_close: sum('refused'),
+    answered_503: sum('unavailable'),
+    exit_codes: [...new Set(rounds.map((r) => r.exitCode))].join(','),
+    max_exit_ms: Math.max(...rounds.map((r) => r.exitMs)),
   }
   console.log(line(`SIGTERM under sale load (${runtime})`, total))
   if (total.acknowledged_lost || total.resets || total.exit_codes !== '0' || total.max_exit_ms >= 10_000) process.exitCode = 1

@@ -36,7 +36,16 @@ export function boot(runtime: Runtime, env: Record<string, string | undefined>, 
     }
     throw error
   }
-  console.log(JSON.stringify({ level: 'info', msg: 'svc listening', url: server.url, runtime: runtime.name, database: config.databasePath, admin_api: config.adminToken !== null }))
+  console.log(
+    JSON.stringify({
+      level: 'info',
+      msg: 'svc listening',
+      url: server.url,
+      runtime: runtime.name,
+      database: config.databasePath,
+      admin_api: config.adminToken !== null,
+    }),
+  )
   // docs/decisions.md, Shutdown: finish what is running, flush the writer, exit 0 within 10 s. A second
   // signal while stopping changes nothing.
   let stopping = false

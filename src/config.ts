@@ -20,10 +20,14 @@ export interface Config {
 export class ConfigError extends Error {}
 
 /** A variable's text; unset and empty both read as null (the default applies). */
-const text = z.string().optional().transform((value) => (value === undefined || value === '' ? null : value))
+const text = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value === '' ? null : value))
 
 /** A value `read` accepts (undefined: refused with `message`, which names the variable and quotes the value). */
-const checked = <T>(read: (value: string) => T | undefined, message: (value: string) => string) =>
+const checked =
+  <T>(read: (value: string) => T | undefined, message: (value: string) => string) =>
   (value: string, ctx: z.RefinementCtx): T => {
     const result = read(value)
     if (result === undefined) ctx.addIssue({ code: 'custom', message: message(value) })
@@ -34,38 +38,60 @@ const checked = <T>(read: (value: string) => T | undefined, message: (value: str
 const optional = <T>(check: (value: string, ctx: z.RefinementCtx) => T) =>
   text.transform((value, ctx) => (value === null ? null : check(value, ctx)))
 
-const flag = (name: string, fallback: boolean) => optional(checked((value) => {
-  if (['true', '1', 'yes'].includes(value.toLowerCase())) return true
-  if (['false', '0', 'no'].includes(value.toLowerCase())) return false
-  return undefined
-}, (value) => `${name} must be true or false, got "${value}"`)).transform((value) => value ?? fallback)
+const flag = (name: string, fallback: boolean) =>
+  optional(
+    checked(
+      (value) => {
+        if (['true', '1', 'yes'].includes(value.toLowerCase())) return true
+        if (['false', '0', 'no'].includes(value.toLowerCase())) return false
+        return undefined
+      },
+      (value) => `${name} must be true or false, got "${value}"`,
+    ),
+  ).transform((value) => value ?? fallback)
 
 /** An http(s) URL; `trim` drops trailing slashes (a base URL that paths are appended to). */
-const url = (name: string, trim = true) => optional(checked((value) => {
-  if (!URL.canParse(value) || !['http:', 'https:'].includes(new URL(value).protocol)) return undefined
-  if (!trim) return value
-  // Trailing slashes cut by hand: no regular expression runs over text from outside (issue 9).
-  let end = value.length
-  while (end > 0 && value.charCodeAt(end - 1) === 47) end--
-  return value.slice(0, end)
-}, (value) => `${name} must be an http(s) URL, got "${value}"`))
+const url = (name: string, trim = true) =>
+  optional(
+    checked(
+      (value) => {
+        if (!URL.canParse(value) || !['http:', 'https:'].includes(new URL(value).protocol)) return undefined
+        if (!trim) return value
+        // Trailing slashes cut by hand: no regular expression runs over text from outside (issue 9).
+        let end = value.length
+        while (end > 0 && value.charCodeAt(end - 1) === 47) end--
+        return value.slice(0, end)
+      },
+      (value) => `${name} must be an http(s) URL, got "${value}"`,
+    ),
+  )
 
 const minLength = (name: string, length: number) =>
   text.refine((value) => value === null || value.length >= length, `${name} must be at least ${length} characters`)
 
 // Declared in the order the variables are checked: the first failing one is reported.
 const Environment = z.object({
-  PORT: z.string().default('3000').transform(checked(
-    (value) => (/^\d+$/.test(value) && Number(value) <= 65535 ? Number(value) : undefined),
-    (value) => `PORT must be a whole number from 0 to 65535, got "${value}"`,
-  )),
+  PORT: z
+    .string()
+    .default('3000')
+    .transform(
+      checked(
+        (value) => (/^\d+$/.test(value) && Number(value) <= 65535 ? Number(value) : undefined),
+        (value) => `PORT must be a whole number from 0 to 65535, got "${value}"`,
+      ),
+    ),
   SVC_ADMIN_TOKEN: minLength('SVC_ADMIN_TOKEN', 16),
   SVC_SECRET: minLength('SVC_SECRET', 32),
   PUBLIC_BASE_URL: url('PUBLIC_BASE_URL'),
-  SVC_RATE_LIMIT_SCALE: z.string().default('1').transform(checked(
-    (value) => (Number.isFinite(Number(value)) && Number(value) >= 1 ? Number(value) : undefined),
-    (value) => `SVC_RATE_LIMIT_SCALE must be a number of at least 1, got "${value}"`,
-  )),
+  SVC_RATE_LIMIT_SCALE: z
+    .string()
+    .default('1')
+    .transform(
+      checked(
+        (value) => (Number.isFinite(Number(value)) && Number(value) >= 1 ? Number(value) : undefined),
+        (value) => `SVC_RATE_LIMIT_SCALE must be a number of at least 1, got "${value}"`,
+      ),
+    ),
   HOST: text,
   DATABASE_PATH: text,
   TRUST_PROXY: flag('TRUST_PROXY', false),

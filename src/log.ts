@@ -42,9 +42,12 @@ export function lineLog(write: (text: string) => void = (text) => console.log(te
     }
     const fields = JSON.stringify(line)
     // `{"time":…` then the caller's fields in their order: what JSON.stringify({ time, ...line }) gave.
-    const text = 'time' in line
-      ? JSON.stringify({ time: lastIso, ...line })
-      : fields.length > 2 ? `{"time":"${lastIso}",${fields.slice(1)}` : `{"time":"${lastIso}"}`
+    const text =
+      'time' in line
+        ? JSON.stringify({ time: lastIso, ...line })
+        : fields.length > 2
+          ? `{"time":"${lastIso}",${fields.slice(1)}`
+          : `{"time":"${lastIso}"}`
     pending = pending === '' ? text : `${pending}\n${text}`
     if (pending.length >= MAX_PENDING || line.level === 'error') flush()
     else if (!scheduled) {

@@ -4,10 +4,14 @@ import { join, relative } from 'node:path'
 
 // Layering rules that a reviewer would otherwise have to re-check by hand (README, Architecture).
 const ROOT = join(import.meta.dir, '..')
-const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-  entry.isDirectory() ? files(join(dir, entry.name)) : /\.tsx?$/.test(entry.name) ? [join(dir, entry.name)] : [])
+const files = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? files(join(dir, entry.name)) : /\.tsx?$/.test(entry.name) ? [join(dir, entry.name)] : [],
+  )
 /** Every source file above the storage layer: not src/db, and not the SQLite driver adapters of src/runtime. */
-const aboveDb = files(join(ROOT, 'src')).map((path) => relative(ROOT, path)).filter((path) => !path.startsWith('src/db/') && !path.startsWith('src/runtime/'))
+const aboveDb = files(join(ROOT, 'src'))
+  .map((path) => relative(ROOT, path))
+  .filter((path) => !path.startsWith('src/db/') && !path.startsWith('src/runtime/'))
 
 const offending = (pattern: RegExp) => aboveDb.filter((path) => pattern.test(readFileSync(join(ROOT, path), 'utf8')))
 

@@ -7,8 +7,15 @@ import { loadConfig } from '../src/config.ts'
 describe('configuration (README, Configuration)', () => {
   test('defaults match the environment table', () => {
     expect(loadConfig({})).toMatchObject({
-      port: 3000, host: '0.0.0.0', databasePath: './data/svc.db', adminToken: null, secret: null, trustProxy: false,
-      publicBaseUrl: 'http://localhost:3000', stripeConnectWebhookSecret: null, docsUrl: 'http://localhost:3000/docs',
+      port: 3000,
+      host: '0.0.0.0',
+      databasePath: './data/svc.db',
+      adminToken: null,
+      secret: null,
+      trustProxy: false,
+      publicBaseUrl: 'http://localhost:3000',
+      stripeConnectWebhookSecret: null,
+      docsUrl: 'http://localhost:3000/docs',
     })
   })
 
@@ -39,15 +46,26 @@ describe('configuration (README, Configuration)', () => {
     const taken = Bun.listen({ hostname: '127.0.0.1', port: 0, socket: { data() {} } })
     try {
       const cases: [Record<string, string>, string][] = [
-        [{ DATABASE_PATH: '/proc/svc-nowhere/svc.db' }, 'svc: configuration error: DATABASE_PATH "/proc/svc-nowhere/svc.db" cannot be opened'],
+        [
+          { DATABASE_PATH: '/proc/svc-nowhere/svc.db' },
+          'svc: configuration error: DATABASE_PATH "/proc/svc-nowhere/svc.db" cannot be opened',
+        ],
         [{ HOST: '999.1.1.1', PORT: '0' }, 'svc: configuration error: cannot listen on HOST "999.1.1.1" PORT 0'],
         [{ HOST: '127.0.0.1', PORT: String(taken.port) }, `svc: configuration error: cannot listen on HOST "127.0.0.1" PORT ${taken.port}`],
       ]
       for (const [env, message] of cases) {
         const dir = mkdtempSync(join(tmpdir(), 'svc-start-'))
-        const run = Bun.spawnSync([process.execPath, 'src/main.ts'], { env: { ...process.env, DATABASE_PATH: join(dir, 'svc.db'), ...env }, stderr: 'pipe', timeout: 20_000 })
+        const run = Bun.spawnSync([process.execPath, 'src/main.ts'], {
+          env: { ...process.env, DATABASE_PATH: join(dir, 'svc.db'), ...env },
+          stderr: 'pipe',
+          timeout: 20_000,
+        })
         rmSync(dir, { recursive: true, force: true })
-        expect({ env, code: run.exitCode, stderr: run.stderr.toString().split('\n')[0] }).toEqual({ env, code: 2, stderr: expect.stringContaining(message) })
+        expect({ env, code: run.exitCode, stderr: run.stderr.toString().split('\n')[0] }).toEqual({
+          env,
+          code: 2,
+          stderr: expect.stringContaining(message),
+        })
       }
     } finally {
       taken.stop(true)

@@ -77,7 +77,13 @@ interface Hosted {
 function hostInProcess(env: Record<string, string>): Hosted {
   const clock = new ManualClock(START)
   const errors: Record<string, unknown>[] = []
-  const server = startServer({ config: loadConfig(env), clock, runtime: bunRuntime, trackerSource, log: (line) => line.level === 'error' && errors.push(line) })
+  const server = startServer({
+    config: loadConfig(env),
+    clock,
+    runtime: bunRuntime,
+    trackerSource,
+    log: (line) => line.level === 'error' && errors.push(line),
+  })
   return { server, clock, errors, stop: () => server.stop() }
 }
 
@@ -95,17 +101,23 @@ async function hostOnDeno(dir: string, env: Record<string, string>): Promise<Hos
   const child = Bun.spawn([DENO, 'run', '--node-modules-dir=manual', '-A', 'test/deno-server.ts'], {
     cwd: ROOT,
     env: { ...process.env, ...env, SVC_SECRET: secret, SVC_TEST_CLOCK_FILE: join(dir, 'clock') },
-    stdout: Bun.file(logPath), stderr: Bun.file(join(dir, 'server.err')),
+    stdout: Bun.file(logPath),
+    stderr: Bun.file(join(dir, 'server.err')),
   })
   const lines = () => (existsSync(logPath) ? readFileSync(logPath, 'utf8').split('\n').filter(Boolean) : [])
   let url: string | null = null
   for (const deadline = Date.now() + 20_000; !url && Date.now() < deadline; await Bun.sleep(20)) {
-    url = lines().map((l) => l.match(/"url":"(http:\/\/[^"]+)"/)?.[1]).find(Boolean) ?? null
+    url =
+      lines()
+        .map((l) => l.match(/"url":"(http:\/\/[^"]+)"/)?.[1])
+        .find(Boolean) ?? null
     if (child.exitCode !== null) break
   }
   if (!url) {
     child.kill()
-    throw new Error(`deno did not start: ${lines().join('\n')} ${existsSync(join(dir, 'server.err')) ? readFileSync(join(dir, 'server.err'), 'utf8') : ''}`)
+    throw new Error(
+      `deno did not start: ${lines().join('\n')} ${existsSync(join(dir, 'server.err')) ? readFileSync(join(dir, 'server.err'), 'utf8') : ''}`,
+    )
   }
   const client = new Database(env.DATABASE_PATH, { strict: true })
   client.exec('PRAGMA busy_timeout = 5000')
@@ -115,14 +127,24 @@ async function hostOnDeno(dir: string, env: Record<string, string>): Promise<Hos
   const connection = { client: sqlite, db: drizzleOver(sqlite), writer: new Writer(sqlite) }
   const database = { ...connection, stores: createStores(connection, { catalog: false }) }
   const server = {
-    url, port: Number(new URL(url).port),
+    url,
+    port: Number(new URL(url).port),
     deps: { config, secret, database, findKey: (token: string) => database.stores.programs.findKey(token) },
     stop: async () => {},
   } as unknown as Started
   return {
-    server, clock,
+    server,
+    clock,
     get errors() {
-      return lines().map((l) => { try { return JSON.parse(l) } catch { return null } }).filter((l) => l?.level === 'error')
+      return lines()
+        .map((l) => {
+          try {
+            return JSON.parse(l)
+          } catch {
+            return null
+          }
+        })
+        .filter((l) => l?.level === 'error')
     },
     async stop() {
       child.kill('SIGTERM')
@@ -171,7 +193,9 @@ export async function startApi(options: { env?: Record<string, string> } = {}): 
     let parsed: unknown = text
     try {
       parsed = text ? JSON.parse(text) : null
-    } catch { /* not JSON: kept as text so the test can say so */ }
+    } catch {
+      /* not JSON: kept as text so the test can say so */
+    }
     return { status: response.status, headers: response.headers, body: parsed }
   }
   const admin: Api['admin'] = (method, path, body) => call(method, `/api/v1/admin${path}`, { body, token: ADMIN_TOKEN })
@@ -180,8 +204,12 @@ export async function startApi(options: { env?: Record<string, string> } = {}): 
     const n = ++sequence
     const account = await admin('POST', '/accounts', { email: `owner${n}-${Date.now()}@shop.test` })
     const program = await admin('POST', '/programs', {
-      account_id: account.body.data.account_id, name: `Program ${n}`, domain: 'shop.test',
-      commission_type: 'percent', commission_rate: 10, ...fields,
+      account_id: account.body.data.account_id,
+      name: `Program ${n}`,
+      domain: 'shop.test',
+      commission_type: 'percent',
+      commission_rate: 10,
+      ...fields,
     })
     if (program.status !== 201) throw new Error(`setupProgram: ${JSON.stringify(program.body)}`)
     const programId = program.body.data.program_id
@@ -189,13 +217,25 @@ export async function startApi(options: { env?: Record<string, string> } = {}): 
     const shortLink = `link${n}x${Math.random().toString(36).slice(2, 8)}`
     const link = await admin('POST', `/programs/${programId}/links`, { partner_id: partner.body.data.partner_id, short_link: shortLink })
     return {
-      accountId: account.body.data.account_id, advertiserId: account.body.data.advertiser_id, programId,
-      apiKey: program.body.data.api_key, partnerId: partner.body.data.partner_id, linkId: link.body.data.link_id, shortLink,
+      accountId: account.body.data.account_id,
+      advertiserId: account.body.data.advertiser_id,
+      programId,
+      apiKey: program.body.data.api_key,
+      partnerId: partner.body.data.partner_id,
+      linkId: link.body.data.link_id,
+      shortLink,
     }
   }
 
   return {
-    url, port: server.port, clock, server, dir, call, admin, setupProgram,
+    url,
+    port: server.port,
+    clock,
+    server,
+    dir,
+    call,
+    admin,
+    setupProgram,
     get errors() {
       return hosted.errors
     },

@@ -22,7 +22,10 @@ describe('the buffered log', () => {
     log({})
     await turn()
     expect(writes.length).toBe(2)
-    const lines = writes.join('\n').split('\n').map((line) => JSON.parse(line))
+    const lines = writes
+      .join('\n')
+      .split('\n')
+      .map((line) => JSON.parse(line))
     expect(lines.map((line) => Object.keys(line))).toEqual([
       ['time', 'level', 'method', 'route', 'status', 'duration_ms', 'request_id'],
       ['time', 'level', 'request_id', 'error'],
@@ -47,7 +50,11 @@ describe('the buffered log', () => {
     for (let i = 0; i < 2000; i++) log({ level: 'info', padding: 'x'.repeat(40), n: i })
     expect(writes.length).toBeGreaterThan(1)
     log.flush()
-    const lines = writes.slice(1).join('\n').split('\n').map((line) => JSON.parse(line).n)
+    const lines = writes
+      .slice(1)
+      .join('\n')
+      .split('\n')
+      .map((line) => JSON.parse(line).n)
     expect(lines).toEqual(Array.from({ length: 2000 }, (_, i) => i))
   })
 
@@ -58,7 +65,11 @@ for (let i = 0; i < 500; i++) log({ level: 'info', n: i })
 process.exit(0)`
     const run = Bun.spawnSync([process.execPath, '-e', script], { cwd: root, stdout: 'pipe', stderr: 'pipe' })
     expect(run.stderr.toString()).toBe('')
-    const lines = run.stdout.toString().trim().split('\n').map((line) => JSON.parse(line).n)
+    const lines = run.stdout
+      .toString()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line).n)
     expect(lines).toEqual(Array.from({ length: 500 }, (_, i) => i))
   })
 })
@@ -66,8 +77,17 @@ process.exit(0)`
 test('the service logs one line per request and none is lost at SIGTERM', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-log-'))
   const child = Bun.spawn([process.execPath, 'src/main.ts'], {
-    cwd: root, stdout: 'pipe', stderr: 'pipe',
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', SVC_ADMIN_TOKEN: ADMIN_TOKEN, SVC_LOG_REQUESTS: 'true', DATABASE_PATH: join(dir, 'svc.db') },
+    cwd: root,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      SVC_ADMIN_TOKEN: ADMIN_TOKEN,
+      SVC_LOG_REQUESTS: 'true',
+      DATABASE_PATH: join(dir, 'svc.db'),
+    },
   })
   try {
     const reader = child.stdout.getReader()
@@ -89,7 +109,11 @@ test('the service logs one line per request and none is lost at SIGTERM', async 
       text += new TextDecoder().decode(value)
     }
     expect(await child.exited).toBe(0)
-    const requests = text.trim().split('\n').map((line) => JSON.parse(line)).filter((line) => line.route === '/healthz')
+    const requests = text
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line))
+      .filter((line) => line.route === '/healthz')
     expect(requests.length).toBe(200)
     for (const line of requests) {
       expect(Object.keys(line)).toEqual(['time', 'level', 'method', 'route', 'status', 'duration_ms', 'request_id'])

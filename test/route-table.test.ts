@@ -32,7 +32,10 @@ describe('one row per route', () => {
     for (const route of buildRoutes(api.server.deps).routes) {
       const detail = route.hooks?.detail as Record<string, unknown> | undefined
       const documented = Boolean(detail && !detail.hide)
-      expect({ route: `${route.method} ${route.path}`, documented }).toEqual({ route: `${route.method} ${route.path}`, documented: Boolean(routeTable[`${route.method} ${route.path}`]?.id) })
+      expect({ route: `${route.method} ${route.path}`, documented }).toEqual({
+        route: `${route.method} ${route.path}`,
+        documented: Boolean(routeTable[`${route.method} ${route.path}`]?.id),
+      })
     }
   })
 
@@ -45,7 +48,8 @@ describe('one row per route', () => {
   })
 
   test('the CLI routes share the CLI bucket, and so does an unknown path beside them', () => {
-    for (const { key, path, row } of rows) if (path.startsWith('/api/v1/cli/')) expect({ key, limit: row.limit }).toEqual({ key, limit: 'cli' })
+    for (const { key, path, row } of rows)
+      if (path.startsWith('/api/v1/cli/')) expect({ key, limit: row.limit }).toEqual({ key, limit: 'cli' })
     expect(routeOf('/api/v1/cli/nothing-here')?.limit).toBe('cli')
   })
 })
@@ -97,7 +101,9 @@ describe('what each row says is what the server answers', () => {
       const reply = await api.call('OPTIONS', sample(path), { headers: { origin, 'access-control-request-method': 'POST' } })
       const browser = routeOf(sample(path))?.browser
       expect({ path, status: reply.status, message: reply.body?.error?.message }).toEqual({
-        path, status: browser ? 403 : 404, message: browser ? 'Origin not allowed for this program' : 'Route not found',
+        path,
+        status: browser ? 403 : 404,
+        message: browser ? 'Origin not allowed for this program' : 'Route not found',
       })
     }
   })
@@ -109,11 +115,24 @@ describe('what each row says is what the server answers', () => {
     })
     const expected = (row: Route, id: string) => row.failure?.(id).message ?? 'Internal server error'
     for (const { key, method, path, row } of rows) {
-      const reply = await fetch(new Request(`http://svc.local${sample(path)}`, { method, body: bodyOf(method), headers: { 'content-type': 'application/json' } }))
+      const reply = await fetch(
+        new Request(`http://svc.local${sample(path)}`, { method, body: bodyOf(method), headers: { 'content-type': 'application/json' } }),
+      )
       const id = reply.headers.get('x-request-id')
       const body = (await reply.json()) as { data?: null; error: Record<string, unknown> }
-      expect({ key, status: reply.status, id: typeof id, message: body.error.message, platform: 'data' in body, code: body.error.code }).toEqual({
-        key, status: 500, id: 'string', message: expected(row, id!), platform: row.envelope !== 'typed',
+      expect({
+        key,
+        status: reply.status,
+        id: typeof id,
+        message: body.error.message,
+        platform: 'data' in body,
+        code: body.error.code,
+      }).toEqual({
+        key,
+        status: 500,
+        id: 'string',
+        message: expected(row, id!),
+        platform: row.envelope !== 'typed',
         code: row.envelope === 'typed' ? 'internal_error' : row.codes?.[500],
       })
     }

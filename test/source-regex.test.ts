@@ -21,7 +21,10 @@ function literals(line: string): string[] {
     let inClass = false
     for (; at < line.length; at++) {
       const c = line[at]
-      if (c === '\\') { body += c + line[++at]; continue }
+      if (c === '\\') {
+        body += c + line[++at]
+        continue
+      }
       if (c === '[') inClass = true
       if (c === ']') inClass = false
       if (c === '/' && !inClass) break
@@ -39,7 +42,7 @@ function literals(line: string): string[] {
  */
 function backtracks(pattern: string): boolean {
   const endRepeat = /[+*}]\)?\$$/.test(pattern) && !pattern.startsWith('^')
-  const dotStar = /\.[*+]/.test(pattern) && (pattern.replace(/\.[*+]/, '').match(/[^\\][*+]/) !== null)
+  const dotStar = /\.[*+]/.test(pattern) && pattern.replace(/\.[*+]/, '').match(/[^\\][*+]/) !== null
   return endRepeat || dotStar
 }
 
@@ -49,9 +52,11 @@ test('no regular expression in src/ has a backtracking shape', () => {
   for (const file of files(SRC)) {
     // The tracker's minified source runs in the visitor's browser, over its own cookie string.
     if (file.endsWith('tracker-source.ts')) continue
-    readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
-      for (const pattern of literals(line)) if (backtracks(pattern)) offenders.push(`${file.slice(SRC.length + 1)}:${i + 1} /${pattern}/`)
-    })
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .forEach((line, i) => {
+        for (const pattern of literals(line)) if (backtracks(pattern)) offenders.push(`${file.slice(SRC.length + 1)}:${i + 1} /${pattern}/`)
+      })
   }
   expect(offenders).toEqual([])
 })

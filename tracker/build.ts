@@ -2,14 +2,14 @@
 // dist/tracker.js and src/tracker-source.ts, the module the server serves GET /tracker.js from:
 // embedding it as a string keeps the compiled binary and the Deno adapter free of Bun.build
 // at run time. test/tracker/size.test.ts fails when the embedded copy drifts from the source.
-import { join } from "node:path"
+import { join } from 'node:path'
 
-const entry = join(import.meta.dir, "src", "tracker.ts")
+const entry = join(import.meta.dir, 'src', 'tracker.ts')
 
 /** Returns the minified tracker source; throws with Bun's build log when the build fails. */
 export async function buildTracker(): Promise<string> {
-  const result = await Bun.build({ entrypoints: [entry], minify: true, target: "browser", format: "esm" })
-  if (!result.success) throw new AggregateError(result.logs, "tracker build failed")
+  const result = await Bun.build({ entrypoints: [entry], minify: true, target: 'browser', format: 'esm' })
+  if (!result.success) throw new AggregateError(result.logs, 'tracker build failed')
   return (await result.outputs[0]!.text()).trim()
 }
 
@@ -20,7 +20,7 @@ export function trackerModule(source: string): string {
 
 if (import.meta.main) {
   const source = await buildTracker()
-  await Bun.write(join(import.meta.dir, "..", "dist", "tracker.js"), source + "\n")
-  await Bun.write(join(import.meta.dir, "..", "src", "tracker-source.ts"), trackerModule(source))
+  await Bun.write(join(import.meta.dir, '..', 'dist', 'tracker.js'), source + '\n')
+  await Bun.write(join(import.meta.dir, '..', 'src', 'tracker-source.ts'), trackerModule(source))
   console.log(`wrote dist/tracker.js and src/tracker-source.ts (${source.length} bytes)`)
 }

@@ -23,7 +23,11 @@ async function call(base: string, path: string, body: unknown, headers: Record<s
   })
   const text = await response.text()
   let json: any = null
-  try { json = JSON.parse(text) } catch { /* reported below */ }
+  try {
+    json = JSON.parse(text)
+  } catch {
+    /* reported below */
+  }
   return { status: response.status, json: json ?? text }
 }
 
@@ -46,13 +50,22 @@ export async function inParallel(count: number, width: number, task: (i: number)
  * One account and `programs` programs, each with one partner and `linksPer` links named
  * `<tag>p<i>l<j>`. Returns the programs with their keys and short links.
  */
-export async function createPrograms(base: string, token: string, tag: string, programs: number, linksPer: number): Promise<ProgramFixture[]> {
+export async function createPrograms(
+  base: string,
+  token: string,
+  tag: string,
+  programs: number,
+  linksPer: number,
+): Promise<ProgramFixture[]> {
   const account = await admin(base, token, '/accounts', { email: `bench-${tag}@shop.test` })
   const out: ProgramFixture[] = new Array(programs)
   await inParallel(programs, 8, async (i) => {
     const program = await admin(base, token, '/programs', {
-      account_id: account.account_id, name: `Bench ${tag} ${i}`, domain: 'shop.test',
-      commission_type: 'percent', commission_rate: 10,
+      account_id: account.account_id,
+      name: `Bench ${tag} ${i}`,
+      domain: 'shop.test',
+      commission_type: 'percent',
+      commission_rate: 10,
     })
     const partner = await admin(base, token, `/programs/${program.program_id}/partners`, { name: `Partner ${i}` })
     const shortLinks: string[] = []
@@ -70,19 +83,33 @@ export async function createPrograms(base: string, token: string, tag: string, p
  * Prepares `perProgram` customers for each program: a click (own visitor IP) then a server-mode
  * lead with the program's key. Returns how many clicks and leads were recorded.
  */
-export async function prepareCustomers(base: string, programs: ProgramFixture[], perProgram: number, ipOffset: number): Promise<{ clicks: number; leads: number }> {
+export async function prepareCustomers(
+  base: string,
+  programs: ProgramFixture[],
+  perProgram: number,
+  ipOffset: number,
+): Promise<{ clicks: number; leads: number }> {
   let clicks = 0
   let leads = 0
   await inParallel(programs.length * perProgram, 16, async (n) => {
     const program = programs[n % programs.length]
     const ip = visitorIp(ipOffset + n)
-    const click = await call(base, '/api/v1/track/click',
-      { affiliate_url: `https://shop.test/?aff=${program.shortLinks[0]}` }, { 'x-forwarded-for': ip })
-    if (click.status !== 200 || typeof click.json?.click_id !== 'string') throw new Error(`prepare click answered ${click.status}: ${JSON.stringify(click.json)}`)
+    const click = await call(
+      base,
+      '/api/v1/track/click',
+      { affiliate_url: `https://shop.test/?aff=${program.shortLinks[0]}` },
+      { 'x-forwarded-for': ip },
+    )
+    if (click.status !== 200 || typeof click.json?.click_id !== 'string')
+      throw new Error(`prepare click answered ${click.status}: ${JSON.stringify(click.json)}`)
     clicks++
     const customerKey = `cust-${program.programId}-${n}`
-    const lead = await call(base, '/api/v1/track/lead', { click_id: click.json.click_id, customer_key: customerKey },
-      { authorization: `Bearer ${program.apiKey}`, 'x-forwarded-for': ip })
+    const lead = await call(
+      base,
+      '/api/v1/track/lead',
+      { click_id: click.json.click_id, customer_key: customerKey },
+      { authorization: `Bearer ${program.apiKey}`, 'x-forwarded-for': ip },
+    )
     if (lead.status >= 300) throw new Error(`prepare lead answered ${lead.status}: ${JSON.stringify(lead.json)}`)
     leads++
     program.customerKeys.push(customerKey)

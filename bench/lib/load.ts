@@ -42,7 +42,10 @@ export interface LoadResult {
   cpuUs?: number
 }
 
-export interface LoadOptions { connections: number; seconds: number }
+export interface LoadOptions {
+  connections: number
+  seconds: number
+}
 
 /**
  * Request numbers never repeat across the runs of one benchmark: each run takes a block of
@@ -56,7 +59,8 @@ const visitor = (n: number) => {
   return `10.${(a >>> 16) & 255}.${(a >>> 8) & 255}.${a & 255}`
 }
 
-export const generator: 'wrk' | 'autocannon' = process.env.BENCH_LOAD === 'autocannon' || (process.env.BENCH_LOAD !== 'wrk' && !Bun.which('wrk')) ? 'autocannon' : 'wrk'
+export const generator: 'wrk' | 'autocannon' =
+  process.env.BENCH_LOAD === 'autocannon' || (process.env.BENCH_LOAD !== 'wrk' && !Bun.which('wrk')) ? 'autocannon' : 'wrk'
 
 export async function load(url: string, shape: Shape, options: LoadOptions): Promise<LoadResult> {
   const first = numbered
@@ -71,7 +75,10 @@ const luaString = (s: string) => {
   if (s.includes(']==]')) throw new Error('bench: a request value contains "]==]"')
   return `[==[${s}]==]`
 }
-const luaTable = (headers: Record<string, string>) => `{${Object.entries(headers).map(([k, v]) => `[ ${luaString(k)} ] = ${luaString(v)}`).join(',')}}`
+const luaTable = (headers: Record<string, string>) =>
+  `{${Object.entries(headers)
+    .map(([k, v]) => `[ ${luaString(k)} ] = ${luaString(v)}`)
+    .join(',')}}`
 
 /** The Lua script: a fixed request is set once (wrk's fastest path); otherwise request() builds each one. */
 function wrkScript(shape: Shape, first: number): string {
@@ -118,11 +125,27 @@ async function loadWrk(url: string, shape: Shape, options: LoadOptions, first: n
     const script = join(dir, 'shape.lua')
     writeFileSync(script, wrkScript(shape, first))
     const target = new URL(shape.path, url).toString()
-    const proc = Bun.spawn(['wrk', `-t${THREADS}`, `-c${Math.max(THREADS, options.connections)}`, `-d${options.seconds}s`, '--timeout', '10s', '-s', script, target],
-      { stdout: 'pipe', stderr: 'pipe' })
+    const proc = Bun.spawn(
+      [
+        'wrk',
+        `-t${THREADS}`,
+        `-c${Math.max(THREADS, options.connections)}`,
+        `-d${options.seconds}s`,
+        '--timeout',
+        '10s',
+        '-s',
+        script,
+        target,
+      ],
+      { stdout: 'pipe', stderr: 'pipe' },
+    )
     const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text()])
     await proc.exited
-    const line = out.trim().split('\n').reverse().find((l) => l.startsWith('{"requests"'))
+    const line = out
+      .trim()
+      .split('\n')
+      .reverse()
+      .find((l) => l.startsWith('{"requests"'))
     if (!line) throw new Error(`wrk printed no figures (exit ${proc.exitCode}): ${(err || out).slice(0, 300)}`)
     const r = JSON.parse(line) as Record<string, number>
     const seconds = r.duration_us / 1e6
@@ -159,25 +182,31 @@ async function loadAutocannon(url: string, shape: Shape, options: LoadOptions, f
   let recorded = 0
   let k = 0
   const baseHeaders = { 'content-type': 'application/json', ...shape.headers }
-  const variants = shape.variants.map((v) => ({ body: v.body, headers: { ...baseHeaders, ...v.headers }, numbered: v.body.includes('{n}') }))
+  const variants = shape.variants.map((v) => ({
+    body: v.body,
+    headers: { ...baseHeaders, ...v.headers },
+    numbered: v.body.includes('{n}'),
+  }))
   const fixed = variants.length === 1 && !shape.newVisitorEachRequest && !variants[0].numbered
   const instance = autocannon({
     url,
     connections: options.connections,
     duration: options.seconds,
     timeout: 10,
-    requests: [fixed
-      ? { method: shape.method, path: shape.path, headers: variants[0].headers, body: variants[0].body }
-      : {
-          method: shape.method,
-          path: shape.path,
-          setupRequest: (request: Record<string, unknown>) => {
-            const n = first + k++
-            const v = variants[n % variants.length]
-            const headers = shape.newVisitorEachRequest ? { ...v.headers, 'x-forwarded-for': visitor(n) } : v.headers
-            return { ...request, body: v.numbered ? v.body.replaceAll('{n}', String(n)) : v.body, headers }
+    requests: [
+      fixed
+        ? { method: shape.method, path: shape.path, headers: variants[0].headers, body: variants[0].body }
+        : {
+            method: shape.method,
+            path: shape.path,
+            setupRequest: (request: Record<string, unknown>) => {
+              const n = first + k++
+              const v = variants[n % variants.length]
+              const headers = shape.newVisitorEachRequest ? { ...v.headers, 'x-forwarded-for': visitor(n) } : v.headers
+              return { ...request, body: v.numbered ? v.body.replaceAll('{n}', String(n)) : v.body, headers }
+            },
           },
-        }],
+    ],
   })
   instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
     if (recorded < MAX_SAMPLES) samples[recorded++] = responseTime

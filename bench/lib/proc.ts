@@ -95,7 +95,11 @@ export async function stopChild(child: Child, graceMs = 3000): Promise<void> {
 /** Kills every child still running, synchronously (for process 'exit' and signal handlers). */
 export function killAllNow(): void {
   for (const child of children) {
-    try { child.proc.kill('SIGKILL') } catch { /* already gone */ }
+    try {
+      child.proc.kill('SIGKILL')
+    } catch {
+      /* already gone */
+    }
   }
   children.clear()
 }

@@ -12,7 +12,8 @@ export interface Row {
   rssMb?: number | null
 }
 
-const fmt = (value: number, digits = 0) => (Number.isFinite(value) ? value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : '–')
+const fmt = (value: number, digits = 0) =>
+  Number.isFinite(value) ? value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : '–'
 
 /** "429×12,345" style summary of the non-2xx answers of a run. */
 export function nonOk(result: LoadResult): string {
@@ -34,7 +35,19 @@ export function printTable(rows: Row[]): void {
     const verdict = row.pass === undefined || row.pass === null ? '' : row.pass ? 'PASS' : 'MISS'
     const rss = row.rssMb === undefined || row.rssMb === null ? '' : fmt(row.rssMb, 1)
     if (!r) return [row.name, '–', '–', '–', '–', '–', '–', row.skipped ?? '', rss, row.target ?? '', row.skipped ? 'SKIPPED' : verdict]
-    return [row.name, fmt(r.rps), fmt(r.p50, 2), fmt(r.p99, 2), r.cpuUs === undefined ? '–' : fmt(r.cpuUs, 1), fmt(r.ok2xx), nonOk(r), row.ratios ?? '', rss, row.target ?? '', verdict]
+    return [
+      row.name,
+      fmt(r.rps),
+      fmt(r.p50, 2),
+      fmt(r.p99, 2),
+      r.cpuUs === undefined ? '–' : fmt(r.cpuUs, 1),
+      fmt(r.ok2xx),
+      nonOk(r),
+      row.ratios ?? '',
+      rss,
+      row.target ?? '',
+      verdict,
+    ]
   })
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => String(l[i]).length)))
   const print = (cells: string[]) => console.log(`| ${cells.map((c, i) => String(c).padEnd(widths[i])).join(' | ')} |`)

@@ -27,13 +27,16 @@ function withDb<T>(path: string, read: (db: Database) => T): T {
 }
 
 const within = (rows: number, answered: number, inFlight: number) => rows >= answered && rows <= answered + inFlight
-const rowsDetail = (rows: number, answered: number, inFlight: number) => `${rows} rows, ${answered} answered 2xx, ${inFlight} at most in flight at the stops`
+const rowsDetail = (rows: number, answered: number, inFlight: number) =>
+  `${rows} rows, ${answered} answered 2xx, ${inFlight} at most in flight at the stops`
 
 /** Every 2xx click is one row in clicks. */
 export function checkClicks(path: string, answered: number, inFlight: number): Check[] {
   return withDb(path, (db) => {
     const rows = count(db, 'SELECT count(*) AS n FROM clicks')
-    return [{ name: 'clicks: every 2xx answer is a row', ok: within(rows, answered, inFlight), detail: rowsDetail(rows, answered, inFlight) }]
+    return [
+      { name: 'clicks: every 2xx answer is a row', ok: within(rows, answered, inFlight), detail: rowsDetail(rows, answered, inFlight) },
+    ]
   })
 }
 
@@ -53,10 +56,22 @@ export function checkSales(path: string, answered: number, inFlight: number, pre
     const orphans = count(db, 'SELECT count(*) AS n FROM commissions c LEFT JOIN sales s ON s.id = c.sale_id WHERE s.id IS NULL')
     const customers = count(db, 'SELECT count(*) AS n FROM customers')
     return [
-      { name: 'sales: every 2xx answer is a row', ok: sales === allSales && within(sales, answered, inFlight), detail: rowsDetail(allSales, answered, inFlight) },
+      {
+        name: 'sales: every 2xx answer is a row',
+        ok: sales === allSales && within(sales, answered, inFlight),
+        detail: rowsDetail(allSales, answered, inFlight),
+      },
       { name: 'sales: transaction_id unique', ok: distinct === allSales, detail: `${distinct} distinct of ${allSales}` },
-      { name: 'sales: all attributed to a prepared customer', ok: unattributed === 0 && customers === preparedCustomers, detail: `${unattributed} without customer; ${customers} customers, ${preparedCustomers} prepared` },
-      { name: 'commissions: one per converted customer (percent pays the first sale)', ok: commissions === converted && converted <= preparedCustomers && (answered === 0 || converted > 0), detail: `${commissions} commissions, ${converted} converted` },
+      {
+        name: 'sales: all attributed to a prepared customer',
+        ok: unattributed === 0 && customers === preparedCustomers,
+        detail: `${unattributed} without customer; ${customers} customers, ${preparedCustomers} prepared`,
+      },
+      {
+        name: 'commissions: one per converted customer (percent pays the first sale)',
+        ok: commissions === converted && converted <= preparedCustomers && (answered === 0 || converted > 0),
+        detail: `${commissions} commissions, ${converted} converted`,
+      },
       { name: 'commissions: none without its sale', ok: orphans === 0, detail: `${orphans} orphans` },
     ]
   })

@@ -1,41 +1,41 @@
-import { parseArgs } from "node:util"
-import { z } from "zod"
-import { usageError } from "./errors.ts"
+import { parseArgs } from 'node:util'
+import { z } from 'zod'
+import { usageError } from './errors.ts'
 
 export type Flags = Record<string, string | boolean | undefined>
 
 // Every flag the program knows; parsing with the union lets flags appear before
 // or after the command, and the per-command lists below reject the strays.
 const OPTIONS = {
-  "base-url": { type: "string" },
-  "api-key": { type: "string" },
-  json: { type: "boolean" },
-  help: { type: "boolean", short: "h" },
-  version: { type: "boolean" },
-  save: { type: "boolean" },
-  "no-save": { type: "boolean" },
-  "id-token": { type: "string" },
-  name: { type: "string" },
-  domain: { type: "string" },
-  "commission-type": { type: "string" },
-  "commission-rate": { type: "string" },
-  secret: { type: "string" },
-  "program-id": { type: "string" },
-  connect: { type: "boolean" },
-  timestamp: { type: "string" },
+  'base-url': { type: 'string' },
+  'api-key': { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+  save: { type: 'boolean' },
+  'no-save': { type: 'boolean' },
+  'id-token': { type: 'string' },
+  name: { type: 'string' },
+  domain: { type: 'string' },
+  'commission-type': { type: 'string' },
+  'commission-rate': { type: 'string' },
+  secret: { type: 'string' },
+  'program-id': { type: 'string' },
+  connect: { type: 'boolean' },
+  timestamp: { type: 'string' },
 } as const
 
-const GLOBAL = ["base-url", "api-key", "json", "help", "version"]
+const GLOBAL = ['base-url', 'api-key', 'json', 'help', 'version']
 
 /** Flags each command accepts beyond the global ones. */
 export const COMMAND_FLAGS: Record<string, string[]> = {
-  login: ["id-token"],
+  login: ['id-token'],
   logout: [],
-  init: ["name", "domain", "commission-type", "commission-rate", "save", "no-save"],
+  init: ['name', 'domain', 'commission-type', 'commission-rate', 'save', 'no-save'],
   programs: [],
   status: [],
   test: [],
-  stripe: ["secret", "program-id", "connect", "timestamp"],
+  stripe: ['secret', 'program-id', 'connect', 'timestamp'],
   help: [],
 }
 
@@ -45,7 +45,10 @@ export const COMMAND_FLAGS: Record<string, string[]> = {
  */
 export const flagValues = {
   /** --base-url (and SVC_BASE_URL, the saved URL): an http(s) URL with a host. */
-  baseUrl: z.string().regex(/^https?:\/\/[^/]/).refine((value) => URL.canParse(value)),
+  baseUrl: z
+    .string()
+    .regex(/^https?:\/\/[^/]/)
+    .refine((value) => URL.canParse(value)),
   /** --program-id: a program's numeric id. */
   programId: z.string().regex(/^\d+$/),
   /** --timestamp: Unix seconds. */

@@ -1,7 +1,7 @@
-import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
-import { homedir } from "node:os"
-import { dirname, join } from "node:path"
-import { z } from "zod"
+import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { z } from 'zod'
 
 /** What `svc login` remembers between runs; a field of another type reads as absent. */
 const ConfigFile = z.looseObject({
@@ -13,14 +13,14 @@ export type Config = z.infer<typeof ConfigFile>
 
 /** Path of config.json: $XDG_CONFIG_HOME/svc, else ~/.config/svc (XDG base directory spec). */
 export function configPath(env: Record<string, string | undefined>): string {
-  const root = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), ".config")
-  return join(root, "svc", "config.json")
+  const root = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config')
+  return join(root, 'svc', 'config.json')
 }
 
 /** Reads the config; a missing or unreadable file is an empty config, never an error. */
 export function readConfig(path: string): Config {
   try {
-    const parsed = ConfigFile.safeParse(JSON.parse(readFileSync(path, "utf8")))
+    const parsed = ConfigFile.safeParse(JSON.parse(readFileSync(path, 'utf8')))
     return parsed.success ? parsed.data : {}
   } catch {
     return {}
@@ -35,7 +35,7 @@ export function readConfig(path: string): Config {
 export function writeConfig(path: string, config: Config): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
   const temp = `${path}.${process.pid}.tmp`
-  writeFileSync(temp, JSON.stringify(config, null, 2) + "\n", { mode: 0o600 })
+  writeFileSync(temp, JSON.stringify(config, null, 2) + '\n', { mode: 0o600 })
   // The process umask can only narrow the mode, but be explicit in case the
   // temp name already existed with another mode.
   chmodSync(temp, 0o600)

@@ -1,7 +1,7 @@
-import { configPath, readConfig } from "./config.ts"
-import { flagValues, type Flags } from "./args.ts"
-import { usageError } from "./errors.ts"
-import { keysPath, savedKey } from "./keys.ts"
+import { configPath, readConfig } from './config.ts'
+import { flagValues, type Flags } from './args.ts'
+import { usageError } from './errors.ts'
+import { keysPath, savedKey } from './keys.ts'
 
 /** Everything a command needs from the outside world, resolved once per run. */
 export type Ctx = {
@@ -22,7 +22,7 @@ export type Ctx = {
   err(line: string): void
 }
 
-export const DEFAULT_BASE_URL = "http://localhost:3000"
+export const DEFAULT_BASE_URL = 'http://localhost:3000'
 
 /**
  * Resolves the context; throws a usage error for a base URL that is not http(s). Base URL precedence: --base-url, SVC_BASE_URL, the URL
@@ -31,12 +31,12 @@ export const DEFAULT_BASE_URL = "http://localhost:3000"
 export function createCtx(flags: Flags, args: string[], env: Record<string, string | undefined>): Ctx {
   const path = configPath(env)
   const config = readConfig(path)
-  const baseUrl = str(flags["base-url"]) || env.SVC_BASE_URL || config.base_url || DEFAULT_BASE_URL
+  const baseUrl = str(flags['base-url']) || env.SVC_BASE_URL || config.base_url || DEFAULT_BASE_URL
   // A typo here is the user's to fix (exit 2), not a failed request.
   if (!flagValues.baseUrl.safeParse(baseUrl).success) throw usageError(`Invalid base URL: ${baseUrl}`)
   return {
     baseUrl,
-    apiKey: str(flags["api-key"]) || env.SVC_API_KEY || savedKey(keysPath(path), baseUrl),
+    apiKey: str(flags['api-key']) || env.SVC_API_KEY || savedKey(keysPath(path), baseUrl),
     // The token goes only to the server that issued it (issue 9): `svc login` saved it with that
     // base URL, and another --base-url or SVC_BASE_URL runs as if logged out.
     token: config.token && config.base_url !== undefined && sameServer(config.base_url, baseUrl) ? config.token : undefined,
@@ -47,8 +47,8 @@ export function createCtx(flags: Flags, args: string[], env: Record<string, stri
     configPath: path,
     interactive: process.stdin.isTTY === true,
     progress: process.stderr.isTTY === true,
-    out: (line) => process.stdout.write(line + "\n"),
-    err: (line) => process.stderr.write(line + "\n"),
+    out: (line) => process.stdout.write(line + '\n'),
+    err: (line) => process.stderr.write(line + '\n'),
   }
 }
 
@@ -66,7 +66,7 @@ export function sameServer(a: string, b: string): boolean {
 }
 
 function str(value: string | boolean | undefined): string | undefined {
-  return typeof value === "string" ? value : undefined
+  return typeof value === 'string' ? value : undefined
 }
 
 /** Resolves after `ms`; setTimeout keeps the CLI free of runtime-specific sleeps. */

@@ -1,4 +1,4 @@
-import { version } from "../../package.json"
+import { version } from '../../package.json'
 
 /** `svc --version`: the version of the package the CLI was built from. */
 export const VERSION = `svc ${version}`

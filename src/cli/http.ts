@@ -1,5 +1,5 @@
-import { CliError } from "./errors.ts"
-import { sleep, trimSlashes, type Ctx } from "./context.ts"
+import { CliError } from './errors.ts'
+import { sleep, trimSlashes, type Ctx } from './context.ts'
 
 /** One HTTP answer: status, headers, the parsed JSON body (null when not JSON) and its text. */
 export type Reply = { status: number; headers: Headers; body: any; text: string }
@@ -43,11 +43,11 @@ export async function call(ctx: Ctx, method: string, path: string, opts: Request
 }
 
 async function send(ctx: Ctx, method: string, path: string, opts: RequestOptions): Promise<Reply> {
-  const headers: Record<string, string> = { accept: "application/json", ...opts.headers }
+  const headers: Record<string, string> = { accept: 'application/json', ...opts.headers }
   if (opts.token) headers.authorization = `Bearer ${opts.token}`
   let body: string | undefined = opts.raw
   if (opts.json !== undefined) body = JSON.stringify(opts.json)
-  if (body !== undefined) headers["content-type"] ??= "application/json"
+  if (body !== undefined) headers['content-type'] ??= 'application/json'
   const url = trimSlashes(ctx.baseUrl) + path
   let res: Response
   try {
@@ -67,7 +67,7 @@ async function send(ctx: Ctx, method: string, path: string, opts: RequestOptions
 
 /** Seconds to wait before retrying a 429: the header first, then the typed envelope's field. */
 export function retryAfterSeconds(reply: Reply): number {
-  const header = reply.headers.get("retry-after")
+  const header = reply.headers.get('retry-after')
   if (header) {
     const seconds = Number(header)
     if (Number.isFinite(seconds)) return Math.max(0, Math.ceil(seconds))
@@ -88,16 +88,16 @@ export function retryAfterSeconds(reply: Reply): number {
 export function failure(reply: Reply): CliError {
   const error = reply.body?.error
   let message: string =
-    (typeof error?.message === "string" && error.message) ||
-    (typeof error?.code === "string" && error.code) ||
-    (typeof error === "string" && error) ||
-    (typeof reply.body?.message === "string" && reply.body.message) ||
-    `HTTP ${reply.status}${reply.text ? `: ${reply.text.slice(0, 200)}` : ""}`
-  const requestId = reply.headers.get("x-request-id") ?? error?.details?.request_id
+    (typeof error?.message === 'string' && error.message) ||
+    (typeof error?.code === 'string' && error.code) ||
+    (typeof error === 'string' && error) ||
+    (typeof reply.body?.message === 'string' && reply.body.message) ||
+    `HTTP ${reply.status}${reply.text ? `: ${reply.text.slice(0, 200)}` : ''}`
+  const requestId = reply.headers.get('x-request-id') ?? error?.details?.request_id
   if (requestId && !message.includes(requestId)) message += ` (request_id: ${requestId})`
   if (reply.status === 429) message += ` (retry after ${retryAfterSeconds(reply)}s)`
-  if (typeof error?.hint === "string") message += `\n${error.hint}`
-  if (typeof error?.docs_url === "string") message += `\nSee ${error.docs_url}`
+  if (typeof error?.hint === 'string') message += `\n${error.hint}`
+  if (typeof error?.docs_url === 'string') message += `\nSee ${error.docs_url}`
   return new CliError(message, 1, reply.body ?? reply.text)
 }
 
@@ -106,8 +106,8 @@ export function failure(reply: Reply): CliError {
 function printWarnings(ctx: Ctx, body: any): void {
   if (!Array.isArray(body?.warnings)) return
   for (const w of body.warnings) {
-    const by = w?.rotate_by ? ` (rotate by ${w.rotate_by})` : ""
-    ctx.err(`Warning: ${w?.message ?? w?.code ?? "unknown warning"}${by}`)
+    const by = w?.rotate_by ? ` (rotate by ${w.rotate_by})` : ''
+    ctx.err(`Warning: ${w?.message ?? w?.code ?? 'unknown warning'}${by}`)
     if (w?.hint) ctx.err(`  ${w.hint}`)
     if (w?.docs_url) ctx.err(`  See ${w.docs_url}`)
   }

@@ -1,12 +1,12 @@
-import { createInterface, type Interface } from "node:readline/promises"
-import { COMMISSION_TYPES } from "../domain/commission.ts"
-import { cli as messages } from "../http/messages.ts"
-import { flagValues } from "./args.ts"
-import type { Ctx } from "./context.ts"
-import { CliError, usageError } from "./errors.ts"
-import { call } from "./http.ts"
-import { keysPath, saveKey } from "./keys.ts"
-import { show } from "./output.ts"
+import { createInterface, type Interface } from 'node:readline/promises'
+import { COMMISSION_TYPES } from '../domain/commission.ts'
+import { cli as messages } from '../http/messages.ts'
+import { flagValues } from './args.ts'
+import type { Ctx } from './context.ts'
+import { CliError, usageError } from './errors.ts'
+import { call } from './http.ts'
+import { keysPath, saveKey } from './keys.ts'
+import { show } from './output.ts'
 
 // Program fields of docs/api.md (Records); checked here too so a typo is a usage
 // error (exit 2) before any request, and a prompt can simply ask again. The
@@ -17,16 +17,16 @@ import { show } from "./output.ts"
 type Field = { flag: string; question: string; check(value: string): string | null }
 
 const FIELDS: Field[] = [
-  { flag: "name", question: "Program name", check: (v) => (v ? null : "name must not be empty") },
-  { flag: "domain", question: "Domain (for example example.com)", check: (v) => (v ? null : "domain must not be empty") },
+  { flag: 'name', question: 'Program name', check: (v) => (v ? null : 'name must not be empty') },
+  { flag: 'domain', question: 'Domain (for example example.com)', check: (v) => (v ? null : 'domain must not be empty') },
   {
-    flag: "commission-type",
-    question: `Commission type (${COMMISSION_TYPES.join(", ")})`,
+    flag: 'commission-type',
+    question: `Commission type (${COMMISSION_TYPES.join(', ')})`,
     check: (v) => ((COMMISSION_TYPES as readonly string[]).includes(v) ? null : messages.initCommissionType(v)),
   },
   {
-    flag: "commission-rate",
-    question: "Commission rate (percent, or major currency units for fixed types)",
+    flag: 'commission-rate',
+    question: 'Commission rate (percent, or major currency units for fixed types)',
     check: (v) => (flagValues.commissionRate.safeParse(v).success ? null : messages.initCommissionRate),
   },
 ]
@@ -39,23 +39,23 @@ const FIELDS: Field[] = [
  */
 export async function init(ctx: Ctx): Promise<void> {
   if (ctx.args.length > 0) throw usageError(`svc init takes no arguments (got ${ctx.args[0]}); use --name, --domain…`)
-  if (!ctx.token) throw usageError("Not logged in. Run `svc login` first.")
-  if (ctx.flags.save && ctx.flags["no-save"]) throw usageError("svc init takes --save or --no-save, not both")
+  if (!ctx.token) throw usageError('Not logged in. Run `svc login` first.')
+  if (ctx.flags.save && ctx.flags['no-save']) throw usageError('svc init takes --save or --no-save, not both')
   const prompt = new Prompt()
   try {
     const values = await collect(ctx, prompt)
-    const reply = await call(ctx, "POST", "/api/v1/cli/init", {
+    const reply = await call(ctx, 'POST', '/api/v1/cli/init', {
       token: ctx.token,
       json: {
         name: values.name,
         domain: values.domain,
-        commission_type: values["commission-type"],
-        commission_rate: Number(values["commission-rate"]),
+        commission_type: values['commission-type'],
+        commission_rate: Number(values['commission-rate']),
       },
     })
     const data = reply.body?.data
-    if (data?.program_id === undefined || typeof data?.api_key !== "string") {
-      throw new CliError("The server answered init without data.program_id and data.api_key", 1, reply.body)
+    if (data?.program_id === undefined || typeof data?.api_key !== 'string') {
+      throw new CliError('The server answered init without data.program_id and data.api_key', 1, reply.body)
     }
     show(ctx, reply.body, () => {
       ctx.out(`Created program ${data.program_id}.`)
@@ -67,7 +67,7 @@ export async function init(ctx: Ctx): Promise<void> {
       ctx.err(`API key saved to ${path}: svc status and svc test use it against ${ctx.baseUrl}.`)
     }
     // The key is never shown again in full (docs/api.md, Records: shown masked after issue).
-    ctx.err("Warning: store this API key now (a secret manager, or SVC_API_KEY); it will not be shown again.")
+    ctx.err('Warning: store this API key now (a secret manager, or SVC_API_KEY); it will not be shown again.')
   } finally {
     prompt.close()
   }
@@ -76,12 +76,12 @@ export async function init(ctx: Ctx): Promise<void> {
 /** --save, --no-save, else the answer on a terminal (Enter is yes), else no. */
 async function wantsSave(ctx: Ctx, prompt: Prompt): Promise<boolean> {
   if (ctx.flags.save) return true
-  if (ctx.flags["no-save"] || !ctx.interactive) return false
+  if (ctx.flags['no-save'] || !ctx.interactive) return false
   for (;;) {
     const answer = (await prompt.ask(`Save this API key for svc status and svc test on ${ctx.baseUrl}? [Y/n]: `))?.toLowerCase()
-    if (answer === undefined || answer === "n" || answer === "no") return false
-    if (answer === "" || answer === "y" || answer === "yes") return true
-    ctx.err("Answer y or n.")
+    if (answer === undefined || answer === 'n' || answer === 'no') return false
+    if (answer === '' || answer === 'y' || answer === 'yes') return true
+    ctx.err('Answer y or n.')
   }
 }
 
@@ -90,7 +90,7 @@ async function collect(ctx: Ctx, prompt: Prompt): Promise<Record<string, string>
   const missing: Field[] = []
   for (const field of FIELDS) {
     const given = ctx.flags[field.flag]
-    if (typeof given !== "string") {
+    if (typeof given !== 'string') {
       missing.push(field)
       continue
     }
@@ -100,7 +100,7 @@ async function collect(ctx: Ctx, prompt: Prompt): Promise<Record<string, string>
   }
   if (missing.length === 0) return values
   if (!ctx.interactive) {
-    throw usageError(`Missing ${missing.map((f) => `--${f.flag}`).join(", ")} (stdin is not a terminal, so svc cannot ask)`)
+    throw usageError(`Missing ${missing.map((f) => `--${f.flag}`).join(', ')} (stdin is not a terminal, so svc cannot ask)`)
   }
   for (const field of missing) values[field.flag] = await askField(ctx, prompt, field)
   return values
@@ -110,7 +110,7 @@ async function askField(ctx: Ctx, prompt: Prompt, field: Field): Promise<string>
   for (;;) {
     const answer = await prompt.ask(`${field.question}: `)
     // End of input (Ctrl-D) before an answer.
-    if (answer === undefined) throw usageError("Cancelled.")
+    if (answer === undefined) throw usageError('Cancelled.')
     const problem = field.check(answer)
     if (!problem) return answer
     ctx.err(problem)

@@ -1,7 +1,7 @@
-import { clearToken } from "./config.ts"
-import type { Ctx } from "./context.ts"
-import { usageError } from "./errors.ts"
-import { show } from "./output.ts"
+import { clearToken } from './config.ts'
+import type { Ctx } from './context.ts'
+import { usageError } from './errors.ts'
+import { show } from './output.ts'
 
 /**
  * `svc logout`: deletes the saved login token (the server keeps no CLI session to
@@ -10,7 +10,5 @@ import { show } from "./output.ts"
 export async function logout(ctx: Ctx): Promise<void> {
   if (ctx.args.length > 0) throw usageError(`svc logout takes no arguments (got ${ctx.args[0]})`)
   const removed = clearToken(ctx.configPath)
-  show(ctx, { data: { logged_out: removed }, error: null }, () =>
-    ctx.out(removed ? "Logged out." : "Not logged in; nothing to do."),
-  )
+  show(ctx, { data: { logged_out: removed }, error: null }, () => ctx.out(removed ? 'Logged out.' : 'Not logged in; nothing to do.'))
 }

@@ -1,4 +1,4 @@
-import type { Ctx } from "./context.ts"
+import type { Ctx } from './context.ts'
 
 /** Prints the raw body under --json, else runs the human printer. */
 export function show(ctx: Ctx, body: unknown, human: () => void): void {
@@ -11,39 +11,45 @@ export function show(ctx: Ctx, body: unknown, human: () => void): void {
  * exact shape the server may extend (status, test events), so new fields show
  * up without a CLI release.
  */
-export function printFields(ctx: Ctx, value: unknown, indent = ""): void {
+export function printFields(ctx: Ctx, value: unknown, indent = ''): void {
   if (Array.isArray(value)) {
     for (const item of value) {
-      if (item !== null && typeof item === "object") {
+      if (item !== null && typeof item === 'object') {
         ctx.out(`${indent}-`)
-        printFields(ctx, item, indent + "  ")
+        printFields(ctx, item, indent + '  ')
       } else ctx.out(`${indent}- ${scalar(item)}`)
     }
     return
   }
-  if (value === null || typeof value !== "object") {
+  if (value === null || typeof value !== 'object') {
     ctx.out(indent + scalar(value))
     return
   }
   for (const [key, item] of Object.entries(value)) {
-    if (item !== null && typeof item === "object") {
+    if (item !== null && typeof item === 'object') {
       ctx.out(`${indent}${key}:`)
-      printFields(ctx, item, indent + "  ")
+      printFields(ctx, item, indent + '  ')
     } else ctx.out(`${indent}${key}: ${scalar(item)}`)
   }
 }
 
 function scalar(value: unknown): string {
-  return typeof value === "string" ? value : JSON.stringify(value) ?? "null"
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null')
 }
 
 /** Prints rows as left-aligned columns separated by two spaces. */
 export function printTable(ctx: Ctx, rows: string[][]): void {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? "").length)))
-  for (const row of rows) ctx.out(row.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd())
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? '').length)))
+  for (const row of rows)
+    ctx.out(
+      row
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
 }
 
-const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏']
 
 /**
  * Shows a spinner line on stderr while waiting. Without a terminal (CI logs) a
@@ -62,7 +68,7 @@ export function spinner(ctx: Ctx, text: string): { stop(): void } {
   }
   const clear = () => {
     clearInterval(timer)
-    process.stderr.write("\r\x1b[2K")
+    process.stderr.write('\r\x1b[2K')
   }
   // Ctrl-C would otherwise leave a half-drawn line in the terminal.
   const interrupted = () => {
@@ -71,11 +77,11 @@ export function spinner(ctx: Ctx, text: string): { stop(): void } {
   }
   draw()
   const timer = setInterval(draw, 100)
-  process.once("SIGINT", interrupted)
+  process.once('SIGINT', interrupted)
   return {
     stop() {
       clear()
-      process.off("SIGINT", interrupted)
+      process.off('SIGINT', interrupted)
     },
   }
 }

@@ -1,15 +1,15 @@
-import { parse } from "./args.ts"
-import { createCtx, type Ctx } from "./context.ts"
-import { CliError, usageError } from "./errors.ts"
-import { COMMAND_HELP, USAGE, VERSION } from "./help.ts"
-import { dashboard } from "./dashboard.ts"
-import { init } from "./init.ts"
-import { login } from "./login.ts"
-import { logout } from "./logout.ts"
-import { programs } from "./programs.ts"
-import { status } from "./status.ts"
-import { stripeReplay } from "./stripe-replay.ts"
-import { testEvent } from "./test-event.ts"
+import { parse } from './args.ts'
+import { createCtx, type Ctx } from './context.ts'
+import { CliError, usageError } from './errors.ts'
+import { COMMAND_HELP, USAGE, VERSION } from './help.ts'
+import { dashboard } from './dashboard.ts'
+import { init } from './init.ts'
+import { login } from './login.ts'
+import { logout } from './logout.ts'
+import { programs } from './programs.ts'
+import { status } from './status.ts'
+import { stripeReplay } from './stripe-replay.ts'
+import { testEvent } from './test-event.ts'
 
 const COMMANDS: Record<string, (ctx: Ctx) => Promise<void>> = {
   login,
@@ -28,17 +28,17 @@ const COMMANDS: Record<string, (ctx: Ctx) => Promise<void>> = {
  * bug and is left to crash with its stack.
  */
 export async function run(argv: string[], env: Record<string, string | undefined>): Promise<number> {
-  let json = argv.includes("--json")
+  let json = argv.includes('--json')
   try {
     const { command, args, flags } = parse(argv)
     json = flags.json === true
     if (flags.version) {
-      process.stdout.write(VERSION + "\n")
+      process.stdout.write(VERSION + '\n')
       return 0
     }
-    if (flags.help || command === "help") {
+    if (flags.help || command === 'help') {
       // `svc init --help` and `svc help init` show that command's help.
-      const topic = command === "help" ? args[0] : command
+      const topic = command === 'help' ? args[0] : command
       process.stdout.write((topic && COMMAND_HELP[topic]) || USAGE)
       return 0
     }
@@ -54,10 +54,10 @@ export async function run(argv: string[], env: Record<string, string | undefined
     if (!(e instanceof CliError)) throw e
     // Under --json the server's own answer goes to stdout for scripts to parse.
     if (json && e.body !== undefined) {
-      process.stdout.write((typeof e.body === "string" ? e.body : JSON.stringify(e.body)) + "\n")
+      process.stdout.write((typeof e.body === 'string' ? e.body : JSON.stringify(e.body)) + '\n')
     }
     process.stderr.write(`svc: ${e.message}\n`)
-    if (e.exitCode === 2) process.stderr.write("Run `svc --help` for usage.\n")
+    if (e.exitCode === 2) process.stderr.write('Run `svc --help` for usage.\n')
     return e.exitCode
   }
 }

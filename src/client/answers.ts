@@ -5,15 +5,15 @@
 // when they differ from the server's schemas by one field.
 
 /** Currencies a sale may carry (lower case is accepted too); others answer 422. */
-export type Currency = "USD" | "EUR" | "VND"
+export type Currency = 'USD' | 'EUR' | 'VND'
 
 /** Payment providers a sale may name. */
-export type Provider = "stripe" | "paddle" | "lemonsqueezy" | "paypal" | "braintree" | "chargebee" | "manual"
+export type Provider = 'stripe' | 'paddle' | 'lemonsqueezy' | 'paypal' | 'braintree' | 'chargebee' | 'manual'
 
 /** `data` of POST /api/v1/track/lead. `provisional` only in browser mode under lead_auth server_required. */
 export type LeadData = {
   customer_id: number
-  status: "provisional" | "lead" | "converted"
+  status: 'provisional' | 'lead' | 'converted'
   provisional?: true
 }
 
@@ -30,5 +30,5 @@ export type SaleData = {
 export type RefundData = {
   sale_id: number
   transaction_id: string
-  status: "refunded" | "charged_back"
+  status: 'refunded' | 'charged_back'
 }

@@ -47,8 +47,7 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
 
 // docs/errors.md, 500 errors: "Failed to create commission" means the sale is stored and a retry
 // would only answer 409, hiding the failure; every other 500 and 429 is worth retrying.
-const retryable = (status: number, body: any) =>
-  status === 429 || (status >= 500 && body?.error?.message !== "Failed to create commission")
+const retryable = (status: number, body: any) => status === 429 || (status >= 500 && body?.error?.message !== 'Failed to create commission')
 
 /**
  * POSTs JSON and unwraps the envelope: `data` on success (or the whole body when it has
@@ -58,12 +57,12 @@ export async function postJson<T>(o: RequestOptions): Promise<Result<T>> {
   const { retries = 2, backoffMs = 300, maxDelayMs = 10_000, sleep = wait } = o
   const doFetch = o.fetch ?? fetch
   const url = o.baseUrl.slice(0, endWithoutSlashes(o.baseUrl)) + o.path
-  const headers: Record<string, string> = { "content-type": "application/json" }
+  const headers: Record<string, string> = { 'content-type': 'application/json' }
   if (o.apiKey) headers.authorization = `Bearer ${o.apiKey}`
   for (let attempt = 0; ; attempt++) {
     let res: Response
     try {
-      res = await doFetch(url, { method: "POST", headers, body: JSON.stringify(o.body) })
+      res = await doFetch(url, { method: 'POST', headers, body: JSON.stringify(o.body) })
     } catch (e) {
       if (attempt >= retries) return { ok: false, status: 0, error: { message: `Network error: ${String(e)}` } }
       await sleep(backoff(backoffMs, attempt))
@@ -72,8 +71,9 @@ export async function postJson<T>(o: RequestOptions): Promise<Result<T>> {
     const body = await readBody(res)
     if (retryable(res.status, body) && attempt < retries) {
       // Retry-After (header, or the typed envelope's retry_after_seconds) beats our own guess.
-      const hinted = retryAfterMs(res.headers.get("retry-after")) ??
-        (typeof body?.error?.retry_after_seconds === "number" ? body.error.retry_after_seconds * 1000 : null)
+      const hinted =
+        retryAfterMs(res.headers.get('retry-after')) ??
+        (typeof body?.error?.retry_after_seconds === 'number' ? body.error.retry_after_seconds * 1000 : null)
       const delay = hinted ?? backoff(backoffMs, attempt)
       if (delay <= maxDelayMs) {
         await sleep(delay)
@@ -102,11 +102,11 @@ function toResult<T>(status: number, body: any): Result<T> {
   const warnings = Array.isArray(body?.warnings) ? (body.warnings as ApiWarning[]) : undefined
   const extra = warnings ? { warnings } : {}
   if (status >= 200 && status < 300) {
-    const data = body && typeof body === "object" && "data" in body ? body.data : body
+    const data = body && typeof body === 'object' && 'data' in body ? body.data : body
     return { ok: true, status, data: data as T, ...extra }
   }
-  const error = body?.error && typeof body.error === "object" ? body.error : {}
-  const message = typeof error.message === "string" ? error.message : body?.message ?? `HTTP ${status}`
+  const error = body?.error && typeof body.error === 'object' ? body.error : {}
+  const message = typeof error.message === 'string' ? error.message : (body?.message ?? `HTTP ${status}`)
   return { ok: false, status, error: { ...error, message }, ...extra }
 }
 

@@ -1,7 +1,7 @@
 // React provider for the tracker. Inert on the server: it renders exactly its children, and
 // only an effect (which never runs during server rendering) loads the script.
-import { createContext, useContext, useEffect, useState, type ReactNode } from "react"
-import { loadSvc, getSvc, type LoadOptions, type SvcApi } from "./browser.js"
+import { createContext, useContext, useEffect, useState, type ReactNode } from 'react'
+import { loadSvc, getSvc, type LoadOptions, type SvcApi } from './browser.js'
 
 const SvcContext = createContext<SvcApi | null>(null)
 

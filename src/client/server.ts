@@ -1,10 +1,10 @@
 // Server part of the client library (docs/api.md, Client library): reports leads, sales and
 // refunds with the program API key. Methods resolve to results and never throw on HTTP errors.
-import type { Currency, LeadData, Provider, RefundData, SaleData } from "./answers.js"
-import { postJson, type Result, type RequestOptions } from "./core.js"
+import type { Currency, LeadData, Provider, RefundData, SaleData } from './answers.js'
+import { postJson, type Result, type RequestOptions } from './core.js'
 
-export { readClickId, CLICK_COOKIE, type CookieSource } from "./cookie.js"
-export type { Result, ApiError, ApiWarning } from "./core.js"
+export { readClickId, CLICK_COOKIE, type CookieSource } from './cookie.js'
+export type { Result, ApiError, ApiWarning } from './core.js'
 export type { Currency, LeadData, Provider, RefundData, SaleData }
 
 export type SvcOptions = {
@@ -50,7 +50,7 @@ export type TrackSaleInput = {
 export type TrackRefundInput = {
   /** The invoiceId of the sale being refunded. */
   invoiceId: string
-  reason?: "refund" | "chargeback"
+  reason?: 'refund' | 'chargeback'
   refundReason?: string
 }
 
@@ -62,14 +62,14 @@ export class Svc {
   readonly #options: SvcOptions
 
   constructor(options: SvcOptions) {
-    if (!options?.apiKey) throw new TypeError("Svc: apiKey is required")
-    if (!options.baseUrl) throw new TypeError("Svc: baseUrl is required")
+    if (!options?.apiKey) throw new TypeError('Svc: apiKey is required')
+    if (!options.baseUrl) throw new TypeError('Svc: baseUrl is required')
     this.#options = options
   }
 
   /** POST /api/v1/track/lead in server mode; a null clickId is left out of the body. */
   trackLead(input: TrackLeadInput): Promise<Result<LeadData>> {
-    return this.#post<LeadData>("/api/v1/track/lead", {
+    return this.#post<LeadData>('/api/v1/track/lead', {
       customer_key: input.customerExternalId,
       click_id: input.clickId ?? undefined,
       email: input.email,
@@ -80,7 +80,7 @@ export class Svc {
   /** POST /api/v1/track/sale; retries keep the invoiceId, and a 409 resolves ok. */
   async trackSale(input: TrackSaleInput): Promise<Result<SaleData | DuplicateSale>> {
     const { occurredAt } = input
-    const result = await this.#post<SaleData>("/api/v1/track/sale", {
+    const result = await this.#post<SaleData>('/api/v1/track/sale', {
       customer_key: input.customerExternalId,
       amount_cents: input.amount,
       transaction_id: input.invoiceId,
@@ -96,14 +96,14 @@ export class Svc {
     const data: DuplicateSale = {
       duplicate: true,
       transaction_id: input.invoiceId,
-      ...(typeof saleId === "number" ? { sale_id: saleId } : {}),
+      ...(typeof saleId === 'number' ? { sale_id: saleId } : {}),
     }
     return { ok: true, status: 409, data, ...(result.warnings ? { warnings: result.warnings } : {}) }
   }
 
   /** POST /api/v1/track/refund for the sale recorded under invoiceId. */
   trackRefund(input: TrackRefundInput): Promise<Result<RefundData>> {
-    return this.#post<RefundData>("/api/v1/track/refund", {
+    return this.#post<RefundData>('/api/v1/track/refund', {
       transaction_id: input.invoiceId,
       reason: input.reason,
       refund_reason: input.refundReason,

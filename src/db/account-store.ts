@@ -10,8 +10,11 @@ export class AccountStore {
   createAccount(values: { email: string; name?: string; createdAt: number }): { accountId: number; advertiserId: number } {
     const { db } = this.connection
     const account = db.insert(accounts).values(values).returning({ id: accounts.id }).get()
-    const advertiser = db.insert(advertisers).values({ accountId: account.id, name: values.name, createdAt: values.createdAt })
-      .returning({ id: advertisers.id }).get()
+    const advertiser = db
+      .insert(advertisers)
+      .values({ accountId: account.id, name: values.name, createdAt: values.createdAt })
+      .returning({ id: advertisers.id })
+      .get()
     return { accountId: account.id, advertiserId: advertiser.id }
   }
 
@@ -30,6 +33,9 @@ export class AccountStore {
 
   /** The account that owns an advertiser, or null. */
   accountOfAdvertiser(advertiserId: number): number | null {
-    return this.connection.db.select({ accountId: advertisers.accountId }).from(advertisers).where(eq(advertisers.id, advertiserId)).get()?.accountId ?? null
+    return (
+      this.connection.db.select({ accountId: advertisers.accountId }).from(advertisers).where(eq(advertisers.id, advertiserId)).get()
+        ?.accountId ?? null
+    )
   }
 }

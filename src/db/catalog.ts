@@ -20,7 +20,10 @@ export class Catalog {
    * `enabled: false` keeps no copy and sends every read to SQLite: for a server whose database
    * another process writes too (the HTTP suites run against a server on Deno, test/deno-server.ts).
    */
-  constructor(private readonly writer: Pick<Writer, 'afterBatch'>, private readonly enabled = true) {}
+  constructor(
+    private readonly writer: Pick<Writer, 'afterBatch'>,
+    private readonly enabled = true,
+  ) {}
 
   /** The row under `key`, loaded once by `load`; null (never kept) when it does not exist. */
   row<T>(key: string, load: () => T | null): T | null {

@@ -21,7 +21,10 @@ export interface TestFixture {
  * read-decide-write is one unit.
  */
 export class CliStore {
-  constructor(private readonly connection: Connection, private readonly catalog: Catalog) {}
+  constructor(
+    private readonly connection: Connection,
+    private readonly catalog: Catalog,
+  ) {}
 
   private get db() {
     return this.connection.db
@@ -30,16 +33,26 @@ export class CliStore {
   /** Creates a pending login session with a random state; drops sessions nobody can use any more. */
   createSession(now: number, clientIp: string | null = null): CliSession {
     const { db } = this
-    db.delete(cliSessions).where(lt(cliSessions.createdAt, now - SESSION_RETENTION_MS)).run()
-    return db.insert(cliSessions).values({ state: newToken('', 32), createdAt: now, clientIp }).returning().get()
+    db.delete(cliSessions)
+      .where(lt(cliSessions.createdAt, now - SESSION_RETENTION_MS))
+      .run()
+    return db
+      .insert(cliSessions)
+      .values({ state: newToken('', 32), createdAt: now, clientIp })
+      .returning()
+      .get()
   }
 
   /** Start times of the sessions `clientIp` started since `since` that are still pending, oldest first. */
   pendingSessionTimes(clientIp: string, since: number): number[] {
     const { db } = this
-    return db.select({ at: cliSessions.createdAt }).from(cliSessions)
+    return db
+      .select({ at: cliSessions.createdAt })
+      .from(cliSessions)
       .where(and(eq(cliSessions.clientIp, clientIp), eq(cliSessions.status, 'pending'), gte(cliSessions.createdAt, since)))
-      .orderBy(asc(cliSessions.createdAt)).all().map((row) => row.at)
+      .orderBy(asc(cliSessions.createdAt))
+      .all()
+      .map((row) => row.at)
   }
 
   /**
@@ -50,7 +63,12 @@ export class CliStore {
   useIdToken(tokenHash: string, expiresAt: number, now: number): boolean {
     const { db } = this
     db.delete(usedIdTokens).where(lt(usedIdTokens.expiresAt, now)).run()
-    const inserted = db.insert(usedIdTokens).values({ tokenHash, expiresAt }).onConflictDoNothing().returning({ tokenHash: usedIdTokens.tokenHash }).all()
+    const inserted = db
+      .insert(usedIdTokens)
+      .values({ tokenHash, expiresAt })
+      .onConflictDoNothing()
+      .returning({ tokenHash: usedIdTokens.tokenHash })
+      .all()
     return inserted.length === 1
   }
 
@@ -64,7 +82,9 @@ export class CliStore {
   completeSession(session: CliSession, accountId: number, now: number): void {
     const { db } = this
     const token = newToken('svc_login_', 32)
-    db.insert(loginTokens).values({ accountId, tokenHash: hashSecret(token), createdAt: now, expiresAt: now + LOGIN_TOKEN_LIFETIME_MS }).run()
+    db.insert(loginTokens)
+      .values({ accountId, tokenHash: hashSecret(token), createdAt: now, expiresAt: now + LOGIN_TOKEN_LIFETIME_MS })
+      .run()
     db.update(cliSessions).set({ status: 'complete', accountId, pendingToken: token }).where(eq(cliSessions.id, session.id)).run()
   }
 
@@ -82,7 +102,9 @@ export class CliStore {
   abandonSession(session: CliSession): void {
     const { db } = this
     if (!session.pendingToken) return
-    db.delete(loginTokens).where(eq(loginTokens.tokenHash, hashSecret(session.pendingToken))).run()
+    db.delete(loginTokens)
+      .where(eq(loginTokens.tokenHash, hashSecret(session.pendingToken)))
+      .run()
     db.update(cliSessions).set({ pendingToken: null }).where(eq(cliSessions.id, session.id)).run()
   }
 
@@ -90,7 +112,11 @@ export class CliStore {
   findLoginToken(token: string, now: number): LoginTokenMatch {
     const { db } = this
     // Looked up by its SHA-256: the index compares digests, never the secret itself.
-    const row = db.select().from(loginTokens).where(eq(loginTokens.tokenHash, hashSecret(token))).get()
+    const row = db
+      .select()
+      .from(loginTokens)
+      .where(eq(loginTokens.tokenHash, hashSecret(token)))
+      .get()
     if (!row || row.expiresAt <= now) return { kind: 'invalid' }
     return { kind: 'valid', accountId: row.accountId }
   }
@@ -98,14 +124,20 @@ export class CliStore {
   /** Start times of a program's chains within the last `windowMs`. */
   recentChainRuns(programId: number, now: number, windowMs: number): number[] {
     const { db } = this
-    return db.select({ at: chainRuns.createdAt }).from(chainRuns)
-      .where(and(eq(chainRuns.programId, programId), gt(chainRuns.createdAt, now - windowMs))).all().map((r) => r.at)
+    return db
+      .select({ at: chainRuns.createdAt })
+      .from(chainRuns)
+      .where(and(eq(chainRuns.programId, programId), gt(chainRuns.createdAt, now - windowMs)))
+      .all()
+      .map((r) => r.at)
   }
 
   /** Counts one chain run against the program's hourly cap; older runs no longer matter and go. */
   recordChainRun(programId: number, now: number, windowMs: number): void {
     const { db } = this
-    db.delete(chainRuns).where(and(eq(chainRuns.programId, programId), lt(chainRuns.createdAt, now - windowMs))).run()
+    db.delete(chainRuns)
+      .where(and(eq(chainRuns.programId, programId), lt(chainRuns.createdAt, now - windowMs)))
+      .run()
     db.insert(chainRuns).values({ programId, createdAt: now }).run()
   }
 
@@ -117,8 +149,12 @@ export class CliStore {
   prepareFixture(programId: number, now: number): TestFixture {
     const { db } = this
     this.catalog.changed() // the fixture link may be turned back on
-    const existing = db.select({ partnerId: testFixtures.partnerId, linkId: testFixtures.linkId, shortLink: links.shortLink })
-      .from(testFixtures).innerJoin(links, eq(links.id, testFixtures.linkId)).where(eq(testFixtures.programId, programId)).get()
+    const existing = db
+      .select({ partnerId: testFixtures.partnerId, linkId: testFixtures.linkId, shortLink: links.shortLink })
+      .from(testFixtures)
+      .innerJoin(links, eq(links.id, testFixtures.linkId))
+      .where(eq(testFixtures.programId, programId))
+      .get()
     if (existing) {
       db.update(links).set({ active: true, programId, partnerId: existing.partnerId }).where(eq(links.id, existing.linkId)).run()
       db.update(testFixtures).set({ refreshedAt: now }).where(eq(testFixtures.programId, programId)).run()
@@ -128,8 +164,10 @@ export class CliStore {
     // short_link is unique across programs: a random suffix keeps test links from taking real names.
     const shortLink = newToken('svc-test-', 9)
     const link = db.insert(links).values({ programId, partnerId: partner.id, shortLink, createdAt: now }).returning({ id: links.id }).get()
-    db.insert(testFixtures).values({ programId, partnerId: partner.id, linkId: link.id, refreshedAt: now })
-      .onConflictDoUpdate({ target: testFixtures.programId, set: { partnerId: partner.id, linkId: link.id, refreshedAt: now } }).run()
+    db.insert(testFixtures)
+      .values({ programId, partnerId: partner.id, linkId: link.id, refreshedAt: now })
+      .onConflictDoUpdate({ target: testFixtures.programId, set: { partnerId: partner.id, linkId: link.id, refreshedAt: now } })
+      .run()
     return { partnerId: partner.id, linkId: link.id, shortLink }
   }
 }

@@ -54,26 +54,39 @@ export class CountStore {
   /** What the readiness checklist reads: the counts, active partner links and received processor events. */
   readinessFacts(programId: number): ReadinessFacts {
     const { db } = this.connection
-    const fixtureLink = db.select({ id: testFixtures.linkId }).from(testFixtures)
+    const fixtureLink = db
+      .select({ id: testFixtures.linkId })
+      .from(testFixtures)
       .where(and(eq(testFixtures.programId, programId), eq(testFixtures.linkId, links.id)))
-    const activeLinks = db.select({ n: count() }).from(links)
-      .where(and(eq(links.programId, programId), eq(links.active, true), isNotNull(links.partnerId), notExists(fixtureLink))).get()!.n
+    const activeLinks = db
+      .select({ n: count() })
+      .from(links)
+      .where(and(eq(links.programId, programId), eq(links.active, true), isNotNull(links.partnerId), notExists(fixtureLink)))
+      .get()!.n
     const events = db.select({ n: count() }).from(processorEvents).where(eq(processorEvents.programId, programId)).get()!.n
     return { counts: this.programCounts(programId), activeLinks, processorEvents: events }
   }
 
   /** Clicks and sales of the program, from the rollups (a row per partner, day and mode). */
   private rollups(programId: number): { clicks: { live: number; test: number }; sales: { live: number; test: number } } {
-    const rows = this.connection.db.select({ test: dailyCounts.testMode, clicks: sum(dailyCounts.clicks), sales: sum(dailyCounts.sales) })
-      .from(dailyCounts).where(eq(dailyCounts.programId, programId)).groupBy(dailyCounts.testMode).all()
+    const rows = this.connection.db
+      .select({ test: dailyCounts.testMode, clicks: sum(dailyCounts.clicks), sales: sum(dailyCounts.sales) })
+      .from(dailyCounts)
+      .where(eq(dailyCounts.programId, programId))
+      .groupBy(dailyCounts.testMode)
+      .all()
     const of = (test: boolean, kind: 'clicks' | 'sales') => Number(rows.find((r) => Boolean(r.test) === test)?.[kind] ?? 0)
     return { clicks: { live: of(false, 'clicks'), test: of(true, 'clicks') }, sales: { live: of(false, 'sales'), test: of(true, 'sales') } }
   }
 
   /** Rows of `table` for one program matching `where`, counted separately for test and live mode. */
   private split(table: ModeTable, programId: number, where?: SQL): { live: number; test: number } {
-    const rows = this.connection.db.select({ test: table.testMode, n: count() }).from(table)
-      .where(and(eq(table.programId, programId), where)).groupBy(table.testMode).all() as { test: boolean; n: number }[]
+    const rows = this.connection.db
+      .select({ test: table.testMode, n: count() })
+      .from(table)
+      .where(and(eq(table.programId, programId), where))
+      .groupBy(table.testMode)
+      .all() as { test: boolean; n: number }[]
     return { test: rows.find((r) => r.test)?.n ?? 0, live: rows.find((r) => !r.test)?.n ?? 0 }
   }
 }

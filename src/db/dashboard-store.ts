@@ -57,17 +57,26 @@ export function parseCursor(value: string | undefined | null): Cursor {
 const PAGE = 50
 function prepare({ client }: Connection) {
   const q = (sql: string) => client.prepare(sql)
-  const sumCounts = 'coalesce(sum(clicks), 0) AS clicks, coalesce(sum(leads), 0) AS leads, coalesce(sum(customers), 0) AS customers, coalesce(sum(sales), 0) AS sales'
+  const sumCounts =
+    'coalesce(sum(clicks), 0) AS clicks, coalesce(sum(leads), 0) AS leads, coalesce(sum(customers), 0) AS customers, coalesce(sum(sales), 0) AS sales'
   const sumMoney = 'sum(revenue_cents) AS revenueCents, sum(refunded_cents) AS refundedCents, sum(commission_cents) AS commissionCents'
   return {
     funnel: q(`SELECT ${sumCounts} FROM daily_counts WHERE program_id = ? AND test_mode = ?`),
     money: q(`SELECT currency, ${sumMoney} FROM daily_money WHERE program_id = ? AND test_mode = 0 GROUP BY currency ORDER BY currency`),
     days: q(`SELECT day, ${sumCounts} FROM daily_counts WHERE program_id = ? AND test_mode = 0 AND day >= ? GROUP BY day`),
-    dayMoney: q('SELECT day, currency, sum(revenue_cents) AS cents FROM daily_money WHERE program_id = ? AND test_mode = 0 AND day >= ? GROUP BY day, currency'),
-    partnerCounts: q(`SELECT partner_id AS partnerId, ${sumCounts} FROM daily_counts WHERE program_id = ? AND test_mode = 0 GROUP BY partner_id`),
-    partnerMoney: q(`SELECT partner_id AS partnerId, currency, ${sumMoney} FROM daily_money WHERE program_id = ? AND test_mode = 0 GROUP BY partner_id, currency`),
+    dayMoney: q(
+      'SELECT day, currency, sum(revenue_cents) AS cents FROM daily_money WHERE program_id = ? AND test_mode = 0 AND day >= ? GROUP BY day, currency',
+    ),
+    partnerCounts: q(
+      `SELECT partner_id AS partnerId, ${sumCounts} FROM daily_counts WHERE program_id = ? AND test_mode = 0 GROUP BY partner_id`,
+    ),
+    partnerMoney: q(
+      `SELECT partner_id AS partnerId, currency, ${sumMoney} FROM daily_money WHERE program_id = ? AND test_mode = 0 GROUP BY partner_id, currency`,
+    ),
     oneCounts: q(`SELECT ${sumCounts} FROM daily_counts WHERE program_id = ? AND partner_id = ? AND test_mode = 0`),
-    oneMoney: q(`SELECT currency, ${sumMoney} FROM daily_money WHERE program_id = ? AND partner_id = ? AND test_mode = 0 GROUP BY currency ORDER BY currency`),
+    oneMoney: q(
+      `SELECT currency, ${sumMoney} FROM daily_money WHERE program_id = ? AND partner_id = ? AND test_mode = 0 GROUP BY currency ORDER BY currency`,
+    ),
     provisional: q("SELECT count(*) AS n FROM customers WHERE program_id = ? AND status = 'provisional' AND test_mode = 0"),
     anyEvent: q('SELECT count(*) AS n FROM (SELECT 1 FROM processor_events WHERE program_id = ? LIMIT 1)'),
     activeLinks: q(`SELECT count(*) AS n FROM links l WHERE l.program_id = ?1 AND l.active = 1 AND l.partner_id IS NOT NULL
@@ -81,14 +90,16 @@ function prepare({ client }: Connection) {
         m.sale_id AS saleId, s.transaction_id AS transactionId, m.partner_id AS partnerId, p.name AS partnerName
       FROM commissions m JOIN sales s ON s.id = m.sale_id LEFT JOIN partners p ON p.id = m.partner_id
       WHERE m.program_id = ?1 AND (m.created_at, m.id) < (?2, ?3) ORDER BY m.created_at DESC, m.id DESC LIMIT ?4`),
-    partnerCommissions: q(`SELECT m.id, m.kind, m.amount_cents AS amountCents, m.currency, m.test_mode AS testMode, m.created_at AS createdAt,
+    partnerCommissions:
+      q(`SELECT m.id, m.kind, m.amount_cents AS amountCents, m.currency, m.test_mode AS testMode, m.created_at AS createdAt,
         m.sale_id AS saleId, s.amount_cents AS saleCents, s.occurred_at AS occurredAt
       FROM commissions m JOIN sales s ON s.id = m.sale_id
       WHERE m.partner_id = ?1 AND m.id < ?2 ORDER BY m.id DESC LIMIT ?3`),
     payouts: q(`SELECT o.id, o.partner_id AS partnerId, p.name AS partnerName, o.currency, o.amount_cents AS amountCents, o.commissions,
         o.status, o.reference, o.created_at AS createdAt, o.paid_at AS paidAt, o.canceled_at AS canceledAt
       FROM payouts o LEFT JOIN partners p ON p.id = o.partner_id WHERE o.program_id = ?1 AND o.id < ?2 ORDER BY o.id DESC LIMIT ?3`),
-    partnerPayouts: q(`SELECT id, currency, amount_cents AS amountCents, commissions, status, reference, created_at AS createdAt, paid_at AS paidAt
+    partnerPayouts:
+      q(`SELECT id, currency, amount_cents AS amountCents, commissions, status, reference, created_at AS createdAt, paid_at AS paidAt
       FROM payouts WHERE program_id = ? AND partner_id = ? AND status <> 'canceled' ORDER BY id DESC LIMIT 100`),
     events: q(`SELECT id, event_id AS eventId, type, livemode, outcome, detail, sale_id AS saleId, created_at AS createdAt
       FROM processor_events WHERE program_id = ?1 AND (created_at, id) < (?2, ?3) ORDER BY created_at DESC, id DESC LIMIT ?4`),
@@ -120,7 +131,6 @@ export interface SaleRow {
   partnerName: string | null
 }
 
-
 export interface LedgerRow {
   id: number
   kind: 'commission' | 'reversal'
@@ -134,7 +144,6 @@ export interface LedgerRow {
   partnerName: string | null
 }
 
-
 export interface PartnerLedgerRow {
   id: number
   kind: 'commission' | 'reversal'
@@ -147,7 +156,6 @@ export interface PartnerLedgerRow {
   occurredAt: number
 }
 
-
 export interface EventRow {
   id: number
   eventId: string
@@ -158,7 +166,6 @@ export interface EventRow {
   saleId: number | null
   createdAt: number
 }
-
 
 export interface PayoutRow {
   id: number
@@ -174,16 +181,26 @@ export interface PayoutRow {
   canceledAt: number | null
 }
 
-
 export type PartnerRow = typeof partners.$inferSelect
 export type LinkRow = typeof links.$inferSelect
 
-
 export type LinkCreation = { kind: 'created'; linkId: number } | { kind: 'taken' } | { kind: 'no_partner' }
 
-
-export type ProgramChanges = Partial<Pick<Program, 'name' | 'domain' | 'commissionType' | 'commissionRate' | 'leadAuth' | 'attributionWindowDays' | 'allowedOrigins' | 'stripeWebhookSecrets' | 'holdingPeriodDays' | 'minimumPayout'>>
-
+export type ProgramChanges = Partial<
+  Pick<
+    Program,
+    | 'name'
+    | 'domain'
+    | 'commissionType'
+    | 'commissionRate'
+    | 'leadAuth'
+    | 'attributionWindowDays'
+    | 'allowedOrigins'
+    | 'stripeWebhookSecrets'
+    | 'holdingPeriodDays'
+    | 'minimumPayout'
+  >
+>
 
 /**
  * The reads and writes of the dashboard and partner portal pages (src/web). Writes to programs,
@@ -192,22 +209,38 @@ export type ProgramChanges = Partial<Pick<Program, 'name' | 'domain' | 'commissi
 export class DashboardStore {
   private readonly s
 
-  constructor(private readonly connection: Connection, private readonly catalog: Catalog, private readonly programs: ProgramStore) {
+  constructor(
+    private readonly connection: Connection,
+    private readonly catalog: Catalog,
+    private readonly programs: ProgramStore,
+  ) {
     this.s = prepare(connection)
   }
 
   /** The programs of an account (through its advertiser), oldest first. */
   accountPrograms(accountId: number): Program[] {
     const { db } = this.connection
-    return db.select({ program: programs }).from(programs).innerJoin(advertisers, eq(advertisers.id, programs.advertiserId))
-      .where(eq(advertisers.accountId, accountId)).orderBy(asc(programs.id)).all().map((r) => r.program)
+    return db
+      .select({ program: programs })
+      .from(programs)
+      .innerJoin(advertisers, eq(advertisers.id, programs.advertiserId))
+      .where(eq(advertisers.accountId, accountId))
+      .orderBy(asc(programs.id))
+      .all()
+      .map((r) => r.program)
   }
 
   /** Program `programId` when account `accountId` owns it, else null (another account's program is not found). */
   findOwnedProgram(accountId: number, programId: number): Program | null {
     const { db } = this.connection
-    return db.select({ program: programs }).from(programs).innerJoin(advertisers, eq(advertisers.id, programs.advertiserId))
-      .where(and(eq(programs.id, programId), eq(advertisers.accountId, accountId))).get()?.program ?? null
+    return (
+      db
+        .select({ program: programs })
+        .from(programs)
+        .innerJoin(advertisers, eq(advertisers.id, programs.advertiserId))
+        .where(and(eq(programs.id, programId), eq(advertisers.accountId, accountId)))
+        .get()?.program ?? null
+    )
   }
 
   /** A program by id, or null. */
@@ -219,7 +252,13 @@ export class DashboardStore {
   /** The program's current (unrevoked) API key, or null. */
   currentApiKey(programId: number): ApiKey | null {
     const { db } = this.connection
-    return db.select().from(apiKeys).where(and(eq(apiKeys.programId, programId), isNull(apiKeys.revokedAt))).get() ?? null
+    return (
+      db
+        .select()
+        .from(apiKeys)
+        .where(and(eq(apiKeys.programId, programId), isNull(apiKeys.revokedAt)))
+        .get() ?? null
+    )
   }
 
   /** Live funnel totals of a program (test-mode with `testMode`). */
@@ -257,7 +296,8 @@ export class DashboardStore {
       if (!f) out.set(partnerId, (f = { partnerId, clicks: 0, leads: 0, customers: 0, sales: 0, money: [] }))
       return f
     }
-    for (const row of this.s.partnerCounts.all(programId) as (Funnel & { partnerId: number })[]) Object.assign(get(row.partnerId), row, { money: [] })
+    for (const row of this.s.partnerCounts.all(programId) as (Funnel & { partnerId: number })[])
+      Object.assign(get(row.partnerId), row, { money: [] })
     for (const row of this.s.partnerMoney.all(programId) as (Money & { partnerId: number })[]) {
       const { partnerId, ...money } = row
       get(partnerId).money.push(money)
@@ -283,7 +323,13 @@ export class DashboardStore {
       activeLinks: n('activeLinks'),
       counts: {
         // Only read when it matters: the first_lead message names provisional leads when no lead counts.
-        live: { clicks: live.clicks, leads: live.leads, sales: live.sales, provisional_leads: live.leads === 0 ? n('provisional') : 0, commissions: 0 },
+        live: {
+          clicks: live.clicks,
+          leads: live.leads,
+          sales: live.sales,
+          provisional_leads: live.leads === 0 ? n('provisional') : 0,
+          commissions: 0,
+        },
         test: { clicks: test.clicks, leads: test.leads, sales: test.sales, provisional_leads: 0, commissions: 0 },
       },
       processorEvents: n('anyEvent'),
@@ -305,7 +351,12 @@ export class DashboardStore {
   /** A partner's own links (through its program's links), oldest first. */
   partnerLinks(programId: number, partnerId: number): LinkRow[] {
     const { db } = this.connection
-    return db.select().from(links).where(and(eq(links.programId, programId), eq(links.partnerId, partnerId))).orderBy(asc(links.id)).all()
+    return db
+      .select()
+      .from(links)
+      .where(and(eq(links.programId, programId), eq(links.partnerId, partnerId)))
+      .orderBy(asc(links.id))
+      .all()
   }
 
   /** A partner by id, or null. */
@@ -346,11 +397,18 @@ export class DashboardStore {
   /** Creates a referral link for a partner of the program; short_link's UNIQUE constraint decides `taken`. */
   createLink(programId: number, partnerId: number, shortLink: string, now: number): LinkCreation {
     const { db } = this.connection
-    const partner = db.select({ id: partners.id }).from(partners).where(and(eq(partners.id, partnerId), eq(partners.programId, programId))).get()
+    const partner = db
+      .select({ id: partners.id })
+      .from(partners)
+      .where(and(eq(partners.id, partnerId), eq(partners.programId, programId)))
+      .get()
     if (!partner) return { kind: 'no_partner' }
     this.catalog.changed()
     try {
-      return { kind: 'created', linkId: db.insert(links).values({ programId, partnerId, shortLink, createdAt: now }).returning({ id: links.id }).get().id }
+      return {
+        kind: 'created',
+        linkId: db.insert(links).values({ programId, partnerId, shortLink, createdAt: now }).returning({ id: links.id }).get().id,
+      }
     } catch (error) {
       if (uniqueViolation(error)?.on === 'short_link') return { kind: 'taken' }
       throw error
@@ -361,7 +419,14 @@ export class DashboardStore {
   setLinkActive(programId: number, linkId: number, active: boolean): boolean {
     const { db } = this.connection
     this.catalog.changed()
-    return db.update(links).set({ active }).where(and(eq(links.id, linkId), eq(links.programId, programId))).returning({ id: links.id }).all().length > 0
+    return (
+      db
+        .update(links)
+        .set({ active })
+        .where(and(eq(links.id, linkId), eq(links.programId, programId)))
+        .returning({ id: links.id })
+        .all().length > 0
+    )
   }
 
   /** Changes a program's fields. */

@@ -30,7 +30,10 @@ export class ListStore {
   page(list: ListName, programId: number, limit: number, cursor: number | null): ({ id: number } & Record<string, unknown>)[] {
     const table = tables[list]
     const where = cursor === null ? eq(table.programId, programId) : and(eq(table.programId, programId), lt(table.id, cursor))
-    return this.connection.db.select().from(table).where(where).orderBy(desc(table.id)).limit(limit).all() as ({ id: number } & Record<string, unknown>)[]
+    return this.connection.db.select().from(table).where(where).orderBy(desc(table.id)).limit(limit).all() as ({ id: number } & Record<
+      string,
+      unknown
+    >)[]
   }
 
   /** A sale with its ledger entries (oldest first) and its refund; null when no sale has that id. */

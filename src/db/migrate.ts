@@ -23,14 +23,18 @@ export function migrate(client: SqliteDatabase, all: { tag: string; sql: string 
   client.exec('CREATE TABLE IF NOT EXISTS _migrations (tag TEXT PRIMARY KEY, applied_at INTEGER NOT NULL, hash TEXT)')
   const columns = client.prepare('PRAGMA table_info(_migrations)').all() as { name: string }[]
   if (!columns.some((c) => c.name === 'hash')) client.exec('ALTER TABLE _migrations ADD COLUMN hash TEXT')
-  const applied = new Map((client.prepare('SELECT tag, hash FROM _migrations').all() as { tag: string; hash: string | null }[]).map((r) => [r.tag, r.hash]))
+  const applied = new Map(
+    (client.prepare('SELECT tag, hash FROM _migrations').all() as { tag: string; hash: string | null }[]).map((r) => [r.tag, r.hash]),
+  )
   for (const { tag, sql } of all) {
     if (!applied.has(tag)) continue
     const recorded = applied.get(tag) ?? null
     const hash = sha256(sql)
     if (recorded === null) client.prepare('UPDATE _migrations SET hash = ? WHERE tag = ?').run(hash, tag)
     else if (recorded !== hash) {
-      throw new MigrationEditedError(`migration ${tag} was edited after it was applied to this database (recorded sha256 ${recorded.slice(0, 12)}…, file ${hash.slice(0, 12)}…): restore it as merged and put the change in a new migration`)
+      throw new MigrationEditedError(
+        `migration ${tag} was edited after it was applied to this database (recorded sha256 ${recorded.slice(0, 12)}…, file ${hash.slice(0, 12)}…): restore it as merged and put the change in a new migration`,
+      )
     }
   }
   const pending = all.filter(({ tag }) => !applied.has(tag))

@@ -38,7 +38,8 @@ const pairPayout = alias(payoutEntries, 'pair_payout')
 const activePayoutOf = (entryId: SQLiteColumn) =>
   sql<PayoutState>`(select pe.status from payout_entries pe where pe.ledger_entry_id = ${entryId} and pe.status <> 'canceled')`
 
-const FACT_PAYOUT = (id: string) => `coalesce((SELECT pe.status FROM payout_entries pe WHERE pe.ledger_entry_id = ${id} AND pe.status <> 'canceled'), '')`
+const FACT_PAYOUT = (id: string) =>
+  `coalesce((SELECT pe.status FROM payout_entries pe WHERE pe.ledger_entry_id = ${id} AND pe.status <> 'canceled'), '')`
 const BALANCE_KEY = 'program_id, partner_id, currency, kind, payout, pair, day'
 /**
  * Keeps ledger_balances (schema.ts) when the entries of one payout (?1) have changed payout state from ?2 to ?3
@@ -75,7 +76,10 @@ export class PayoutStore {
   constructor(private readonly connection: Connection) {
     // Prepared once: a first run over a large ledger inserts one row per entry.
     const p = sql.placeholder
-    this.insertEntry = connection.db.insert(payoutEntries).values({ payoutId: p('payoutId'), ledgerEntryId: p('ledgerEntryId'), status: 'pending' }).prepare()
+    this.insertEntry = connection.db
+      .insert(payoutEntries)
+      .values({ payoutId: p('payoutId'), ledgerEntryId: p('ledgerEntryId'), status: 'pending' })
+      .prepare()
     const move = connection.client.prepare(MOVE_BALANCES)
     const dropEmpty = connection.client.prepare(DROP_EMPTY_BALANCES)
     this.moveBalances = (payoutId: number, before: '' | 'pending', after: '' | 'pending' | 'paid') => {
@@ -87,19 +91,34 @@ export class PayoutStore {
   /** The program's payout terms, or null when no such program exists. */
   findTerms(programId: number): { holdingPeriodDays: number; minimumPayout: number } | null {
     const { db } = this.connection
-    return db.select({ holdingPeriodDays: programs.holdingPeriodDays, minimumPayout: programs.minimumPayout })
-      .from(programs).where(eq(programs.id, programId)).get() ?? null
+    return (
+      db
+        .select({ holdingPeriodDays: programs.holdingPeriodDays, minimumPayout: programs.minimumPayout })
+        .from(programs)
+        .where(eq(programs.id, programId))
+        .get() ?? null
+    )
   }
 
   private ledger(where: SQL | undefined): LedgerRow[] {
     const { db } = this.connection
-    return db.select({
-      id: commissions.id, partnerId: commissions.partnerId, kind: commissions.kind, amountCents: commissions.amountCents,
-      currency: commissions.currency, testMode: commissions.testMode, createdAt: commissions.createdAt,
-      payout: activePayoutOf(commissions.id), pairId: pair.id, pairPayout: activePayoutOf(pair.id),
-    }).from(commissions)
+    return db
+      .select({
+        id: commissions.id,
+        partnerId: commissions.partnerId,
+        kind: commissions.kind,
+        amountCents: commissions.amountCents,
+        currency: commissions.currency,
+        testMode: commissions.testMode,
+        createdAt: commissions.createdAt,
+        payout: activePayoutOf(commissions.id),
+        pairId: pair.id,
+        pairPayout: activePayoutOf(pair.id),
+      })
+      .from(commissions)
       .leftJoin(pair, and(eq(pair.saleId, commissions.saleId), ne(pair.kind, commissions.kind)))
-      .where(where).all()
+      .where(where)
+      .all()
       .map(({ pairId, pairPayout, ...row }) => ({ ...row, pair: pairId === null ? null : { payout: pairPayout } }))
   }
 
@@ -109,10 +128,14 @@ export class PayoutStore {
    * would find them `reversed`), so that they are not read again by every later run.
    */
   unpaidLedger(programId: number): LedgerRow[] {
-    return this.ledger(and(
-      eq(commissions.programId, programId), eq(commissions.testMode, false), sql`${activePayoutOf(commissions.id)} is null`,
-      or(isNull(pair.id), sql`${activePayoutOf(pair.id)} is not null`),
-    ))
+    return this.ledger(
+      and(
+        eq(commissions.programId, programId),
+        eq(commissions.testMode, false),
+        sql`${activePayoutOf(commissions.id)} is null`,
+        or(isNull(pair.id), sql`${activePayoutOf(pair.id)} is not null`),
+      ),
+    )
   }
 
   /** The given ledger entries with their payout facts (the commissions read route's statuses). */
@@ -131,25 +154,58 @@ export class PayoutStore {
     const { db } = this.connection
     const days = { commission: Math.floor(cutoffs.commission / DAY_MS), reversal: Math.floor(cutoffs.reversal / DAY_MS) }
     const cutoffDay = sql`case ${ledgerBalances.kind} when 'reversal' then ${days.reversal} else ${days.commission} end`
-    const partnerWhere = (column: SQLiteColumn) => partnerId === undefined ? undefined
-      : Array.isArray(partnerId) ? inArray(column, partnerId.length ? partnerId : [0]) : eq(column, partnerId)
+    const partnerWhere = (column: SQLiteColumn) =>
+      partnerId === undefined
+        ? undefined
+        : Array.isArray(partnerId)
+          ? inArray(column, partnerId.length ? partnerId : [0])
+          : eq(column, partnerId)
     const due = sql<number>`${ledgerBalances.day} >= 0 and ${ledgerBalances.day} < ${cutoffDay}`
-    const counted = db.select({
-      partnerId: ledgerBalances.partnerId, currency: ledgerBalances.currency, kind: ledgerBalances.kind, payout: ledgerBalances.payout,
-      pair: ledgerBalances.pair, due, amountCents: sql<number>`sum(${ledgerBalances.amountCents})`,
-    }).from(ledgerBalances)
-      .where(and(eq(ledgerBalances.programId, programId), partnerWhere(ledgerBalances.partnerId), sql`(${ledgerBalances.day} < 0 or ${ledgerBalances.day} <> ${cutoffDay})`))
+    const counted = db
+      .select({
+        partnerId: ledgerBalances.partnerId,
+        currency: ledgerBalances.currency,
+        kind: ledgerBalances.kind,
+        payout: ledgerBalances.payout,
+        pair: ledgerBalances.pair,
+        due,
+        amountCents: sql<number>`sum(${ledgerBalances.amountCents})`,
+      })
+      .from(ledgerBalances)
+      .where(
+        and(
+          eq(ledgerBalances.programId, programId),
+          partnerWhere(ledgerBalances.partnerId),
+          sql`(${ledgerBalances.day} < 0 or ${ledgerBalances.day} <> ${cutoffDay})`,
+        ),
+      )
       .groupBy(ledgerBalances.partnerId, ledgerBalances.currency, ledgerBalances.kind, ledgerBalances.payout, ledgerBalances.pair, due)
       .all()
-      .map((r): LedgerGroup => ({
-        partnerId: r.partnerId, currency: r.currency, kind: r.kind, payout: r.payout === '' ? null : r.payout,
-        pair: r.pair === 'none' ? null : { payout: r.pair === '' ? null : r.pair }, due: Boolean(r.due), amountCents: r.amountCents,
-      }))
-    const boundary = (['commission', 'reversal'] as const).flatMap((kind) => this.scannedGroups(programId, cutoffs, and(
-      partnerWhere(commissions.partnerId), eq(commissions.kind, kind),
-      gte(commissions.createdAt, days[kind] * DAY_MS), lt(commissions.createdAt, (days[kind] + 1) * DAY_MS),
-      isNull(entryPayout.id), or(isNull(pair.id), sql`${pairPayout.id} is not null`),
-    )))
+      .map(
+        (r): LedgerGroup => ({
+          partnerId: r.partnerId,
+          currency: r.currency,
+          kind: r.kind,
+          payout: r.payout === '' ? null : r.payout,
+          pair: r.pair === 'none' ? null : { payout: r.pair === '' ? null : r.pair },
+          due: Boolean(r.due),
+          amountCents: r.amountCents,
+        }),
+      )
+    const boundary = (['commission', 'reversal'] as const).flatMap((kind) =>
+      this.scannedGroups(
+        programId,
+        cutoffs,
+        and(
+          partnerWhere(commissions.partnerId),
+          eq(commissions.kind, kind),
+          gte(commissions.createdAt, days[kind] * DAY_MS),
+          lt(commissions.createdAt, (days[kind] + 1) * DAY_MS),
+          isNull(entryPayout.id),
+          or(isNull(pair.id), sql`${pairPayout.id} is not null`),
+        ),
+      ),
+    )
     return [...counted, ...boundary]
   }
 
@@ -158,10 +214,18 @@ export class PayoutStore {
     const { db } = this.connection
     const paired = sql<number>`${pair.id} is not null`
     const due = sql<number>`${commissions.createdAt} <= case ${commissions.kind} when 'reversal' then ${cutoffs.reversal} else ${cutoffs.commission} end`
-    const rows = db.select({
-      partnerId: commissions.partnerId, currency: commissions.currency, kind: commissions.kind, payout: entryPayout.status,
-      paired, pairPayout: pairPayout.status, due, amountCents: sql<number>`sum(${commissions.amountCents})`,
-    }).from(commissions)
+    const rows = db
+      .select({
+        partnerId: commissions.partnerId,
+        currency: commissions.currency,
+        kind: commissions.kind,
+        payout: entryPayout.status,
+        paired,
+        pairPayout: pairPayout.status,
+        due,
+        amountCents: sql<number>`sum(${commissions.amountCents})`,
+      })
+      .from(commissions)
       .leftJoin(pair, and(eq(pair.saleId, commissions.saleId), ne(pair.kind, commissions.kind)))
       .leftJoin(entryPayout, and(eq(entryPayout.ledgerEntryId, commissions.id), ne(entryPayout.status, 'canceled')))
       .leftJoin(pairPayout, and(eq(pairPayout.ledgerEntryId, pair.id), ne(pairPayout.status, 'canceled')))
@@ -169,8 +233,13 @@ export class PayoutStore {
       .groupBy(commissions.partnerId, commissions.currency, commissions.kind, entryPayout.status, paired, pairPayout.status, due)
       .all()
     return rows.map((r) => ({
-      partnerId: r.partnerId, currency: r.currency, kind: r.kind, payout: r.payout as PayoutState,
-      pair: r.paired ? { payout: r.pairPayout as PayoutState } : null, due: Boolean(r.due), amountCents: r.amountCents,
+      partnerId: r.partnerId,
+      currency: r.currency,
+      kind: r.kind,
+      payout: r.payout as PayoutState,
+      pair: r.paired ? { payout: r.pairPayout as PayoutState } : null,
+      due: Boolean(r.due),
+      amountCents: r.amountCents,
     }))
   }
 
@@ -178,7 +247,13 @@ export class PayoutStore {
   listPartnerPayouts(partnerId: number, limit: number, cursor: number | null): Payout[] {
     const { db } = this.connection
     const where = cursor === null ? eq(payouts.partnerId, partnerId) : and(eq(payouts.partnerId, partnerId), lt(payouts.id, cursor))
-    return db.select().from(payouts).where(where).orderBy(desc(payouts.id)).limit(limit + 1).all()
+    return db
+      .select()
+      .from(payouts)
+      .where(where)
+      .orderBy(desc(payouts.id))
+      .limit(limit + 1)
+      .all()
   }
 
   /**
@@ -188,10 +263,19 @@ export class PayoutStore {
   createPayouts(programId: number, plans: PlannedPayout[], now: number): Payout[] {
     const { db } = this.connection
     return plans.map((plan) => {
-      const payout = db.insert(payouts).values({
-        programId, partnerId: plan.partnerId, currency: plan.currency, amountCents: plan.amountCents,
-        commissions: plan.entryIds.length, status: 'pending', createdAt: now,
-      }).returning().get()
+      const payout = db
+        .insert(payouts)
+        .values({
+          programId,
+          partnerId: plan.partnerId,
+          currency: plan.currency,
+          amountCents: plan.amountCents,
+          commissions: plan.entryIds.length,
+          status: 'pending',
+          createdAt: now,
+        })
+        .returning()
+        .get()
       for (const ledgerEntryId of plan.entryIds) this.insertEntry.run({ payoutId: payout.id, ledgerEntryId })
       this.moveBalances(payout.id, '', 'pending')
       return payout
@@ -202,7 +286,13 @@ export class PayoutStore {
   listPayouts(programId: number, limit: number, cursor: number | null): Payout[] {
     const { db } = this.connection
     const where = cursor === null ? eq(payouts.programId, programId) : and(eq(payouts.programId, programId), lt(payouts.id, cursor))
-    return db.select().from(payouts).where(where).orderBy(desc(payouts.id)).limit(limit + 1).all()
+    return db
+      .select()
+      .from(payouts)
+      .where(where)
+      .orderBy(desc(payouts.id))
+      .limit(limit + 1)
+      .all()
   }
 
   findPayout(payoutId: number): Payout | null {
@@ -213,17 +303,30 @@ export class PayoutStore {
   /** The ledger entries of a payout, oldest first. */
   entriesOf(payoutId: number): PayoutEntry[] {
     const { db } = this.connection
-    return db.select({ commissionId: commissions.id, kind: commissions.kind, amountCents: commissions.amountCents, createdAt: commissions.createdAt })
-      .from(payoutEntries).innerJoin(commissions, eq(commissions.id, payoutEntries.ledgerEntryId))
-      .where(eq(payoutEntries.payoutId, payoutId)).orderBy(commissions.id).all()
+    return db
+      .select({
+        commissionId: commissions.id,
+        kind: commissions.kind,
+        amountCents: commissions.amountCents,
+        createdAt: commissions.createdAt,
+      })
+      .from(payoutEntries)
+      .innerJoin(commissions, eq(commissions.id, payoutEntries.ledgerEntryId))
+      .where(eq(payoutEntries.payoutId, payoutId))
+      .orderBy(commissions.id)
+      .all()
   }
 
   /** The program's payouts of the given statuses with their partner's name and email, newest first (the CSV). */
   payoutsWithPartners(programId: number, statuses: PayoutStatus[]): CsvPayout[] {
     const { db } = this.connection
-    const rows = db.select({ payout: payouts, partnerName: partners.name, partnerEmail: partners.email })
-      .from(payouts).innerJoin(partners, eq(partners.id, payouts.partnerId))
-      .where(and(eq(payouts.programId, programId), inArray(payouts.status, statuses))).orderBy(desc(payouts.id)).all()
+    const rows = db
+      .select({ payout: payouts, partnerName: partners.name, partnerEmail: partners.email })
+      .from(payouts)
+      .innerJoin(partners, eq(partners.id, payouts.partnerId))
+      .where(and(eq(payouts.programId, programId), inArray(payouts.status, statuses)))
+      .orderBy(desc(payouts.id))
+      .all()
     return rows.map((r) => ({ ...r.payout, partnerName: r.partnerName, partnerEmail: r.partnerEmail }))
   }
 

@@ -6,15 +6,33 @@ const p = sql.placeholder
 
 function build({ db }: Connection) {
   return {
-    programOfAccount: db.select().from(programs).where(eq(programs.stripeAccountId, p('account'))).prepare(),
-    claim: db.insert(processorEvents).values({
-      eventId: p('eventId'), programId: p('programId'), type: p('type'),
-      // Nullable boolean: Drizzle's boolean encoder would turn null into 0, so the caller encodes it.
-      livemode: sql`${p('livemode')}`, outcome: 'received', createdAt: p('createdAt'),
-    }).returning({ id: processorEvents.id }).prepare(),
-    forgetUnrouted: db.delete(processorEvents).where(and(eq(processorEvents.eventId, p('eventId')), isNull(processorEvents.programId))).prepare(),
-    settle: db.update(processorEvents).set({ outcome: p('outcome') as never, detail: p('detail') as never, saleId: p('saleId') as never })
-      .where(eq(processorEvents.id, p('id'))).prepare(),
+    programOfAccount: db
+      .select()
+      .from(programs)
+      .where(eq(programs.stripeAccountId, p('account')))
+      .prepare(),
+    claim: db
+      .insert(processorEvents)
+      .values({
+        eventId: p('eventId'),
+        programId: p('programId'),
+        type: p('type'),
+        // Nullable boolean: Drizzle's boolean encoder would turn null into 0, so the caller encodes it.
+        livemode: sql`${p('livemode')}`,
+        outcome: 'received',
+        createdAt: p('createdAt'),
+      })
+      .returning({ id: processorEvents.id })
+      .prepare(),
+    forgetUnrouted: db
+      .delete(processorEvents)
+      .where(and(eq(processorEvents.eventId, p('eventId')), isNull(processorEvents.programId)))
+      .prepare(),
+    settle: db
+      .update(processorEvents)
+      .set({ outcome: p('outcome') as never, detail: p('detail') as never, saleId: p('saleId') as never })
+      .where(eq(processorEvents.id, p('id')))
+      .prepare(),
   }
 }
 

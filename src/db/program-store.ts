@@ -7,11 +7,39 @@ import { apiKeys, links, partners, programs, type ApiKey, type Link, type Progra
 
 const p = sql.placeholder
 
-export type NewProgram = Pick<typeof programs.$inferInsert,
-  'advertiserId' | 'name' | 'domain' | 'commissionType' | 'commissionRate' | 'leadAuth' | 'attributionWindowDays' | 'allowedOrigins' | 'livemode' | 'holdingPeriodDays' | 'minimumPayout' | 'createdAt'>
+export type NewProgram = Pick<
+  typeof programs.$inferInsert,
+  | 'advertiserId'
+  | 'name'
+  | 'domain'
+  | 'commissionType'
+  | 'commissionRate'
+  | 'leadAuth'
+  | 'attributionWindowDays'
+  | 'allowedOrigins'
+  | 'livemode'
+  | 'holdingPeriodDays'
+  | 'minimumPayout'
+  | 'createdAt'
+>
 
-export type ProgramChanges = Partial<Pick<Program,
-  'name' | 'domain' | 'commissionType' | 'commissionRate' | 'leadAuth' | 'attributionWindowDays' | 'allowedOrigins' | 'livemode' | 'stripeAccountId' | 'stripeWebhookSecrets' | 'holdingPeriodDays' | 'minimumPayout'>>
+export type ProgramChanges = Partial<
+  Pick<
+    Program,
+    | 'name'
+    | 'domain'
+    | 'commissionType'
+    | 'commissionRate'
+    | 'leadAuth'
+    | 'attributionWindowDays'
+    | 'allowedOrigins'
+    | 'livemode'
+    | 'stripeAccountId'
+    | 'stripeWebhookSecrets'
+    | 'holdingPeriodDays'
+    | 'minimumPayout'
+  >
+>
 
 /**
  * Programs, their API keys, partners and referral links: the rows the catalog copies. Every
@@ -28,11 +56,22 @@ export class ProgramStore {
    */
   private readonly hashes = new Map<string, string>()
 
-  constructor(private readonly connection: Connection, private readonly catalog: Catalog) {
+  constructor(
+    private readonly connection: Connection,
+    private readonly catalog: Catalog,
+  ) {
     const { db } = connection
-    this.keyQuery = db.select({ program: programs, key: apiKeys }).from(apiKeys).innerJoin(programs, eq(programs.id, apiKeys.programId))
-      .where(and(eq(apiKeys.keyHash, p('hash')), isNull(apiKeys.revokedAt))).prepare()
-    this.programQuery = db.select().from(programs).where(eq(programs.id, p('id'))).prepare()
+    this.keyQuery = db
+      .select({ program: programs, key: apiKeys })
+      .from(apiKeys)
+      .innerJoin(programs, eq(programs.id, apiKeys.programId))
+      .where(and(eq(apiKeys.keyHash, p('hash')), isNull(apiKeys.revokedAt)))
+      .prepare()
+    this.programQuery = db
+      .select()
+      .from(programs)
+      .where(eq(programs.id, p('id')))
+      .prepare()
   }
 
   /** The program of an unrevoked API key, or null; kept in the catalog until a key or program changes. */
@@ -63,12 +102,20 @@ export class ProgramStore {
 
   /** The program's unrevoked key, or null. */
   currentKey(programId: number): ApiKey | null {
-    return this.connection.db.select().from(apiKeys).where(and(eq(apiKeys.programId, programId), isNull(apiKeys.revokedAt))).get() ?? null
+    return (
+      this.connection.db
+        .select()
+        .from(apiKeys)
+        .where(and(eq(apiKeys.programId, programId), isNull(apiKeys.revokedAt)))
+        .get() ?? null
+    )
   }
 
   /** Domain and allowed origins of every program (what a CORS preflight checks), kept in the catalog. */
   browserOrigins(): Pick<Program, 'domain' | 'allowedOrigins'>[] {
-    return this.catalog.derived(() => this.connection.db.select({ domain: programs.domain, allowedOrigins: programs.allowedOrigins }).from(programs).all())
+    return this.catalog.derived(() =>
+      this.connection.db.select({ domain: programs.domain, allowedOrigins: programs.allowedOrigins }).from(programs).all(),
+    )
   }
 
   /** Creates a program and its first API key; returns the key's plaintext, shown once. */
@@ -102,8 +149,13 @@ export class ProgramStore {
     this.catalog.changed()
     const key = newToken('svc_live_')
     const { db } = this.connection
-    db.update(apiKeys).set({ revokedAt: now }).where(and(eq(apiKeys.programId, programId), isNull(apiKeys.revokedAt))).run()
-    db.insert(apiKeys).values({ programId, keyHash: hashSecret(key), keyPrefix: key.slice(0, 13), createdAt: now }).run()
+    db.update(apiKeys)
+      .set({ revokedAt: now })
+      .where(and(eq(apiKeys.programId, programId), isNull(apiKeys.revokedAt)))
+      .run()
+    db.insert(apiKeys)
+      .values({ programId, keyHash: hashSecret(key), keyPrefix: key.slice(0, 13), createdAt: now })
+      .run()
     return key
   }
 
@@ -123,11 +175,22 @@ export class ProgramStore {
 
   /** Whether `partnerId` is a partner of `programId`. */
   partnerOf(programId: number, partnerId: number): boolean {
-    return this.connection.db.select({ id: partners.id }).from(partners).where(and(eq(partners.id, partnerId), eq(partners.programId, programId))).get() !== undefined
+    return (
+      this.connection.db
+        .select({ id: partners.id })
+        .from(partners)
+        .where(and(eq(partners.id, partnerId), eq(partners.programId, programId)))
+        .get() !== undefined
+    )
   }
 
   /** Creates a referral link; Taken when short_link is in use in any program (UNIQUE). */
-  createLink(values: { programId: number; partnerId: number; shortLink: string; createdAt: number }): Pick<Link, 'id' | 'shortLink'> | Taken {
+  createLink(values: {
+    programId: number
+    partnerId: number
+    shortLink: string
+    createdAt: number
+  }): Pick<Link, 'id' | 'shortLink'> | Taken {
     this.catalog.changed()
     try {
       return this.connection.db.insert(links).values(values).returning({ id: links.id, shortLink: links.shortLink }).get()

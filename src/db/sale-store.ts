@@ -10,20 +10,54 @@ function build({ db, client }: Connection) {
     attemptBegin: client.prepare('SAVEPOINT attempt'),
     attemptRelease: client.prepare('RELEASE attempt'),
     attemptRollback: client.prepare('ROLLBACK TO attempt'),
-    insertSale: db.insert(sales).values({
-      programId: p('programId'), customerId: p('customerId'), transactionId: p('transactionId'), amountCents: p('amountCents'),
-      currency: p('currency'), occurredAt: p('occurredAt'), provider: p('provider'), providerPaymentId: p('providerPaymentId'),
-      // Nullable boolean: Drizzle's boolean encoder would turn null into 0, so the caller encodes it.
-      livemode: sql`${p('livemode')}`, testMode: p('testMode'), attribution: p('attribution'), createdAt: p('createdAt'),
-    }).returning({ id: sales.id }).prepare(),
-    insertCommission: db.insert(commissions).values({
-      programId: p('programId'), saleId: p('saleId'), partnerId: p('partnerId'), kind: p('kind'), amountCents: p('amountCents'),
-      currency: p('currency'), testMode: p('testMode'), createdAt: p('createdAt'),
-    }).returning({ id: commissions.id }).prepare(),
-    saleIdByTransaction: db.select({ id: sales.id }).from(sales).where(eq(sales.transactionId, p('transactionId'))).prepare(),
-    saleInProgram: db.select().from(sales)
-      .where(and(eq(sales.transactionId, p('transactionId')), eq(sales.programId, p('programId')))).prepare(),
-    commissionOf: db.select().from(commissions).where(and(eq(commissions.saleId, p('saleId')), eq(commissions.kind, 'commission'))).prepare(),
+    insertSale: db
+      .insert(sales)
+      .values({
+        programId: p('programId'),
+        customerId: p('customerId'),
+        transactionId: p('transactionId'),
+        amountCents: p('amountCents'),
+        currency: p('currency'),
+        occurredAt: p('occurredAt'),
+        provider: p('provider'),
+        providerPaymentId: p('providerPaymentId'),
+        // Nullable boolean: Drizzle's boolean encoder would turn null into 0, so the caller encodes it.
+        livemode: sql`${p('livemode')}`,
+        testMode: p('testMode'),
+        attribution: p('attribution'),
+        createdAt: p('createdAt'),
+      })
+      .returning({ id: sales.id })
+      .prepare(),
+    insertCommission: db
+      .insert(commissions)
+      .values({
+        programId: p('programId'),
+        saleId: p('saleId'),
+        partnerId: p('partnerId'),
+        kind: p('kind'),
+        amountCents: p('amountCents'),
+        currency: p('currency'),
+        testMode: p('testMode'),
+        createdAt: p('createdAt'),
+      })
+      .returning({ id: commissions.id })
+      .prepare(),
+    saleIdByTransaction: db
+      .select({ id: sales.id })
+      .from(sales)
+      .where(eq(sales.transactionId, p('transactionId')))
+      .prepare(),
+    saleInProgram: db
+      .select()
+      .from(sales)
+      .where(and(eq(sales.transactionId, p('transactionId')), eq(sales.programId, p('programId'))))
+      .prepare(),
+    commissionOf: db
+      .select()
+      .from(commissions)
+      .where(and(eq(commissions.saleId, p('saleId')), eq(commissions.kind, 'commission')))
+      .prepare(),
   }
 }
 
@@ -115,6 +149,9 @@ export class SaleStore {
   recordRefund(saleId: number, reason: 'refund' | 'chargeback', refundReason: string | null, now: number): void {
     const { db } = this.connection
     db.insert(refunds).values({ saleId, reason, refundReason, createdAt: now }).run()
-    db.update(sales).set({ status: reason === 'refund' ? 'refunded' : 'charged_back' }).where(eq(sales.id, saleId)).run()
+    db.update(sales)
+      .set({ status: reason === 'refund' ? 'refunded' : 'charged_back' })
+      .where(eq(sales.id, saleId))
+      .run()
   }
 }

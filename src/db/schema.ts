@@ -24,19 +24,26 @@ export const accounts = sqliteTable('accounts', {
 /** An account's brand profile; programs belong to it (docs/api.md: "advertiser"). */
 export const advertisers = sqliteTable('advertisers', {
   id: integer('id').primaryKey({ autoIncrement: true }),
-  accountId: integer('account_id').notNull().unique().references(() => accounts.id),
+  accountId: integer('account_id')
+    .notNull()
+    .unique()
+    .references(() => accounts.id),
   name: text('name'),
   createdAt: createdAt(),
 })
 
 export const programs = sqliteTable('programs', {
   id: integer('id').primaryKey({ autoIncrement: true }),
-  advertiserId: integer('advertiser_id').notNull().references(() => advertisers.id),
+  advertiserId: integer('advertiser_id')
+    .notNull()
+    .references(() => advertisers.id),
   name: text('name').notNull(),
   domain: text('domain').notNull(),
   commissionType: text('commission_type', { enum: COMMISSION_TYPES }).notNull(),
   commissionRate: real('commission_rate').notNull(),
-  leadAuth: text('lead_auth', { enum: ['server_required', 'browser_allowed'] }).notNull().default('server_required'),
+  leadAuth: text('lead_auth', { enum: ['server_required', 'browser_allowed'] })
+    .notNull()
+    .default('server_required'),
   attributionWindowDays: integer('attribution_window_days').notNull().default(60),
   /** JSON array of exact origins ("https://shop.example", "http://localhost:3000"). */
   allowedOrigins: text('allowed_origins', { mode: 'json' }).$type<string[]>().notNull().default(sql`'[]'`),
@@ -56,190 +63,272 @@ export const programs = sqliteTable('programs', {
 })
 
 /** Program API keys, stored only as SHA-256 hashes; one row per issued key. */
-export const apiKeys = sqliteTable('api_keys', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  programId: integer('program_id').notNull().references(() => programs.id),
-  keyHash: text('key_hash').notNull().unique(),
-  /** The first characters, kept for the masked display. */
-  keyPrefix: text('key_prefix').notNull(),
-  createdAt: createdAt(),
-  revokedAt: integer('revoked_at'),
-  /** Set by the rotation route: when the key was marked, and its deadline. */
-  rotationMarkedAt: integer('rotation_marked_at'),
-  rotateBy: integer('rotate_by'),
-}, (t) => [index('api_keys_program').on(t.programId)])
+export const apiKeys = sqliteTable(
+  'api_keys',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    programId: integer('program_id')
+      .notNull()
+      .references(() => programs.id),
+    keyHash: text('key_hash').notNull().unique(),
+    /** The first characters, kept for the masked display. */
+    keyPrefix: text('key_prefix').notNull(),
+    createdAt: createdAt(),
+    revokedAt: integer('revoked_at'),
+    /** Set by the rotation route: when the key was marked, and its deadline. */
+    rotationMarkedAt: integer('rotation_marked_at'),
+    rotateBy: integer('rotate_by'),
+  },
+  (t) => [index('api_keys_program').on(t.programId)],
+)
 
 /** Account login tokens handed out by the CLI login flow (hash only). */
 export const loginTokens = sqliteTable('login_tokens', {
   id: integer('id').primaryKey({ autoIncrement: true }),
-  accountId: integer('account_id').notNull().references(() => accounts.id),
+  accountId: integer('account_id')
+    .notNull()
+    .references(() => accounts.id),
   tokenHash: text('token_hash').notNull().unique(),
   createdAt: createdAt(),
   expiresAt: integer('expires_at').notNull(),
 })
 
-export const cliSessions = sqliteTable('cli_sessions', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  state: text('state').notNull().unique(),
-  status: text('status', { enum: ['pending', 'complete', 'consumed'] }).notNull().default('pending'),
-  accountId: integer('account_id').references(() => accounts.id),
-  /** The login token between callback and the one poll that hands it out; cleared then. */
-  pendingToken: text('pending_token'),
-  /** The client IP that started it: pending sessions are capped per IP (docs/decisions.md, Hostile input). */
-  clientIp: text('client_ip'),
-  createdAt: createdAt(),
-}, (t) => [index('cli_sessions_client_ip').on(t.clientIp, t.createdAt)])
+export const cliSessions = sqliteTable(
+  'cli_sessions',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    state: text('state').notNull().unique(),
+    status: text('status', { enum: ['pending', 'complete', 'consumed'] })
+      .notNull()
+      .default('pending'),
+    accountId: integer('account_id').references(() => accounts.id),
+    /** The login token between callback and the one poll that hands it out; cleared then. */
+    pendingToken: text('pending_token'),
+    /** The client IP that started it: pending sessions are capped per IP (docs/decisions.md, Hostile input). */
+    clientIp: text('client_ip'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('cli_sessions_client_ip').on(t.clientIp, t.createdAt)],
+)
 
 /**
  * id_tokens that signed a session in, by SHA-256: an id_token is good for one sign-in
  * (docs/decisions.md, Hostile input). A row is kept until the token has expired anyway.
  */
-export const usedIdTokens = sqliteTable('used_id_tokens', {
-  tokenHash: text('token_hash').primaryKey(),
-  expiresAt: integer('expires_at').notNull(),
-}, (t) => [index('used_id_tokens_expiry').on(t.expiresAt)])
+export const usedIdTokens = sqliteTable(
+  'used_id_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (t) => [index('used_id_tokens_expiry').on(t.expiresAt)],
+)
 
-export const partners = sqliteTable('partners', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  programId: integer('program_id').notNull().references(() => programs.id),
-  name: text('name'),
-  email: text('email'),
-  createdAt: createdAt(),
-}, (t) => [index('partners_program').on(t.programId)])
+export const partners = sqliteTable(
+  'partners',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    programId: integer('program_id')
+      .notNull()
+      .references(() => programs.id),
+    name: text('name'),
+    email: text('email'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('partners_program').on(t.programId)],
+)
 
 /** Referral links; partner and program are nullable so that a broken link is reportable (docs/errors.md 400 table). */
-export const links = sqliteTable('links', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  programId: integer('program_id').references(() => programs.id),
-  partnerId: integer('partner_id').references(() => partners.id, { onDelete: 'set null' }),
-  shortLink: text('short_link').notNull().unique(),
-  active: bool('active').notNull().default(true),
-  createdAt: createdAt(),
-}, (t) => [index('links_program').on(t.programId)])
+export const links = sqliteTable(
+  'links',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    programId: integer('program_id').references(() => programs.id),
+    partnerId: integer('partner_id').references(() => partners.id, { onDelete: 'set null' }),
+    shortLink: text('short_link').notNull().unique(),
+    active: bool('active').notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [index('links_program').on(t.programId)],
+)
 
 /**
  * One row per click event. A returning visitor's click repeats the first click_id
  * (first click wins), so click_id is not unique: the earliest row is the visitor's first click.
  */
-export const clicks = sqliteTable('clicks', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  clickId: text('click_id').notNull(),
-  programId: integer('program_id').notNull().references(() => programs.id),
-  linkId: integer('link_id').notNull().references(() => links.id),
-  partnerId: integer('partner_id').notNull().references(() => partners.id),
-  testMode: bool('test_mode').notNull().default(false),
-  ip: text('ip'),
-  userAgent: text('user_agent'),
-  createdAt: createdAt(),
-  // No index by program: every click would write its program's tail page at each COMMIT (issue 14).
-  // A program's click count is the sum of its daily_counts rows, kept in the same transaction.
-}, (t) => [index('clicks_click_id').on(t.clickId)])
+export const clicks = sqliteTable(
+  'clicks',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    clickId: text('click_id').notNull(),
+    programId: integer('program_id')
+      .notNull()
+      .references(() => programs.id),
+    linkId: integer('link_id')
+      .notNull()
+      .references(() => links.id),
+    partnerId: integer('partner_id')
+      .notNull()
+      .references(() => partners.id),
+    testMode: bool('test_mode').notNull().default(false),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    createdAt: createdAt(),
+    // No index by program: every click would write its program's tail page at each COMMIT (issue 14).
+    // A program's click count is the sum of its daily_counts rows, kept in the same transaction.
+  },
+  (t) => [index('clicks_click_id').on(t.clickId)],
+)
 
-export const customers = sqliteTable('customers', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  programId: integer('program_id').notNull().references(() => programs.id),
-  customerKey: text('customer_key'),
-  clickId: text('click_id'),
-  partnerId: integer('partner_id').references(() => partners.id),
-  linkId: integer('link_id').references(() => links.id),
-  status: text('status', { enum: ['provisional', 'lead', 'converted'] }).notNull(),
-  email: text('email'),
-  testMode: bool('test_mode').notNull().default(false),
-  /** When the customer's first click happened: rule 4's window starts here (kept to spare a read per sale). */
-  clickedAt: integer('clicked_at'),
-  leadAt: integer('lead_at'),
-  /** The first attributed sale; once set, later payments skip rule 4 and non-recurring types stop paying. */
-  convertedAt: integer('converted_at'),
-  createdAt: createdAt(),
-}, (t) => [
-  uniqueIndex('customers_program_key').on(t.programId, t.customerKey),
-  uniqueIndex('customers_program_click').on(t.programId, t.clickId),
-  // The read route's pages: program_id then id order, so a page is an index range (issue 10).
-  index('customers_program').on(t.programId, t.id),
-  // The "Customer does not belong to this program" answer looks a key up across programs.
-  index('customers_key').on(t.customerKey),
-])
+export const customers = sqliteTable(
+  'customers',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    programId: integer('program_id')
+      .notNull()
+      .references(() => programs.id),
+    customerKey: text('customer_key'),
+    clickId: text('click_id'),
+    partnerId: integer('partner_id').references(() => partners.id),
+    linkId: integer('link_id').references(() => links.id),
+    status: text('status', { enum: ['provisional', 'lead', 'converted'] }).notNull(),
+    email: text('email'),
+    testMode: bool('test_mode').notNull().default(false),
+    /** When the customer's first click happened: rule 4's window starts here (kept to spare a read per sale). */
+    clickedAt: integer('clicked_at'),
+    leadAt: integer('lead_at'),
+    /** The first attributed sale; once set, later payments skip rule 4 and non-recurring types stop paying. */
+    convertedAt: integer('converted_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('customers_program_key').on(t.programId, t.customerKey),
+    uniqueIndex('customers_program_click').on(t.programId, t.clickId),
+    // The read route's pages: program_id then id order, so a page is an index range (issue 10).
+    index('customers_program').on(t.programId, t.id),
+    // The "Customer does not belong to this program" answer looks a key up across programs.
+    index('customers_key').on(t.customerKey),
+  ],
+)
 
 /** Sale events. transaction_id is docs/api.md's processor_event_id: unique globally. */
-export const sales = sqliteTable('sales', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  programId: integer('program_id').notNull().references(() => programs.id),
-  customerId: integer('customer_id').references(() => customers.id),
-  transactionId: text('transaction_id').notNull().unique(),
-  amountCents: integer('amount_cents').notNull(),
-  currency: text('currency').notNull(),
-  occurredAt: integer('occurred_at').notNull(),
-  provider: text('provider'),
-  providerPaymentId: text('provider_payment_id'),
-  livemode: bool('livemode'),
-  testMode: bool('test_mode').notNull().default(false),
-  status: text('status', { enum: ['recorded', 'refunded', 'charged_back'] }).notNull().default('recorded'),
-  /** The attribution record: which click, partner and link decided it, and by which rule. */
-  attribution: text('attribution', { mode: 'json' }).$type<Record<string, unknown>>(),
-  createdAt: createdAt(),
-}, (t) => [
-  // The read routes page by id (issue 10: with only (program_id, created_at), SQLite sorted a
-  // program's every sale for each page).
-  // Only this one by program: the dashboard's sales page reads it too, and a second one, on
-  // (program_id, created_at), cost each COMMIT a page per program of its batch (issue 14).
-  index('sales_program_id').on(t.programId, t.id),
-  // No index on customer_id: nothing reads sales by customer (customers are never deleted), and
-  // each sale wrote a random leaf of it at COMMIT (issue 14).
-])
+export const sales = sqliteTable(
+  'sales',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    programId: integer('program_id')
+      .notNull()
+      .references(() => programs.id),
+    customerId: integer('customer_id').references(() => customers.id),
+    transactionId: text('transaction_id').notNull().unique(),
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull(),
+    occurredAt: integer('occurred_at').notNull(),
+    provider: text('provider'),
+    providerPaymentId: text('provider_payment_id'),
+    livemode: bool('livemode'),
+    testMode: bool('test_mode').notNull().default(false),
+    status: text('status', { enum: ['recorded', 'refunded', 'charged_back'] })
+      .notNull()
+      .default('recorded'),
+    /** The attribution record: which click, partner and link decided it, and by which rule. */
+    attribution: text('attribution', { mode: 'json' }).$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // The read routes page by id (issue 10: with only (program_id, created_at), SQLite sorted a
+    // program's every sale for each page).
+    // Only this one by program: the dashboard's sales page reads it too, and a second one, on
+    // (program_id, created_at), cost each COMMIT a page per program of its batch (issue 14).
+    index('sales_program_id').on(t.programId, t.id),
+    // No index on customer_id: nothing reads sales by customer (customers are never deleted), and
+    // each sale wrote a random leaf of it at COMMIT (issue 14).
+  ],
+)
 
 /** The commission ledger: a reversal is a negative entry, never a deleted row. */
-export const commissions = sqliteTable('commissions', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  programId: integer('program_id').notNull().references(() => programs.id),
-  saleId: integer('sale_id').notNull().references(() => sales.id),
-  partnerId: integer('partner_id').notNull().references(() => partners.id),
-  kind: text('kind', { enum: ['commission', 'reversal'] }).notNull(),
-  amountCents: integer('amount_cents').notNull(),
-  currency: text('currency').notNull(),
-  testMode: bool('test_mode').notNull().default(false),
-  createdAt: createdAt(),
-}, (t) => [
-  uniqueIndex('commissions_sale_kind').on(t.saleId, t.kind), index('commissions_program').on(t.programId, t.createdAt),
-  index('commissions_program_id').on(t.programId, t.id),
-  // A partner's own ledger (balances, the partner portal) without reading the whole program's.
-  index('commissions_partner').on(t.partnerId, t.id),
-])
+export const commissions = sqliteTable(
+  'commissions',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    programId: integer('program_id')
+      .notNull()
+      .references(() => programs.id),
+    saleId: integer('sale_id')
+      .notNull()
+      .references(() => sales.id),
+    partnerId: integer('partner_id')
+      .notNull()
+      .references(() => partners.id),
+    kind: text('kind', { enum: ['commission', 'reversal'] }).notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    currency: text('currency').notNull(),
+    testMode: bool('test_mode').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('commissions_sale_kind').on(t.saleId, t.kind),
+    index('commissions_program').on(t.programId, t.createdAt),
+    index('commissions_program_id').on(t.programId, t.id),
+    // A partner's own ledger (balances, the partner portal) without reading the whole program's.
+    index('commissions_partner').on(t.partnerId, t.id),
+  ],
+)
 
 export const refunds = sqliteTable('refunds', {
   id: integer('id').primaryKey({ autoIncrement: true }),
-  saleId: integer('sale_id').notNull().unique().references(() => sales.id),
+  saleId: integer('sale_id')
+    .notNull()
+    .unique()
+    .references(() => sales.id),
   reason: text('reason', { enum: ['refund', 'chargeback'] }).notNull(),
   refundReason: text('refund_reason'),
   createdAt: createdAt(),
 })
 
 /** Every received processor event with its outcome; event_id makes replays no-ops. */
-export const processorEvents = sqliteTable('processor_events', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  eventId: text('event_id').notNull().unique(),
-  programId: integer('program_id').references(() => programs.id),
-  type: text('type').notNull(),
-  livemode: bool('livemode'),
-  outcome: text('outcome').notNull(),
-  detail: text('detail'),
-  saleId: integer('sale_id').references(() => sales.id),
-  createdAt: createdAt(),
-}, (t) => [index('processor_events_program').on(t.programId, t.createdAt), index('processor_events_program_id').on(t.programId, t.id)])
+export const processorEvents = sqliteTable(
+  'processor_events',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    eventId: text('event_id').notNull().unique(),
+    programId: integer('program_id').references(() => programs.id),
+    type: text('type').notNull(),
+    livemode: bool('livemode'),
+    outcome: text('outcome').notNull(),
+    detail: text('detail'),
+    saleId: integer('sale_id').references(() => sales.id),
+    createdAt: createdAt(),
+  },
+  (t) => [index('processor_events_program').on(t.programId, t.createdAt), index('processor_events_program_id').on(t.programId, t.id)],
+)
 
 /** Records prepared for a program's synthetic test chain (CLI test-event). */
 export const testFixtures = sqliteTable('test_fixtures', {
-  programId: integer('program_id').primaryKey().references(() => programs.id),
-  partnerId: integer('partner_id').notNull().references(() => partners.id),
-  linkId: integer('link_id').notNull().references(() => links.id),
+  programId: integer('program_id')
+    .primaryKey()
+    .references(() => programs.id),
+  partnerId: integer('partner_id')
+    .notNull()
+    .references(() => partners.id),
+  linkId: integer('link_id')
+    .notNull()
+    .references(() => links.id),
   refreshedAt: integer('refreshed_at').notNull(),
 })
 
 /** One row per synthetic chain run, for the 10 per program per hour cap. */
-export const chainRuns = sqliteTable('chain_runs', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  programId: integer('program_id').notNull().references(() => programs.id),
-  createdAt: createdAt(),
-}, (t) => [index('chain_runs_program').on(t.programId, t.createdAt)])
+export const chainRuns = sqliteTable(
+  'chain_runs',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    programId: integer('program_id')
+      .notNull()
+      .references(() => programs.id),
+    createdAt: createdAt(),
+  },
+  (t) => [index('chain_runs_program').on(t.programId, t.createdAt)],
+)
 
 /**
  * One-time sign-in links of the dashboard (account) and the partner portal (partner), stored as
@@ -271,59 +360,87 @@ export const webSessions = sqliteTable('web_sessions', {
  * by triggers on clicks, customers and sales (migration 0005) so that a page never counts a
  * million rows. `day` is epoch ms / 86 400 000.
  */
-export const dailyCounts = sqliteTable('daily_counts', {
-  programId: integer('program_id').notNull(),
-  partnerId: integer('partner_id').notNull(),
-  day: integer('day').notNull(),
-  testMode: integer('test_mode').notNull(),
-  clicks: integer('clicks').notNull().default(0),
-  leads: integer('leads').notNull().default(0),
-  customers: integer('customers').notNull().default(0),
-  sales: integer('sales').notNull().default(0),
-}, (t) => [primaryKey({ columns: [t.programId, t.partnerId, t.day, t.testMode] })])
+export const dailyCounts = sqliteTable(
+  'daily_counts',
+  {
+    programId: integer('program_id').notNull(),
+    partnerId: integer('partner_id').notNull(),
+    day: integer('day').notNull(),
+    testMode: integer('test_mode').notNull(),
+    clicks: integer('clicks').notNull().default(0),
+    leads: integer('leads').notNull().default(0),
+    customers: integer('customers').notNull().default(0),
+    sales: integer('sales').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.programId, t.partnerId, t.day, t.testMode] })],
+)
 
 /** The money side of daily_counts, per currency: revenue, refunded revenue and the commission ledger's sum. */
-export const dailyMoney = sqliteTable('daily_money', {
-  programId: integer('program_id').notNull(),
-  partnerId: integer('partner_id').notNull(),
-  day: integer('day').notNull(),
-  currency: text('currency').notNull(),
-  testMode: integer('test_mode').notNull(),
-  revenueCents: integer('revenue_cents').notNull().default(0),
-  refundedCents: integer('refunded_cents').notNull().default(0),
-  commissionCents: integer('commission_cents').notNull().default(0),
-}, (t) => [primaryKey({ columns: [t.programId, t.partnerId, t.day, t.currency, t.testMode] })])
+export const dailyMoney = sqliteTable(
+  'daily_money',
+  {
+    programId: integer('program_id').notNull(),
+    partnerId: integer('partner_id').notNull(),
+    day: integer('day').notNull(),
+    currency: text('currency').notNull(),
+    testMode: integer('test_mode').notNull(),
+    revenueCents: integer('revenue_cents').notNull().default(0),
+    refundedCents: integer('refunded_cents').notNull().default(0),
+    commissionCents: integer('commission_cents').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.programId, t.partnerId, t.day, t.currency, t.testMode] })],
+)
 
 /** A payout to one partner in one currency: the net of the ledger entries it holds. */
-export const payouts = sqliteTable('payouts', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  programId: integer('program_id').notNull().references(() => programs.id),
-  partnerId: integer('partner_id').notNull().references(() => partners.id),
-  currency: text('currency').notNull(),
-  amountCents: integer('amount_cents').notNull(),
-  /** How many ledger entries (commissions and reversals) it holds. */
-  commissions: integer('commissions').notNull(),
-  status: text('status', { enum: ['pending', 'paid', 'canceled'] }).notNull().default('pending'),
-  reference: text('reference'),
-  createdAt: createdAt(),
-  paidAt: integer('paid_at'),
-  canceledAt: integer('canceled_at'),
-}, (t) => [index('payouts_program').on(t.programId, t.id), index('payouts_partner').on(t.partnerId, t.id)])
+export const payouts = sqliteTable(
+  'payouts',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    programId: integer('program_id')
+      .notNull()
+      .references(() => programs.id),
+    partnerId: integer('partner_id')
+      .notNull()
+      .references(() => partners.id),
+    currency: text('currency').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    /** How many ledger entries (commissions and reversals) it holds. */
+    commissions: integer('commissions').notNull(),
+    status: text('status', { enum: ['pending', 'paid', 'canceled'] })
+      .notNull()
+      .default('pending'),
+    reference: text('reference'),
+    createdAt: createdAt(),
+    paidAt: integer('paid_at'),
+    canceledAt: integer('canceled_at'),
+  },
+  (t) => [index('payouts_program').on(t.programId, t.id), index('payouts_partner').on(t.partnerId, t.id)],
+)
 
 /**
  * The ledger entries of each payout. `status` repeats the payout's so that the partial UNIQUE
  * index can say it: a ledger entry belongs to at most one pending or paid payout (docs/decisions.md,
  * Payouts); a canceled payout keeps its rows for the record and frees its entries.
  */
-export const payoutEntries = sqliteTable('payout_entries', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  payoutId: integer('payout_id').notNull().references(() => payouts.id),
-  ledgerEntryId: integer('ledger_entry_id').notNull().references(() => commissions.id),
-  status: text('status', { enum: ['pending', 'paid', 'canceled'] }).notNull().default('pending'),
-}, (t) => [
-  uniqueIndex('payout_entries_once').on(t.ledgerEntryId).where(sql`status <> 'canceled'`),
-  index('payout_entries_payout').on(t.payoutId),
-])
+export const payoutEntries = sqliteTable(
+  'payout_entries',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    payoutId: integer('payout_id')
+      .notNull()
+      .references(() => payouts.id),
+    ledgerEntryId: integer('ledger_entry_id')
+      .notNull()
+      .references(() => commissions.id),
+    status: text('status', { enum: ['pending', 'paid', 'canceled'] })
+      .notNull()
+      .default('pending'),
+  },
+  (t) => [
+    uniqueIndex('payout_entries_once').on(t.ledgerEntryId).where(sql`status <> 'canceled'`),
+    index('payout_entries_payout').on(t.payoutId),
+  ],
+)
 
 /**
  * The live commission ledger added up by what decides each entry's status (domain/payout.ts
@@ -334,17 +451,21 @@ export const payoutEntries = sqliteTable('payout_entries', {
  * other row has day -1. Kept in the ledger writes' own transactions: a new entry by the trigger of
  * migration 0009_ledger_balance_triggers, payout runs, payments and cancels by payout-store.ts.
  */
-export const ledgerBalances = sqliteTable('ledger_balances', {
-  programId: integer('program_id').notNull(),
-  partnerId: integer('partner_id').notNull(),
-  currency: text('currency').notNull(),
-  kind: text('kind', { enum: ['commission', 'reversal'] }).notNull(),
-  payout: text('payout', { enum: ['', 'pending', 'paid'] }).notNull(),
-  pair: text('pair', { enum: ['none', '', 'pending', 'paid'] }).notNull(),
-  day: integer('day').notNull(),
-  amountCents: integer('amount_cents').notNull(),
-  entries: integer('entries').notNull(),
-}, (t) => [primaryKey({ columns: [t.programId, t.partnerId, t.currency, t.kind, t.payout, t.pair, t.day] })])
+export const ledgerBalances = sqliteTable(
+  'ledger_balances',
+  {
+    programId: integer('program_id').notNull(),
+    partnerId: integer('partner_id').notNull(),
+    currency: text('currency').notNull(),
+    kind: text('kind', { enum: ['commission', 'reversal'] }).notNull(),
+    payout: text('payout', { enum: ['', 'pending', 'paid'] }).notNull(),
+    pair: text('pair', { enum: ['none', '', 'pending', 'paid'] }).notNull(),
+    day: integer('day').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    entries: integer('entries').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.programId, t.partnerId, t.currency, t.kind, t.payout, t.pair, t.day] })],
+)
 
 export type Program = typeof programs.$inferSelect
 export type ApiKey = typeof apiKeys.$inferSelect

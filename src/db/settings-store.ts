@@ -12,7 +12,10 @@ export class SettingsStore {
     const { db } = this.connection
     const stored = db.select().from(settings).where(eq(settings.key, 'secret')).get()
     if (stored) return stored.value
-    db.insert(settings).values({ key: 'secret', value: newToken('', 32) }).onConflictDoNothing().run()
+    db.insert(settings)
+      .values({ key: 'secret', value: newToken('', 32) })
+      .onConflictDoNothing()
+      .run()
     return db.select().from(settings).where(eq(settings.key, 'secret')).get()!.value
   }
 }

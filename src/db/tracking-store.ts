@@ -8,7 +8,16 @@ import { clicks, customers, links, partners, programs, testFixtures } from './sc
 const p = sql.placeholder
 
 /** The columns TrackingStore.insertClick binds, in its order. */
-const clickColumns = [clicks.clickId, clicks.programId, clicks.linkId, clicks.partnerId, clicks.testMode, clicks.ip, clicks.userAgent, clicks.createdAt]
+const clickColumns = [
+  clicks.clickId,
+  clicks.programId,
+  clicks.linkId,
+  clicks.partnerId,
+  clicks.testMode,
+  clicks.ip,
+  clicks.userAgent,
+  clicks.createdAt,
+]
 
 /**
  * The prepared statements of the click and lead paths, and the customer reads of the sale path
@@ -20,42 +29,95 @@ function build({ db, client }: Connection) {
     // A scalar subquery rather than a LEFT JOIN, and no LIMIT (the two UNIQUE indexes allow one row
     // at most): measured on a bench database, the lookup took 2 µs this way against 9 to 10 µs
     // with either the join or `LIMIT ?` (issue 14, bench/micro.ts).
-    id: customers.id, status: customers.status, partnerId: customers.partnerId,
+    id: customers.id,
+    status: customers.status,
+    partnerId: customers.partnerId,
     partnerProgramId: sql<number | null>`(SELECT p.program_id FROM ${partners} p WHERE p.id = ${customers}.partner_id)`,
-    clickId: customers.clickId, linkId: customers.linkId, clickedAt: customers.clickedAt, leadAt: customers.leadAt,
-    convertedAt: customers.convertedAt, testMode: customers.testMode,
+    clickId: customers.clickId,
+    linkId: customers.linkId,
+    clickedAt: customers.clickedAt,
+    leadAt: customers.leadAt,
+    convertedAt: customers.convertedAt,
+    testMode: customers.testMode,
   }
-  const customerBy = (column: typeof customers.customerKey | typeof customers.clickId) => db.select(customerColumns).from(customers)
-    .where(and(eq(customers.programId, p('programId')), eq(column, p('value')))).prepare()
+  const customerBy = (column: typeof customers.customerKey | typeof customers.clickId) =>
+    db
+      .select(customerColumns)
+      .from(customers)
+      .where(and(eq(customers.programId, p('programId')), eq(column, p('value'))))
+      .prepare()
 
   const statements = {
     // Only what a click needs: selecting the whole program row costs the hot path ~5 µs in mapping.
-    link: db.select({
-      id: links.id, programId: links.programId, partnerId: links.partnerId, active: links.active,
-      windowDays: programs.attributionWindowDays, domain: programs.domain, allowedOrigins: programs.allowedOrigins,
-      // The CLI test chain's own link (docs/cli.md): every click on it is test data, a real visitor's too.
-      testFixture: sql<boolean>`EXISTS (SELECT 1 FROM ${testFixtures} WHERE ${testFixtures.linkId} = ${links.id})`.mapWith(Boolean),
-    }).from(links).leftJoin(programs, eq(programs.id, links.programId)).where(eq(links.shortLink, p('shortLink'))).prepare(),
-    clickKnown: db.select({ id: clicks.id }).from(clicks)
-      .where(and(eq(clicks.clickId, p('clickId')), eq(clicks.programId, p('programId')))).limit(1).prepare(),
+    link: db
+      .select({
+        id: links.id,
+        programId: links.programId,
+        partnerId: links.partnerId,
+        active: links.active,
+        windowDays: programs.attributionWindowDays,
+        domain: programs.domain,
+        allowedOrigins: programs.allowedOrigins,
+        // The CLI test chain's own link (docs/cli.md): every click on it is test data, a real visitor's too.
+        testFixture: sql<boolean>`EXISTS (SELECT 1 FROM ${testFixtures} WHERE ${testFixtures.linkId} = ${links.id})`.mapWith(Boolean),
+      })
+      .from(links)
+      .leftJoin(programs, eq(programs.id, links.programId))
+      .where(eq(links.shortLink, p('shortLink')))
+      .prepare(),
+    clickKnown: db
+      .select({ id: clicks.id })
+      .from(clicks)
+      .where(and(eq(clicks.clickId, p('clickId')), eq(clicks.programId, p('programId'))))
+      .limit(1)
+      .prepare(),
     // The click path's one write, as a plain statement: Drizzle's placeholder filling and value
     // mapping cost a few µs per click (issue 14). Names from schema.ts, values in this order.
-    insertClick: client.prepare(`INSERT INTO "${getTableName(clicks)}" (${clickColumns.map((c) => `"${c.name}"`).join(', ')}) VALUES (${clickColumns.map(() => '?').join(', ')})`),
-    firstClick: db.select({ clickId: clicks.clickId, partnerId: clicks.partnerId, linkId: clicks.linkId, createdAt: clicks.createdAt, testMode: clicks.testMode })
-      .from(clicks).where(and(eq(clicks.clickId, p('clickId')), eq(clicks.programId, p('programId'))))
-      .orderBy(asc(clicks.id)).limit(1).prepare(),
-    clickProgram: db.select({ programId: clicks.programId }).from(clicks).where(eq(clicks.clickId, p('clickId'))).limit(1).prepare(),
-    clickElsewhere: db.select({ id: clicks.id }).from(clicks)
-      .where(and(eq(clicks.clickId, p('clickId')), ne(clicks.programId, p('programId')))).limit(1).prepare(),
-    keyElsewhere: db.select({ id: customers.id }).from(customers)
-      .where(and(eq(customers.customerKey, p('key')), ne(customers.programId, p('programId')))).limit(1).prepare(),
+    insertClick: client.prepare(
+      `INSERT INTO "${getTableName(clicks)}" (${clickColumns.map((c) => `"${c.name}"`).join(', ')}) VALUES (${clickColumns.map(() => '?').join(', ')})`,
+    ),
+    firstClick: db
+      .select({
+        clickId: clicks.clickId,
+        partnerId: clicks.partnerId,
+        linkId: clicks.linkId,
+        createdAt: clicks.createdAt,
+        testMode: clicks.testMode,
+      })
+      .from(clicks)
+      .where(and(eq(clicks.clickId, p('clickId')), eq(clicks.programId, p('programId'))))
+      .orderBy(asc(clicks.id))
+      .limit(1)
+      .prepare(),
+    clickProgram: db
+      .select({ programId: clicks.programId })
+      .from(clicks)
+      .where(eq(clicks.clickId, p('clickId')))
+      .limit(1)
+      .prepare(),
+    clickElsewhere: db
+      .select({ id: clicks.id })
+      .from(clicks)
+      .where(and(eq(clicks.clickId, p('clickId')), ne(clicks.programId, p('programId'))))
+      .limit(1)
+      .prepare(),
+    keyElsewhere: db
+      .select({ id: customers.id })
+      .from(customers)
+      .where(and(eq(customers.customerKey, p('key')), ne(customers.programId, p('programId'))))
+      .limit(1)
+      .prepare(),
     byKey: customerBy(customers.customerKey),
     byClick: customerBy(customers.clickId),
-    convert: db.update(customers).set({
-      convertedAt: p('now') as never,
-      // A sale does not settle a provisional lead (docs/api.md, Customer states): only `lead` moves on.
-      status: sql`CASE ${customers.status} WHEN 'lead' THEN 'converted' ELSE ${customers.status} END`,
-    }).where(eq(customers.id, p('id'))).prepare(),
+    convert: db
+      .update(customers)
+      .set({
+        convertedAt: p('now') as never,
+        // A sale does not settle a provisional lead (docs/api.md, Customer states): only `lead` moves on.
+        status: sql`CASE ${customers.status} WHEN 'lead' THEN 'converted' ELSE ${customers.status} END`,
+      })
+      .where(eq(customers.id, p('id')))
+      .prepare(),
   }
   return statements
 }
@@ -78,7 +140,10 @@ export interface NewCustomer {
 export class TrackingStore {
   private readonly s: Statements
 
-  constructor(private readonly connection: Connection, private readonly catalog: Catalog) {
+  constructor(
+    private readonly connection: Connection,
+    private readonly catalog: Catalog,
+  ) {
     this.s = build(connection)
   }
 
@@ -92,8 +157,26 @@ export class TrackingStore {
     return this.s.clickKnown.get({ programId, clickId }) !== undefined
   }
 
-  insertClick(values: { clickId: string; programId: number; linkId: number; partnerId: number; testMode: boolean; ip: string | null; userAgent: string | null; createdAt: number }): void {
-    this.s.insertClick.run(values.clickId, values.programId, values.linkId, values.partnerId, values.testMode ? 1 : 0, values.ip, values.userAgent, values.createdAt)
+  insertClick(values: {
+    clickId: string
+    programId: number
+    linkId: number
+    partnerId: number
+    testMode: boolean
+    ip: string | null
+    userAgent: string | null
+    createdAt: number
+  }): void {
+    this.s.insertClick.run(
+      values.clickId,
+      values.programId,
+      values.linkId,
+      values.partnerId,
+      values.testMode ? 1 : 0,
+      values.ip,
+      values.userAgent,
+      values.createdAt,
+    )
   }
 
   /** The earliest click row of click_id in the program: the visitor's first click. */
@@ -108,8 +191,10 @@ export class TrackingStore {
 
   /** Whether click_id or customer_key is known, but only in programs other than `programId`. */
   knownElsewhere(programId: number, clickId: string | null, customerKey: string | null): boolean {
-    return (clickId !== null && this.s.clickElsewhere.get({ programId, clickId }) !== undefined)
-      || (customerKey !== null && this.s.keyElsewhere.get({ programId, key: customerKey }) !== undefined)
+    return (
+      (clickId !== null && this.s.clickElsewhere.get({ programId, clickId }) !== undefined) ||
+      (customerKey !== null && this.s.keyElsewhere.get({ programId, key: customerKey }) !== undefined)
+    )
   }
 
   customerByKey(programId: number, customerKey: string): SaleCustomer | null {
@@ -122,11 +207,24 @@ export class TrackingStore {
 
   /** Creates a customer attributed to its first click (test data when that click is); returns its id. */
   insertCustomer(c: NewCustomer): number {
-    return this.connection.db.insert(customers).values({
-      programId: c.programId, customerKey: c.customerKey, email: c.email, status: c.status, testMode: c.testMode || c.click.testMode,
-      clickId: c.click.clickId, partnerId: c.click.partnerId, linkId: c.click.linkId, clickedAt: c.click.createdAt,
-      leadAt: c.leadAt, convertedAt: c.convertedAt, createdAt: c.now,
-    }).returning({ id: customers.id }).get().id
+    return this.connection.db
+      .insert(customers)
+      .values({
+        programId: c.programId,
+        customerKey: c.customerKey,
+        email: c.email,
+        status: c.status,
+        testMode: c.testMode || c.click.testMode,
+        clickId: c.click.clickId,
+        partnerId: c.click.partnerId,
+        linkId: c.click.linkId,
+        clickedAt: c.click.createdAt,
+        leadAt: c.leadAt,
+        convertedAt: c.convertedAt,
+        createdAt: c.now,
+      })
+      .returning({ id: customers.id })
+      .get().id
   }
 
   /** Settles a provisional lead: it becomes `status`, keeps customer_key and email, and counts from now. */

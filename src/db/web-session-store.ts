@@ -3,7 +3,6 @@ import { hashSecret, newToken } from './credentials.ts'
 import type { Connection } from './open.ts'
 import { accounts, advertisers, partners, programs, signInLinks, webSessions } from './schema.ts'
 
-
 /** Who a link or a session signs in: an account (the dashboard) or a partner (the portal). */
 export type Principal = { kind: 'account'; accountId: number } | { kind: 'partner'; partnerId: number }
 
@@ -26,10 +25,14 @@ export class WebSessionStore {
   createSignInLink(who: Principal, now: number, lifetimeMs: number): { token: string; expiresAt: number } {
     const { db } = this.connection
     // Links nobody can use any more go: the table stays the size of the last few minutes.
-    db.delete(signInLinks).where(or(lt(signInLinks.expiresAt, now - lifetimeMs), lt(signInLinks.usedAt, now - lifetimeMs))).run()
+    db.delete(signInLinks)
+      .where(or(lt(signInLinks.expiresAt, now - lifetimeMs), lt(signInLinks.usedAt, now - lifetimeMs)))
+      .run()
     const token = newToken('', 32)
     const expiresAt = now + lifetimeMs
-    db.insert(signInLinks).values({ tokenHash: hashSecret(token), ...columns(who), createdAt: now, expiresAt }).run()
+    db.insert(signInLinks)
+      .values({ tokenHash: hashSecret(token), ...columns(who), createdAt: now, expiresAt })
+      .run()
     return { token, expiresAt }
   }
 
@@ -39,9 +42,12 @@ export class WebSessionStore {
    */
   useSignInLink(token: string, now: number): Principal | null {
     const { db } = this.connection
-    const row = db.update(signInLinks).set({ usedAt: now })
+    const row = db
+      .update(signInLinks)
+      .set({ usedAt: now })
       .where(and(eq(signInLinks.tokenHash, hashSecret(token)), isNull(signInLinks.usedAt), gt(signInLinks.expiresAt, now)))
-      .returning({ accountId: signInLinks.accountId, partnerId: signInLinks.partnerId }).get()
+      .returning({ accountId: signInLinks.accountId, partnerId: signInLinks.partnerId })
+      .get()
     if (!row) return null
     if (row.accountId !== null) return { kind: 'account', accountId: row.accountId }
     if (row.partnerId !== null) return { kind: 'partner', partnerId: row.partnerId }
@@ -51,9 +57,13 @@ export class WebSessionStore {
   /** Starts a session for `who`; returns the plaintext cookie value, never stored. */
   createWebSession(who: Principal, now: number, lifetimeMs: number): string {
     const { db } = this.connection
-    db.delete(webSessions).where(lt(webSessions.expiresAt, now - lifetimeMs)).run()
+    db.delete(webSessions)
+      .where(lt(webSessions.expiresAt, now - lifetimeMs))
+      .run()
     const token = newToken('', 32)
-    db.insert(webSessions).values({ tokenHash: hashSecret(token), ...columns(who), createdAt: now, expiresAt: now + lifetimeMs }).run()
+    db.insert(webSessions)
+      .values({ tokenHash: hashSecret(token), ...columns(who), createdAt: now, expiresAt: now + lifetimeMs })
+      .run()
     return token
   }
 
@@ -63,7 +73,11 @@ export class WebSessionStore {
    */
   findWebSession(token: string, now: number): SessionOf | null {
     const { db } = this.connection
-    const row = db.select().from(webSessions).where(eq(webSessions.tokenHash, hashSecret(token))).get()
+    const row = db
+      .select()
+      .from(webSessions)
+      .where(eq(webSessions.tokenHash, hashSecret(token)))
+      .get()
     if (!row || row.revokedAt !== null || row.expiresAt <= now) return null
     if (row.accountId !== null) {
       const account = db.select().from(accounts).where(eq(accounts.id, row.accountId)).get()
@@ -71,10 +85,14 @@ export class WebSessionStore {
       return { kind: 'account', sessionId: row.id, accountId: account.id, email: account.email }
     }
     if (row.partnerId === null) return null
-    const partner = db.select({ programId: partners.programId, accountId: advertisers.accountId, suspended: accounts.suspended })
-      .from(partners).innerJoin(programs, eq(programs.id, partners.programId))
-      .innerJoin(advertisers, eq(advertisers.id, programs.advertiserId)).innerJoin(accounts, eq(accounts.id, advertisers.accountId))
-      .where(eq(partners.id, row.partnerId)).get()
+    const partner = db
+      .select({ programId: partners.programId, accountId: advertisers.accountId, suspended: accounts.suspended })
+      .from(partners)
+      .innerJoin(programs, eq(programs.id, partners.programId))
+      .innerJoin(advertisers, eq(advertisers.id, programs.advertiserId))
+      .innerJoin(accounts, eq(accounts.id, advertisers.accountId))
+      .where(eq(partners.id, row.partnerId))
+      .get()
     if (!partner || partner.suspended) return null
     return { kind: 'partner', sessionId: row.id, partnerId: row.partnerId, programId: partner.programId, accountId: partner.accountId }
   }
@@ -82,12 +100,21 @@ export class WebSessionStore {
   /** Revokes a session (sign out): its cookie signs nobody in from now on. */
   revokeWebSession(sessionId: number, now: number): void {
     const { db } = this.connection
-    db.update(webSessions).set({ revokedAt: now }).where(and(eq(webSessions.id, sessionId), isNull(webSessions.revokedAt))).run()
+    db.update(webSessions)
+      .set({ revokedAt: now })
+      .where(and(eq(webSessions.id, sessionId), isNull(webSessions.revokedAt)))
+      .run()
   }
 
   /** The partner `partnerId` when it belongs to program `programId`, else null. */
   findProgramPartner(programId: number, partnerId: number): { id: number } | null {
     const { db } = this.connection
-    return db.select({ id: partners.id }).from(partners).where(and(eq(partners.id, partnerId), eq(partners.programId, programId))).get() ?? null
+    return (
+      db
+        .select({ id: partners.id })
+        .from(partners)
+        .where(and(eq(partners.id, partnerId), eq(partners.programId, programId)))
+        .get() ?? null
+    )
   }
 }

@@ -96,7 +96,11 @@ export class Writer {
     try {
       this.client.exec('COMMIT')
     } catch (error) {
-      try { this.client.exec('ROLLBACK') } catch { /* already rolled back by SQLite */ }
+      try {
+        this.client.exec('ROLLBACK')
+      } catch {
+        /* already rolled back by SQLite */
+      }
       for (const p of batch) p.reject(error)
       return
     }

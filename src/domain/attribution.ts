@@ -53,7 +53,15 @@ export type SaleDecision =
   | { ok: false; reason: SaleRejection }
   /** Stored without commission: the customer has no partner (answered `partnerId required`). */
   | { ok: true; attributed: false; attribution: Attribution }
-  | { ok: true; attributed: true; partnerId: number; linkId: number | null; commissionCents: number | null; firstSale: boolean; attribution: Attribution }
+  | {
+      ok: true
+      attributed: true
+      partnerId: number
+      linkId: number | null
+      commissionCents: number | null
+      firstSale: boolean
+      attribution: Attribution
+    }
 
 /**
  * Decides a sale. Rule 4: until the customer's first attributed sale, the first click must be no
@@ -64,13 +72,28 @@ export type SaleDecision =
 export function decideSale(facts: SaleFacts, program: ProgramTerms, sale: SaleTerms): SaleDecision {
   if (facts.kind === 'unknown') return { ok: false, reason: 'customer_not_found' }
   if (facts.kind === 'foreign') return { ok: false, reason: 'foreign_program' }
-  const customer: SaleCustomer = facts.kind === 'customer' ? facts.customer : {
-    id: 0, status: 'converted', partnerId: facts.click.partnerId, partnerProgramId: program.id,
-    clickId: facts.click.clickId, linkId: facts.click.linkId, clickedAt: facts.click.createdAt, leadAt: null, convertedAt: null, testMode: facts.click.testMode,
-  }
+  const customer: SaleCustomer =
+    facts.kind === 'customer'
+      ? facts.customer
+      : {
+          id: 0,
+          status: 'converted',
+          partnerId: facts.click.partnerId,
+          partnerProgramId: program.id,
+          clickId: facts.click.clickId,
+          linkId: facts.click.linkId,
+          clickedAt: facts.click.createdAt,
+          leadAt: null,
+          convertedAt: null,
+          testMode: facts.click.testMode,
+        }
   const resolvedBy = facts.kind === 'customer' ? facts.resolvedBy : 'click_id'
   if (customer.partnerId === null) {
-    return { ok: true, attributed: false, attribution: { rule: 'unattributed', reason: 'customer has no partner', resolved_by: resolvedBy } }
+    return {
+      ok: true,
+      attributed: false,
+      attribution: { rule: 'unattributed', reason: 'customer has no partner', resolved_by: resolvedBy },
+    }
   }
   if (customer.partnerProgramId !== program.id) return { ok: false, reason: 'no_relationship' }
 
@@ -80,9 +103,20 @@ export function decideSale(facts: SaleFacts, program: ProgramTerms, sale: SaleTe
     return { ok: false, reason: 'window_expired' }
   }
   const firstSale = customer.convertedAt === null
-  const cents = commissionCents({ type: program.commissionType, rate: program.commissionRate, amountCents: sale.amountCents, currency: sale.currency, firstSale })
+  const cents = commissionCents({
+    type: program.commissionType,
+    rate: program.commissionRate,
+    amountCents: sale.amountCents,
+    currency: sale.currency,
+    firstSale,
+  })
   return {
-    ok: true, attributed: true, partnerId: customer.partnerId, linkId: customer.linkId, commissionCents: cents, firstSale,
+    ok: true,
+    attributed: true,
+    partnerId: customer.partnerId,
+    linkId: customer.linkId,
+    commissionCents: cents,
+    firstSale,
     attribution: {
       rule: 'first_click',
       resolved_by: resolvedBy,
@@ -91,10 +125,13 @@ export function decideSale(facts: SaleFacts, program: ProgramTerms, sale: SaleTe
       link_id: customer.linkId,
       clicked_at: iso(customer.clickedAt),
       window_days: program.attributionWindowDays,
-      window: windowChecked ? { checked: true, measured_to: customer.leadAt === null ? 'payment' : 'signup', reference_at: iso(reference) }
+      window: windowChecked
+        ? { checked: true, measured_to: customer.leadAt === null ? 'payment' : 'signup', reference_at: iso(reference) }
         : { checked: false, why: customer.convertedAt === null ? 'no click time' : 'customer already converted' },
       commission: {
-        type: program.commissionType, rate: program.commissionRate, amount_cents: cents,
+        type: program.commissionType,
+        rate: program.commissionRate,
+        amount_cents: cents,
         why: cents !== null ? (firstSale ? 'first sale' : 'recurring type') : 'non-recurring type pays on the first sale only',
       },
     },

@@ -24,7 +24,6 @@ export function sessionExpired(createdAt: number, now: number): boolean {
   return now > sessionExpiresAt(createdAt)
 }
 
-
 export type ChainDecision = { ok: true; remaining: number } | { ok: false; retryAfterSeconds: number }
 
 /**

@@ -49,7 +49,7 @@ export type LeadDecision =
  */
 export function decideLead(facts: LeadFacts): LeadDecision {
   const { provisional, byKey, byClick, click, foreign } = facts
-  const customer = provisional ? byClick : byKey ?? byClick
+  const customer = provisional ? byClick : (byKey ?? byClick)
   if (customer) {
     if (customer.status !== 'provisional') return { kind: 'reject', reason: 'status_locked', status: customer.status }
     if (provisional) return { kind: 'unchanged', customerId: customer.id, status: 'provisional' }

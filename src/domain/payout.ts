@@ -90,7 +90,11 @@ export function balances(groups: LedgerGroup[]): Balance[] {
   for (const group of groups) {
     const key = `${group.partnerId}\u0000${group.currency}`
     let b = out.get(key)
-    if (!b) out.set(key, (b = { partnerId: group.partnerId, currency: group.currency, booked: 0, pending: 0, due: 0, inPayout: 0, paid: 0, reversed: 0 }))
+    if (!b)
+      out.set(
+        key,
+        (b = { partnerId: group.partnerId, currency: group.currency, booked: 0, pending: 0, due: 0, inPayout: 0, paid: 0, reversed: 0 }),
+      )
     if (group.kind === 'commission') b.booked += group.amountCents
     else b.reversed -= group.amountCents
     const status = statusOf(group, group.due)

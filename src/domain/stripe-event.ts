@@ -44,9 +44,7 @@ export interface StripePayment {
   noSale: string | null
 }
 
-export type EventReading =
-  | { kind: 'payment'; payment: StripePayment }
-  | { kind: 'ignored'; detail: string }
+export type EventReading = { kind: 'payment'; payment: StripePayment } | { kind: 'ignored'; detail: string }
 
 export const HANDLED_TYPES = ['checkout.session.completed', 'invoice.payment_succeeded'] as const
 
@@ -55,9 +53,16 @@ const object = z.record(z.string(), z.unknown())
 /** A non-blank string, trimmed; anything else reads as null. */
 const text = z.string().trim().min(1).nullable().catch(null)
 /** An id field that Stripe may send as a string or, when expanded, as an object with an id. */
-const id = z.union([z.string().trim().min(1), z.object({ id: z.string().trim().min(1) }).transform((o) => o.id)]).nullable().catch(null)
+const id = z
+  .union([z.string().trim().min(1), z.object({ id: z.string().trim().min(1) }).transform((o) => o.id)])
+  .nullable()
+  .catch(null)
 /** Unix seconds as epoch ms; null when absent or not a number. */
-const seconds = z.number().transform((value) => value * 1000).nullable().catch(null)
+const seconds = z
+  .number()
+  .transform((value) => value * 1000)
+  .nullable()
+  .catch(null)
 /** An amount in the smallest unit; 0 when absent. */
 const amount = z.number().catch(0)
 
@@ -71,12 +76,19 @@ const Envelope = z.object({
 })
 
 /** The three metadata keys of docs/api.md, Processor webhooks; each null when absent or blank, all null when metadata is not an object. */
-const Keys = z.object({ svc_click_id: text, svc_customer_key: text, program_id: text })
+const Keys = z
+  .object({ svc_click_id: text, svc_customer_key: text, program_id: text })
   .transform((m): ReferralKeys => ({ clickId: m.svc_click_id, customerKey: m.svc_customer_key, programId: m.program_id }))
   .catch({ clickId: null, customerKey: null, programId: null })
 
 const Checkout = z.object({
-  id, mode: text, metadata: z.unknown().optional(), amount_total: amount, currency: text, created: seconds, payment_intent: id,
+  id,
+  mode: text,
+  metadata: z.unknown().optional(),
+  amount_total: amount,
+  currency: text,
+  created: seconds,
+  payment_intent: id,
   // Absent (or null) reads as paid, as every Checkout session that is not a delayed method is.
   payment_status: z.unknown().optional(),
 })
@@ -84,7 +96,10 @@ const Checkout = z.object({
 const WithSubscriptionMetadata = z.object({ subscription_details: z.object({ metadata: object }) })
 
 const Invoice = z.object({
-  id, billing_reason: text, amount_paid: amount, currency: text,
+  id,
+  billing_reason: text,
+  amount_paid: amount,
+  currency: text,
   status_transitions: z.object({ paid_at: seconds }).catch({ paid_at: null }),
 })
 
@@ -136,7 +151,9 @@ function readCheckout(event: StripeEnvelope): EventReading {
     occurredAt: event.createdAt ?? session.created,
     billingReason: null,
     keys,
-    noSale: !paid ? `Checkout payment_status ${text.parse(session.payment_status) ?? '(none)'}: no sale recorded` : zeroAmount(session.amount_total),
+    noSale: !paid
+      ? `Checkout payment_status ${text.parse(session.payment_status) ?? '(none)'}: no sale recorded`
+      : zeroAmount(session.amount_total),
   })
 }
 
@@ -144,11 +161,14 @@ function readInvoice(event: StripeEnvelope): EventReading {
   const invoice = Invoice.parse(event.object)
   const reason = invoice.billing_reason
   const metadata = subscriptionMetadata(event.object)
-  if (metadata === null) return ignored('Invoice without a subscription: no subscription metadata to read svc_click_id or svc_customer_key from')
+  if (metadata === null)
+    return ignored('Invoice without a subscription: no subscription metadata to read svc_click_id or svc_customer_key from')
   const keys = readKeys(metadata)
   if (!hasCustomer(keys)) {
     const what = reason === 'subscription_create' ? 'First subscription payment' : 'Renewal'
-    return ignored(`${what} without svc_click_id or svc_customer_key in the subscription metadata (subscription_data.metadata): not attributed`)
+    return ignored(
+      `${what} without svc_click_id or svc_customer_key in the subscription metadata (subscription_data.metadata): not attributed`,
+    )
   }
   const invoiceId = invoice.id ?? event.id
   return payment({

@@ -52,7 +52,11 @@ export function buildRoutes(deps: Deps) {
     .get('/healthz', () => ({ data: { status: 'ok' }, error: null }), { detail: { hide: true } })
     .use(trackerRoutes(deps))
     .use(adminRoutes(deps))
-    .use(trackClickRoutes(deps)).use(trackLeadRoutes(deps)).use(trackSaleRoutes(deps)).use(trackRefundRoutes(deps)).use(readinessRoutes(deps))
+    .use(trackClickRoutes(deps))
+    .use(trackLeadRoutes(deps))
+    .use(trackSaleRoutes(deps))
+    .use(trackRefundRoutes(deps))
+    .use(readinessRoutes(deps))
     .use(cliRoutes(deps))
     .use(stripeWebhookRoutes(deps))
     .use(signInLinkRoutes(deps))
@@ -75,7 +79,10 @@ function renderError(deps: Deps, request: Request, error: unknown, code: unknown
     failure = internalError(state.entry, state.id)
   }
   state.decorated = true
-  return json(errorBody(failure, state.entry, state.warnings), failure.status, { ...failure.options.headers, ...pipelineHeaders(deps, state, request, failure.status) })
+  return json(errorBody(failure, state.entry, state.warnings), failure.status, {
+    ...failure.options.headers,
+    ...pipelineHeaders(deps, state, request, failure.status),
+  })
 }
 
 /** What every answer carries: rate-limit and rotation headers, X-Request-ID (docs/errors.md's exception aside), CORS. */
@@ -109,7 +116,9 @@ const JSON_TYPE = 'application/json; charset=utf-8'
 const tooManyBodies = new Map<number, string>()
 
 function tooManyBody(retryAfter: number, warnings: unknown[]): string {
-  const body: Record<string, unknown> = { error: { code: 'rate_limited', message: shared.rateLimited, status: 429, retry_after_seconds: retryAfter } }
+  const body: Record<string, unknown> = {
+    error: { code: 'rate_limited', message: shared.rateLimited, status: 429, retry_after_seconds: retryAfter },
+  }
   if (warnings.length) {
     body.warnings = warnings
     return JSON.stringify(body)
@@ -141,7 +150,11 @@ export function createApp(deps: Deps) {
     // The route table's entry of the path: its limit, envelope, CORS and 500 (route-table.ts).
     const entry = routeOf(path)
     const state: RequestState = {
-      id: crypto.randomUUID(), path, entry, headers: {}, warnings: [],
+      id: crypto.randomUUID(),
+      path,
+      entry,
+      headers: {},
+      warnings: [],
       // Found only when a route needs it (click records it; key-limited routes rarely do).
       get ip() {
         return (ip ??= clientIp(received, config.trustProxy, peer))
@@ -180,8 +193,12 @@ export function createApp(deps: Deps) {
     decorate(response, state, request)
     if (config.logRequests) {
       deps.log({
-        level: 'info', method, route: state.route ?? path, status: response.status,
-        duration_ms: Math.round((performance.now() - started) * 100) / 100, request_id: state.id,
+        level: 'info',
+        method,
+        route: state.route ?? path,
+        status: response.status,
+        duration_ms: Math.round((performance.now() - started) * 100) / 100,
+        request_id: state.id,
       })
     }
     return response

@@ -63,7 +63,11 @@ export function findKeyOnce(deps: Deps, request: Request, token: string): KeyMat
 function unlessRetired(deps: Deps, request: Request, match: KeyMatch, profile: Profile): KeyMatch {
   if (noteRotation(deps, request, match) === 'retired') {
     const message = profile === 'cli' ? auth.rotationRequired : auth.rotationRetired
-    throw new HttpError(401, message, { typed: true, code: 'api_key_rotation_required', extra: { hint: auth.rotationHint, docs_url: rotationDocsUrl(deps) } })
+    throw new HttpError(401, message, {
+      typed: true,
+      code: 'api_key_rotation_required',
+      extra: { hint: auth.rotationHint, docs_url: rotationDocsUrl(deps) },
+    })
   }
   return match
 }
@@ -84,13 +88,15 @@ export function noteRotation(deps: Deps, request: Request, match: KeyMatch): 'no
   state.headers.Deprecation = `@${Math.floor(rotationMarkedAt / 1000)}`
   state.headers.Sunset = new Date(rotateBy).toUTCString()
   state.headers.Link = `<${docsUrl}>; rel="deprecation"`
-  state.warnings = [{
-    code: 'api_key_rotation_required',
-    message: auth.rotationWarning,
-    hint: auth.rotationHint,
-    rotate_by: new Date(rotateBy).toISOString(),
-    docs_url: docsUrl,
-  }]
+  state.warnings = [
+    {
+      code: 'api_key_rotation_required',
+      message: auth.rotationWarning,
+      hint: auth.rotationHint,
+      rotate_by: new Date(rotateBy).toISOString(),
+      docs_url: docsUrl,
+    },
+  ]
   return 'warned'
 }
 

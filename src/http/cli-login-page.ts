@@ -41,17 +41,21 @@ catch(x){out.textContent='Could not reach the server.'}})</script></body></html>
 
 /** GET /cli/login: the HTML page a login_url opens. */
 export function cliLoginPage(deps: Deps) {
-  return new Elysia({ name: 'cli-login-page' })
-    .get('/cli/login', ({ query }) => {
+  return new Elysia({ name: 'cli-login-page' }).get(
+    '/cli/login',
+    ({ query }) => {
       // A state is a base64url token; anything else is not one of ours and is not echoed.
       const state = typeof query.state === 'string' && /^[A-Za-z0-9_-]{1,128}$/.test(query.state) ? query.state : null
       return new Response(page(deps.config.publicBaseUrl, state), {
         headers: {
           'content-type': 'text/html; charset=utf-8',
           'cache-control': 'no-store',
-          'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; form-action 'none'; frame-ancestors 'none'",
+          'content-security-policy':
+            "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; form-action 'none'; frame-ancestors 'none'",
           'referrer-policy': 'no-referrer',
         },
       })
-    }, { detail: { hide: true } })
+    },
+    { detail: { hide: true } },
+  )
 }

@@ -17,7 +17,11 @@ export function cliRoutes(deps: Deps) {
     .use(cliProgramRoutes(deps))
     .use(cliStatusRoutes(deps))
     .use(cliTestEventRoutes(deps))
-    .post('/api/v1/cli/stripe-connect', () => {
-      throw new HttpError(410, shared.stripeConnectRetired)
-    }, { detail: doc('Retired: connect the payment processor from the dashboard', 'cli', { description: 'Always answers 410 GoneError.' }) })
+    .post(
+      '/api/v1/cli/stripe-connect',
+      () => {
+        throw new HttpError(410, shared.stripeConnectRetired)
+      },
+      { detail: doc('Retired: connect the payment processor from the dashboard', 'cli', { description: 'Always answers 410 GoneError.' }) },
+    )
 }

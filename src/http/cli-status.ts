@@ -7,8 +7,9 @@ import { ok } from './envelope.ts'
 /** GET /api/v1/cli/status: the program behind the key, with its counts. */
 export function cliStatusRoutes(deps: Deps) {
   const { accounts, counts } = deps.database.stores
-  return new Elysia({ name: 'cli-status' })
-    .get('/api/v1/cli/status', ({ request }) => {
+  return new Elysia({ name: 'cli-status' }).get(
+    '/api/v1/cli/status',
+    ({ request }) => {
       const { program } = requireProgramKey(deps, request, 'cli')
       return ok({
         program_id: program.id,
@@ -20,12 +21,15 @@ export function cliStatusRoutes(deps: Deps) {
         attribution_window_days: program.attributionWindowDays,
         ...counts.programCounts(program.id),
       })
-    }, {
+    },
+    {
       detail: doc('Status of the program behind the API key', 'cli', {
         security: 'programKey',
-        description: 'data: { program_id, program_name, advertiser_id, account_id, domain, lead_auth, attribution_window_days, ' +
+        description:
+          'data: { program_id, program_name, advertiser_id, account_id, domain, lead_auth, attribution_window_days, ' +
           'live: Counts, test: Counts } where Counts is { clicks, leads, provisional_leads, sales, commissions }. ' +
           'Test-mode records (CLI test events, additional_data.test_mode) count only under test. No X-Request-ID header except on 500.',
       }),
-    })
+    },
+  )
 }

@@ -19,10 +19,14 @@ type EventType = (typeof eventTypes)[number]
  * because the 400 repeats the event_type sent, which a schema's fixed message cannot.
  */
 export const TestEventBody = t.Object({
-  event_type: t.Optional(t.Union(eventTypes.map((v) => t.Literal(v)), { description: 'Single-event mode' })),
+  event_type: t.Optional(
+    t.Union(
+      eventTypes.map((v) => t.Literal(v)),
+      { description: 'Single-event mode' },
+    ),
+  ),
   type: t.Optional(t.Literal('chain', { description: 'Full synthetic chain click → lead → sale → commission (wins over event_type)' })),
 })
-
 
 type Step = { step: string; ok: boolean } & Record<string, unknown>
 
@@ -40,9 +44,13 @@ function chainFailure(deps: Deps, request: Request, steps: Step[], error: unknow
 }
 
 /** docs/api.md, Limits: the typed 429 of the chain cap, with its own retry_after_seconds (and Retry-After). */
-const chainCapped = (seconds: number) => new HttpError(429, shared.chainCap, {
-  typed: true, code: 'rate_limited', extra: { status: 429, retry_after_seconds: seconds }, headers: { 'Retry-After': String(seconds) },
-})
+const chainCapped = (seconds: number) =>
+  new HttpError(429, shared.chainCap, {
+    typed: true,
+    code: 'rate_limited',
+    extra: { status: 429, retry_after_seconds: seconds },
+    headers: { 'Retry-After': String(seconds) },
+  })
 
 /** One test-mode event; lead and sale start from a fresh test click, as a real visitor would. */
 async function single(ctx: StepContext, eventType: EventType) {
@@ -63,15 +71,17 @@ export function cliTestEventRoutes(deps: Deps) {
    * refreshed fixture (docs/api.md, Limits). Then click → lead → sale → commission, each step reported.
    */
   async function chain(request: Request, program: Program) {
-    const gate = await writer.run(() => {
-      const at = now()
-      const fixture = stores.cli.prepareFixture(program.id, at)
-      const decision = decideChain(stores.cli.recentChainRuns(program.id, at, CHAIN_WINDOW_MS), at)
-      if (decision.ok) stores.cli.recordChainRun(program.id, at, CHAIN_WINDOW_MS)
-      return { fixture, decision }
-    }).catch((error) => {
-      throw chainFailure(deps, request, [], error)
-    })
+    const gate = await writer
+      .run(() => {
+        const at = now()
+        const fixture = stores.cli.prepareFixture(program.id, at)
+        const decision = decideChain(stores.cli.recentChainRuns(program.id, at, CHAIN_WINDOW_MS), at)
+        if (decision.ok) stores.cli.recordChainRun(program.id, at, CHAIN_WINDOW_MS)
+        return { fixture, decision }
+      })
+      .catch((error) => {
+        throw chainFailure(deps, request, [], error)
+      })
     if (!gate.decision.ok) throw chainCapped(gate.decision.retryAfterSeconds)
     const ctx: StepContext = { deps, request, program, fixture: gate.fixture }
     const steps: Step[] = []
@@ -102,8 +112,9 @@ export function cliTestEventRoutes(deps: Deps) {
     return { type: 'chain', test_mode: true, steps, chains_remaining: gate.decision.remaining }
   }
 
-  return new Elysia({ name: 'cli-test-event' })
-    .post('/api/v1/cli/test-event', async ({ request, body }) => {
+  return new Elysia({ name: 'cli-test-event' }).post(
+    '/api/v1/cli/test-event',
+    async ({ request, body }) => {
       const { program } = requireProgramKey(deps, request, 'cli')
       const parsed = acceptedBody(body)
       const input = (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed : {}) as Record<string, unknown>
@@ -113,12 +124,16 @@ export function cliTestEventRoutes(deps: Deps) {
       const fixture = await writer.run(() => stores.cli.prepareFixture(program.id, now()))
       const result = await single({ deps, request, program, fixture }, eventType as EventType)
       return ok({ event_type: eventType, test_mode: true, ...result })
-    }, {
+    },
+    {
       detail: doc('Send a synthetic test-mode event or run the synthetic chain', 'cli', {
-        body: TestEventBody, security: 'programKey',
-        description: 'Single event: data { event_type, test_mode: true, click_id, … the lead or sale answer }. Chain: data { type: "chain", test_mode: true, ' +
+        body: TestEventBody,
+        security: 'programKey',
+        description:
+          'Single event: data { event_type, test_mode: true, click_id, … the lead or sale answer }. Chain: data { type: "chain", test_mode: true, ' +
           'steps: [{ step: click|lead|sale|commission, ok, … }], chains_remaining }; 10 chains per program per hour, then the typed 429 rate_limited ' +
           'with retry_after_seconds. A chain step that fails answers 500 with error.details.request_id; the log line under that id lists the steps.',
       }),
-    })
+    },
+  )
 }

@@ -29,7 +29,11 @@ export interface StepContext {
 export async function testClick({ deps, request, program, fixture }: StepContext) {
   const affiliateUrl = `https://${program.domain}/?aff=${encodeURIComponent(fixture.shortLink)}`
   const outcome = await trackClick(deps, {
-    affiliateUrl, clickId: null, testMode: true, ip: stateOf(request).ip, userAgent: request.headers.get('user-agent'),
+    affiliateUrl,
+    clickId: null,
+    testMode: true,
+    ip: stateOf(request).ip,
+    userAgent: request.headers.get('user-agent'),
   })
   if (outcome.kind === 'refused') throw clickFailure(outcome.reason)
   return { click_id: outcome.clickId, affiliate_url: affiliateUrl, partner_id: outcome.partnerId }
@@ -46,8 +50,16 @@ export async function testLead({ deps, program }: StepContext, clickId: string) 
 /** A test sale (transaction_id left to test mode's test_txn_<timestamp>) for a customer key or click. */
 export async function testSale({ deps, request, program }: StepContext, by: { customerKey?: string; clickId?: string }) {
   const outcome = await recordSale(deps, program, {
-    transactionId: null, amountCents: TEST_SALE_CENTS, currency: 'USD', customerKey: by.customerKey ?? null, clickId: by.clickId ?? null,
-    occurredAt: deps.clock.now(), provider: null, providerPaymentId: null, livemode: null, testMode: true,
+    transactionId: null,
+    amountCents: TEST_SALE_CENTS,
+    currency: 'USD',
+    customerKey: by.customerKey ?? null,
+    clickId: by.clickId ?? null,
+    occurredAt: deps.clock.now(),
+    provider: null,
+    providerPaymentId: null,
+    livemode: null,
+    testMode: true,
   })
   return saleAnswer(deps, request, outcome).data
 }

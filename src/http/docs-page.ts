@@ -42,9 +42,12 @@ function fieldRows(doc: Doc, schema: Schema, prefix = '', depth = 0): string {
   let rows = ''
   for (const [name, inner] of Object.entries(props)) {
     const limits = ['minimum', 'maximum', 'exclusiveMinimum', 'minLength', 'maxLength', 'pattern', 'default']
-      .filter((k) => k in inner).map((k) => `${k} ${esc(JSON.stringify(inner[k]))}`).join(', ')
-    rows += `<tr><td><code>${esc(prefix + name)}</code></td><td>${typeOf(doc, inner)}</td><td>${required.has(name) ? 'yes' : ''}</td>`
-      + `<td>${prose(inner.description ?? '')}${limits ? ` <small>${limits}</small>` : ''}</td></tr>`
+      .filter((k) => k in inner)
+      .map((k) => `${k} ${esc(JSON.stringify(inner[k]))}`)
+      .join(', ')
+    rows +=
+      `<tr><td><code>${esc(prefix + name)}</code></td><td>${typeOf(doc, inner)}</td><td>${required.has(name) ? 'yes' : ''}</td>` +
+      `<td>${prose(inner.description ?? '')}${limits ? ` <small>${limits}</small>` : ''}</td></tr>`
     rows += fieldRows(doc, inner, `${prefix}${name}.`, depth + 1)
   }
   return rows
@@ -69,24 +72,35 @@ export function sample(doc: Doc, schema: Schema, depth = 0): unknown {
   if (options) return sample(doc, options.find((s: Schema) => s.type !== 'null') ?? options[0], depth + 1)
   if (schema.allOf) return Object.assign({}, ...schema.allOf.map((s: Schema) => sample(doc, s, depth + 1)))
   switch (schema.type) {
-    case 'object': return Object.fromEntries(Object.entries(schema.properties ?? {})
-      .filter(([name]) => (schema.required ?? []).includes(name) || depth === 0)
-      .map(([name, inner]) => [name, sample(doc, inner as Schema, depth + 1)]))
-    case 'array': return schema.items ? [sample(doc, schema.items, depth + 1)] : []
-    case 'integer': return schema.minimum ?? 1
-    case 'number': return schema.minimum ?? 20
-    case 'boolean': return true
-    case 'null': return null
+    case 'object':
+      return Object.fromEntries(
+        Object.entries(schema.properties ?? {})
+          .filter(([name]) => (schema.required ?? []).includes(name) || depth === 0)
+          .map(([name, inner]) => [name, sample(doc, inner as Schema, depth + 1)]),
+      )
+    case 'array':
+      return schema.items ? [sample(doc, schema.items, depth + 1)] : []
+    case 'integer':
+      return schema.minimum ?? 1
+    case 'number':
+      return schema.minimum ?? 20
+    case 'boolean':
+      return true
+    case 'null':
+      return null
     case 'string':
       if (schema.format === 'date-time') return '2026-06-01T12:00:00.000Z'
       if (schema.format === 'email') return 'owner@shop.example'
       return 'string'
-    default: return null
+    default:
+      return null
   }
 }
 
 const credentialNames: Record<string, string> = {
-  programKey: 'program API key', loginToken: 'account login token', adminToken: 'admin token (SVC_ADMIN_TOKEN)',
+  programKey: 'program API key',
+  loginToken: 'account login token',
+  adminToken: 'admin token (SVC_ADMIN_TOKEN)',
 }
 
 function credential(op: Schema): string {
@@ -99,7 +113,11 @@ function credential(op: Schema): string {
 function operationSection(doc: Doc, path: string, method: string, op: Schema): string {
   const id = op.operationId ?? anchor(`${method}-${path}`)
   const body = op.requestBody?.content?.['application/json']?.schema
-  const requestExample = JSON.stringify(op.requestBody?.content?.['application/json']?.example ?? (body ? sample(doc, body) : null), null, 2)
+  const requestExample = JSON.stringify(
+    op.requestBody?.content?.['application/json']?.example ?? (body ? sample(doc, body) : null),
+    null,
+    2,
+  )
   const params: Schema[] = op.parameters ?? []
   let html = `<section class="op" id="${esc(id)}"><h3><span class="m ${esc(method)}">${esc(method.toUpperCase())}</span> <code>${esc(path)}</code></h3>`
   html += `<p class="sum">${prose(op.summary ?? '')}</p>`
@@ -120,7 +138,10 @@ function operationSection(doc: Doc, path: string, method: string, op: Schema): s
     const [media, content] = Object.entries(response.content ?? {})[0] ?? []
     const schema = (content as Schema | undefined)?.schema
     html += `<details${status.startsWith('2') ? ' open' : ''}><summary><span class="st s${esc(status[0])}">${esc(status)}</span> ${prose(response.description ?? '')}</summary>`
-    if (response.headers) html += `<p>Headers: ${Object.keys(response.headers).map((h) => `<code>${esc(h)}</code>`).join(', ')}</p>`
+    if (response.headers)
+      html += `<p>Headers: ${Object.keys(response.headers)
+        .map((h) => `<code>${esc(h)}</code>`)
+        .join(', ')}</p>`
     if (schema && media === 'application/json') {
       const example = (content as Schema).example ?? sample(doc, schema)
       html += `<p>Body: ${typeOf(doc, schema)}</p><pre>${esc(JSON.stringify(example, null, 2))}</pre>`
@@ -164,22 +185,31 @@ export function renderDocsPage(doc: Doc): string {
   for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, Schema>>)) {
     for (const [method, op] of Object.entries(ops)) {
       const tag = op.tags?.[0] ?? 'other'
-      if (!groups.has(tag)) { groups.set(tag, []); toc.set(tag, []) }
+      if (!groups.has(tag)) {
+        groups.set(tag, [])
+        toc.set(tag, [])
+      }
       groups.get(tag)!.push(operationSection(doc, path, method, op))
-      toc.get(tag)!.push(`<a href="#${esc(op.operationId)}" title="${esc(`${method.toUpperCase()} ${path}`)}"><b>${esc(method.toUpperCase())}</b> ${esc(op.summary ?? path)}</a>`)
+      toc
+        .get(tag)!
+        .push(
+          `<a href="#${esc(op.operationId)}" title="${esc(`${method.toUpperCase()} ${path}`)}"><b>${esc(method.toUpperCase())}</b> ${esc(op.summary ?? path)}</a>`,
+        )
     }
   }
   const tagInfo = new Map<string, string>((doc.tags ?? []).map((t: Schema) => [t.name, t.description]))
   // Groups in the document's tag order (tracking first), then any other.
   const order = [...tagInfo.keys()]
   const rank = (tag: string) => (order.includes(tag) ? order.indexOf(tag) : order.length)
-  const sorted = <T,>(map: Map<string, T>) => [...map].sort(([a], [b]) => rank(a) - rank(b))
+  const sorted = <T>(map: Map<string, T>) => [...map].sort(([a], [b]) => rank(a) - rank(b))
   const schemes = Object.entries(doc.components?.securitySchemes ?? {}) as [string, Schema][]
   const schemas = Object.entries(doc.components?.schemas ?? {}) as [string, Schema][]
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>svc API reference</title>
 <meta name="viewport" content="width=device-width,initial-scale=1"><link rel="icon" href="data:,"><style>${style}</style></head><body>
 <nav aria-label="Contents"><a href="#top"><b>svc API reference</b></a><a href="#auth">Authentication</a><a href="#errors">Errors</a>
-<a href="#api_key_rotation_required">Key rotation</a>${sorted(toc).map(([tag, links]) => `<h2>${esc(tag)}</h2>${links.join('')}`).join('')}
+<a href="#api_key_rotation_required">Key rotation</a>${sorted(toc)
+    .map(([tag, links]) => `<h2>${esc(tag)}</h2>${links.join('')}`)
+    .join('')}
 <h2>schemas</h2>${schemas.map(([name]) => `<a href="#schema-${esc(name)}">${esc(name)}</a>`).join('')}</nav>
 <main id="top"><h1>${esc(doc.info.title)}</h1><p>${prose(doc.info.description)}</p>
 <p>Base URL: <code>${esc(doc.servers?.[0]?.url ?? '')}</code>. Machine-readable: <a href="/openapi.json">/openapi.json</a> (OpenAPI ${esc(doc.openapi)}). License: ${esc(doc.info.license?.name ?? '')}.</p>
@@ -196,7 +226,12 @@ keeps working until its deadline; until then every response carries <code>Deprec
 <code>Link</code> headers and a top-level <code>warnings</code> entry. After the deadline the key answers 401 with code
 <code>api_key_rotation_required</code>. Regenerate the key (operator API: <code>POST /api/v1/admin/programs/{id}/api-key</code>)
 and deploy the new one.</p></section>
-${sorted(groups).map(([tag, sections]) => `<section id="tag-${esc(tag)}"><h2>${esc(tag)}</h2><p>${prose(tagInfo.get(tag) ?? '')}</p>${sections.join('')}</section>`).join('\n')}
+${sorted(groups)
+  .map(
+    ([tag, sections]) =>
+      `<section id="tag-${esc(tag)}"><h2>${esc(tag)}</h2><p>${prose(tagInfo.get(tag) ?? '')}</p>${sections.join('')}</section>`,
+  )
+  .join('\n')}
 <section id="schemas"><h2>Schemas</h2>${schemas.map(([name, s]) => `<section id="schema-${esc(name)}"><h3>${esc(name)}</h3>${s.description ? `<p>${prose(s.description)}</p>` : ''}${fieldTable(doc, s)}</section>`).join('')}</section>
 </main><script>${script}</script></body></html>`
 }
@@ -204,5 +239,6 @@ ${sorted(groups).map(([tag, sections]) => `<section id="tag-${esc(tag)}"><h2>${e
 /** Headers of /docs: nothing may be loaded or sent anywhere but this server. */
 export const docsPageHeaders = {
   'content-type': 'text/html; charset=utf-8',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'content-security-policy':
+    "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
 }

@@ -27,17 +27,30 @@ export function cleanSchema(value: unknown): unknown {
   for (const [key, inner] of Object.entries(input)) {
     if (key === 'error') continue
     // Under `properties` the keys are field names (a field may be called `error`).
-    out[key] = key === 'properties' && inner && typeof inner === 'object'
-      ? Object.fromEntries(Object.entries(inner).map(([name, schema]) => [name, cleanSchema(schema)]))
-      : cleanSchema(inner)
+    out[key] =
+      key === 'properties' && inner && typeof inner === 'object'
+        ? Object.fromEntries(Object.entries(inner).map(([name, schema]) => [name, cleanSchema(schema)]))
+        : cleanSchema(inner)
   }
   return out
 }
 
 const security: Record<string, unknown> = {
-  programKey: { type: 'http', scheme: 'bearer', description: 'The program API key: `Authorization: Bearer <API_KEY>`. Issued by POST /api/v1/admin/programs (or svc init), shown once.' },
-  loginToken: { type: 'http', scheme: 'bearer', description: 'The account login token handed out by the CLI login flow (auth/start, callback, poll).' },
-  adminToken: { type: 'http', scheme: 'bearer', description: 'The operator token: the value of SVC_ADMIN_TOKEN. The operator API answers 404 when it is unset.' },
+  programKey: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'The program API key: `Authorization: Bearer <API_KEY>`. Issued by POST /api/v1/admin/programs (or svc init), shown once.',
+  },
+  loginToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'The account login token handed out by the CLI login flow (auth/start, callback, poll).',
+  },
+  adminToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'The operator token: the value of SVC_ADMIN_TOKEN. The operator API answers 404 when it is unset.',
+  },
 }
 
 const tags = [
@@ -61,15 +74,25 @@ export function openApiDocument(routes: RouteLike[], deps: Deps): Record<string,
     const detail = route.hooks?.detail
     if (!detail || detail.hide || route.method === 'ALL') continue
     const path = route.path.replace(/:(\w+)/g, '{$1}')
-    const parameters: unknown[] = [...route.path.matchAll(/:(\w+)/g)]
-      .map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'integer', minimum: 1 } }))
+    const parameters: unknown[] = [...route.path.matchAll(/:(\w+)/g)].map((m) => ({
+      name: m[1],
+      in: 'path',
+      required: true,
+      schema: { type: 'integer', minimum: 1 },
+    }))
     const { hide: _hide, ...operation } = detail as Record<string, unknown>
     const answers = answersOf(route.method, route.path)
     const requestBody = operation.requestBody as { content: Record<string, Record<string, unknown>> } | undefined
     if (requestBody && answers?.request !== undefined) requestBody.content['application/json'].example = answers.request
     if (answers) parameters.push(...answers.parameters)
     if (answers?.signed) {
-      parameters.push({ name: 'Stripe-Signature', in: 'header', required: true, description: 't=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">', schema: { type: 'string' } })
+      parameters.push({
+        name: 'Stripe-Signature',
+        in: 'header',
+        required: true,
+        description: 't=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">',
+        schema: { type: 'string' },
+      })
     }
     paths[path] ??= {}
     paths[path][route.method.toLowerCase()] = {
@@ -85,7 +108,8 @@ export function openApiDocument(routes: RouteLike[], deps: Deps): Record<string,
     info: {
       title: 'svc — referral tracking',
       version: '1.0.0',
-      description: 'Self-hosted referral (affiliate) tracking. Answers use the platform envelope `{ data, error }` or, for readiness, rate limits, a retired key and a disabled link, the typed envelope `{ error: { code, message } }`. The contract in words: docs/api.md and docs/errors.md in the repository.',
+      description:
+        'Self-hosted referral (affiliate) tracking. Answers use the platform envelope `{ data, error }` or, for readiness, rate limits, a retired key and a disabled link, the typed envelope `{ error: { code, message } }`. The contract in words: docs/api.md and docs/errors.md in the repository.',
       license: { name: 'MIT', identifier: 'MIT' },
     },
     servers: [{ url: deps.config.publicBaseUrl }],
@@ -102,14 +126,24 @@ export function docsRoutes(deps: Deps, routes: () => RouteLike[]) {
   const built = () => (document ??= openApiDocument(routes(), deps))
   return new Elysia({ name: 'docs' })
     .get('/openapi.json', built, { detail: { hide: true } })
-    .get('/docs', () => new Response(page ??= renderDocsPage(built()), { headers: docsPageHeaders }), { detail: { hide: true } })
+    .get('/docs', () => new Response((page ??= renderDocsPage(built())), { headers: docsPageHeaders }), { detail: { hide: true } })
 }
 
 /**
  * A route's OpenAPI `detail`: its summary, tag, credential and the very TypeBox schema its
  * handler checks the body with, so the document cannot drift from the code.
  */
-export function doc(summary: string, tag: string, options: { body?: unknown; answer?: unknown; security?: 'programKey' | 'loginToken' | 'adminToken'; optionalSecurity?: boolean; description?: string } = {}) {
+export function doc(
+  summary: string,
+  tag: string,
+  options: {
+    body?: unknown
+    answer?: unknown
+    security?: 'programKey' | 'loginToken' | 'adminToken'
+    optionalSecurity?: boolean
+    description?: string
+  } = {},
+) {
   return {
     summary,
     tags: [tag],
@@ -117,6 +151,8 @@ export function doc(summary: string, tag: string, options: { body?: unknown; ans
     // An optional credential is OpenAPI's alternative of the scheme or nothing ({}).
     ...(options.security ? { security: options.optionalSecurity ? [{ [options.security]: [] }, {}] : [{ [options.security]: [] }] } : {}),
     ...(options.body ? { requestBody: { required: true, content: { 'application/json': { schema: options.body as never } } } } : {}),
-    ...(options.answer ? { responses: { 200: { description: 'Success', content: { 'application/json': { schema: options.answer as never } } } } } : {}),
+    ...(options.answer
+      ? { responses: { 200: { description: 'Success', content: { 'application/json': { schema: options.answer as never } } } } }
+      : {}),
   }
 }

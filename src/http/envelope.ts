@@ -33,7 +33,11 @@ export interface HttpErrorOptions {
 
 /** A request failure with its status, message and envelope; thrown anywhere in http/. */
 export class HttpError extends Error {
-  constructor(readonly status: number, message: string, readonly options: HttpErrorOptions = {}) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly options: HttpErrorOptions = {},
+  ) {
     super(message)
   }
 }
@@ -53,7 +57,13 @@ export function errorBody(error: HttpError, route: RouteEntry | null, warnings?:
     const withCode = codes ? { code: code ?? codes[error.status] } : {}
     body = {
       data: null,
-      error: { status: error.status, name: errorNames[error.status] ?? 'Error', message: error.message, details: details ?? {}, ...withCode },
+      error: {
+        status: error.status,
+        name: errorNames[error.status] ?? 'Error',
+        message: error.message,
+        details: details ?? {},
+        ...withCode,
+      },
     }
   }
   if (warnings?.length) body.warnings = warnings

@@ -14,9 +14,11 @@ export const auth = {
   cliMissing: 'Missing API token',
   // docs/errors.md fixes "Invalid API key." and asks for advice to regenerate the key; the advice is
   // ours. This product has no settings screen, so every hint names the operator API call.
-  cliInvalidKey: 'Invalid API key. Regenerate the key with the operator API (POST /api/v1/admin/programs/<program_id>/api-key) and use the new one; creating another program does not help.',
+  cliInvalidKey:
+    'Invalid API key. Regenerate the key with the operator API (POST /api/v1/admin/programs/<program_id>/api-key) and use the new one; creating another program does not help.',
   rotationRequired: 'api_key_rotation_required',
-  rotationRetired: 'This API key was retired after its rotation deadline. Regenerate the key (POST /api/v1/admin/programs/<program_id>/api-key) and use the new one.',
+  rotationRetired:
+    'This API key was retired after its rotation deadline. Regenerate the key (POST /api/v1/admin/programs/<program_id>/api-key) and use the new one.',
   rotationHint: 'Regenerate the API key with the operator API (POST /api/v1/admin/programs/<program_id>/api-key) and deploy the new key.',
   rotationWarning: 'This API key is marked for mandatory rotation and stops working at its deadline.',
   adminUnauthorized: 'Invalid or missing admin token',

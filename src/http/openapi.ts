@@ -40,7 +40,10 @@ export const componentSchemas: Record<string, Schema> = {
         status: { ...int, description: 'Repeats the HTTP status' },
         name: enumOf(...Object.values(errorNames)),
         message: str,
-        details: { type: 'object', description: 'Empty unless the error says otherwise (sale_id on 409, request_id on CLI 500s, code ACCOUNT_BLOCKED)' },
+        details: {
+          type: 'object',
+          description: 'Empty unless the error says otherwise (sale_id on 409, request_id on CLI 500s, code ACCOUNT_BLOCKED)',
+        },
       }),
     }),
   },
@@ -49,8 +52,19 @@ export const componentSchemas: Record<string, Schema> = {
     ...obj({
       data: { type: 'null' },
       error: obj({
-        status: int, name: enumOf(...Object.values(errorNames)), message: str, details: { type: 'object' },
-        code: enumOf('invalid_request', 'no_attribution', 'unauthorized', 'not_found', 'duplicate_transaction', 'unsupported_currency', 'internal_error'),
+        status: int,
+        name: enumOf(...Object.values(errorNames)),
+        message: str,
+        details: { type: 'object' },
+        code: enumOf(
+          'invalid_request',
+          'no_attribution',
+          'unauthorized',
+          'not_found',
+          'duplicate_transaction',
+          'unsupported_currency',
+          'internal_error',
+        ),
       }),
     }),
   },
@@ -74,24 +88,45 @@ export const componentSchemas: Record<string, Schema> = {
     description: 'Top-level `warnings` entry while the key is due for rotation.',
     ...obj({ code: { const: 'api_key_rotation_required' }, message: str, hint: str, rotate_by: time, docs_url: str }),
   },
-  ClickAnswer, LeadData, SaleData, RefundData,
+  ClickAnswer,
+  LeadData,
+  SaleData,
+  RefundData,
   Counts: obj({ clicks: int, leads: int, provisional_leads: int, sales: int, commissions: int }),
   ReadinessCounts: obj({ clicks: int, leads: int, provisional_leads: int, sales: int }),
-  Program: rowSchema('program', programs, {
-    stripe_webhook_secret: nullable({ ...str, description: 'Write-only: masked when set' }),
-    api_key: nullable({ ...str, description: 'Masked' }),
-    api_key_rotation: nullable(obj({ marked_at: time, rotate_by: time })),
-  }, ['stripeWebhookSecrets']),
+  Program: rowSchema(
+    'program',
+    programs,
+    {
+      stripe_webhook_secret: nullable({ ...str, description: 'Write-only: masked when set' }),
+      api_key: nullable({ ...str, description: 'Masked' }),
+      api_key_rotation: nullable(obj({ marked_at: time, rotate_by: time })),
+    },
+    ['stripeWebhookSecrets'],
+  ),
   Partner: rowSchema('partner', partners),
   Link: rowSchema('link', links),
   Customer: rowSchema('customer', customers),
   Sale: rowSchema('sale', sales),
   Commission: rowSchema('commission', commissions),
   LedgerEntry: rowSchema('commission', commissions, {
-    status: { ...enumOf('pending', 'due', 'in_payout', 'paid', 'reversed'), description: 'Derived from the ledger and the holding period (docs/payouts.md)' },
+    status: {
+      ...enumOf('pending', 'due', 'in_payout', 'paid', 'reversed'),
+      description: 'Derived from the ledger and the holding period (docs/payouts.md)',
+    },
   }),
   Payout: rowSchema('payout', payouts),
-  PayoutDetail: { allOf: [ref('Payout'), obj({ entries: { type: 'array', items: obj({ commission_id: int, kind: enumOf('commission', 'reversal'), amount_cents: int, created_at: time }) } })] },
+  PayoutDetail: {
+    allOf: [
+      ref('Payout'),
+      obj({
+        entries: {
+          type: 'array',
+          items: obj({ commission_id: int, kind: enumOf('commission', 'reversal'), amount_cents: int, created_at: time }),
+        },
+      }),
+    ],
+  },
   ProcessorEvent: rowSchema('processor_event', processorEvents),
   Refund: rowSchema('refund', refunds),
 }
@@ -104,14 +139,21 @@ const rateHeaders = {
 }
 
 /** The `responses` (and pagination parameters) of the operation `method path`, or null when the table lacks it. */
-export function answersOf(method: string, path: string): { operationId: string; responses: Record<string, unknown>; parameters: unknown[]; request?: unknown; signed: boolean } | null {
+export function answersOf(
+  method: string,
+  path: string,
+): { operationId: string; responses: Record<string, unknown>; parameters: unknown[]; request?: unknown; signed: boolean } | null {
   const op = routeTable[`${method} ${path}`]
   if (!op?.id || !op.body) return null
   const envelope = op.envelope ?? 'platform'
   const errorSchema = ref(envelope === 'coded' ? 'CodedPlatformError' : envelope === 'typed' ? 'TypedError' : 'PlatformError')
   const headers = op.limit ? rateHeaders : undefined
   const responses: Record<string, unknown> = {
-    [op.status ?? 200]: { description: op.status === 410 ? 'Retired: always answers 410 GoneError' : 'Success', ...(headers ? { headers } : {}), content: op.media ? { [op.media]: { schema: op.body } } : json(op.body, op.example) },
+    [op.status ?? 200]: {
+      description: op.status === 410 ? 'Retired: always answers 410 GoneError' : 'Success',
+      ...(headers ? { headers } : {}),
+      content: op.media ? { [op.media]: { schema: op.body } } : json(op.body, op.example),
+    },
   }
   const errors = op.errors ?? {}
   for (const [status, description] of Object.entries(errors)) {
@@ -130,10 +172,18 @@ export function answersOf(method: string, path: string): { operationId: string; 
   }
   const parameters = [
     ...(op.query ?? []).map((q) => ({ name: q.name, in: 'query', required: q.required, description: q.description, schema: str })),
-    ...(op.paged ? [
-      { name: 'limit', in: 'query', required: false, description: 'Page size, 1 to 200', schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } },
-      { name: 'cursor', in: 'query', required: false, description: 'next_cursor of the previous page', schema: str },
-    ] : []),
+    ...(op.paged
+      ? [
+          {
+            name: 'limit',
+            in: 'query',
+            required: false,
+            description: 'Page size, 1 to 200',
+            schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
+          },
+          { name: 'cursor', in: 'query', required: false, description: 'next_cursor of the previous page', schema: str },
+        ]
+      : []),
   ]
   // A signed webhook reads its raw body: the processor's signature header covers it.
   return { operationId: op.id, responses, parameters, request: op.request, signed: op.reads === 'raw' }

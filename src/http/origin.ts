@@ -51,7 +51,7 @@ export function normalizeDomain(input: string): string | null {
   if (!text) return null
   try {
     const host = new URL(text.includes('://') ? text : `https://${text}`).hostname
-    return /^[a-z0-9.-]+$/.test(host) && host.includes('.') || host === 'localhost' ? host : null
+    return (/^[a-z0-9.-]+$/.test(host) && host.includes('.')) || host === 'localhost' ? host : null
   } catch {
     return null
   }

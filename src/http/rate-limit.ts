@@ -28,7 +28,10 @@ export class RateLimiter {
   private buckets = new Map<string, Bucket>()
   private lastSweep = 0
 
-  constructor(private readonly now: () => number, private readonly hardCap = HARD_CAP) {}
+  constructor(
+    private readonly now: () => number,
+    private readonly hardCap = HARD_CAP,
+  ) {}
 
   /** Takes one request from `key`'s bucket of `limit` per minute. */
   take(key: string, limit: number): Decision {

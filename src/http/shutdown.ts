@@ -56,7 +56,13 @@ export function drainable(fetch: Fetch) {
     while (performance.now() < lingerEnd && performance.now() - lastArrival < quietMs) await sleep(25)
   }
 
-  return { fetch: gated, drain, get inFlight() { return inFlight } }
+  return {
+    fetch: gated,
+    drain,
+    get inFlight() {
+      return inFlight
+    },
+  }
 }
 
 /** The response with `Connection: close`; a copy when its headers are immutable (Response.redirect). */

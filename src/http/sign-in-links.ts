@@ -22,21 +22,31 @@ export function signInLinkRoutes(deps: Deps) {
   const { stores } = deps.database
   const admin = new Elysia({ name: 'admin-sign-in-links' })
     .onBeforeHandle(({ request }) => requireAdmin(deps, request))
-    .post('/api/v1/admin/accounts/:id/dashboard-link', async ({ params }) => {
-      const account = stores.accounts.findAccount(idParam(params.id, 'Account'))
-      if (!account) throw new HttpError(404, 'Account not found')
-      if (account.suspended) throw new HttpError(403, 'Account is suspended')
-      return ok(await issueSignInLink(deps, { kind: 'account', accountId: account.id }))
-    }, { detail: doc('A one-time dashboard sign-in link for an account (valid 10 minutes)', 'operator', { security: 'adminToken' }) })
-    .post('/api/v1/admin/programs/:id/partners/:partner_id/portal-link', async ({ params }) => {
-      const partner = stores.webSessions.findProgramPartner(idParam(params.id, 'Program'), idParam(params.partner_id, 'Partner'))
-      if (!partner) throw new HttpError(404, 'Partner not found')
-      return ok(await issueSignInLink(deps, { kind: 'partner', partnerId: partner.id }))
-    }, { detail: doc('A one-time partner portal sign-in link (valid 10 minutes)', 'operator', { security: 'adminToken' }) })
-  return new Elysia({ name: 'sign-in-links' })
-    .use(admin)
-    .post('/api/v1/cli/dashboard-link', async ({ request }) => {
+    .post(
+      '/api/v1/admin/accounts/:id/dashboard-link',
+      async ({ params }) => {
+        const account = stores.accounts.findAccount(idParam(params.id, 'Account'))
+        if (!account) throw new HttpError(404, 'Account not found')
+        if (account.suspended) throw new HttpError(403, 'Account is suspended')
+        return ok(await issueSignInLink(deps, { kind: 'account', accountId: account.id }))
+      },
+      { detail: doc('A one-time dashboard sign-in link for an account (valid 10 minutes)', 'operator', { security: 'adminToken' }) },
+    )
+    .post(
+      '/api/v1/admin/programs/:id/partners/:partner_id/portal-link',
+      async ({ params }) => {
+        const partner = stores.webSessions.findProgramPartner(idParam(params.id, 'Program'), idParam(params.partner_id, 'Partner'))
+        if (!partner) throw new HttpError(404, 'Partner not found')
+        return ok(await issueSignInLink(deps, { kind: 'partner', partnerId: partner.id }))
+      },
+      { detail: doc('A one-time partner portal sign-in link (valid 10 minutes)', 'operator', { security: 'adminToken' }) },
+    )
+  return new Elysia({ name: 'sign-in-links' }).use(admin).post(
+    '/api/v1/cli/dashboard-link',
+    async ({ request }) => {
       const account = requireLoginToken(deps, request, 'programs')
       return ok(await issueSignInLink(deps, { kind: 'account', accountId: account.id }))
-    }, { detail: doc('A one-time dashboard sign-in link for the logged-in account (valid 10 minutes)', 'cli', { security: 'loginToken' }) })
+    },
+    { detail: doc('A one-time dashboard sign-in link for the logged-in account (valid 10 minutes)', 'cli', { security: 'loginToken' }) },
+  )
 }

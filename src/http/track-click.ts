@@ -20,9 +20,13 @@ const failures = {
   no_aff: () => new HttpError(400, click.noAff),
   not_found: () => new HttpError(400, click.linkNotFound),
   misconfigured: () => new HttpError(400, click.linkMisconfigured),
-  disabled: () => new HttpError(410, click.linkDisabled, {
-    typed: true, code: 'link_disabled', extra: { hint: click.linkDisabledHint }, top: { success: false, message: click.linkDisabled },
-  }),
+  disabled: () =>
+    new HttpError(410, click.linkDisabled, {
+      typed: true,
+      code: 'link_disabled',
+      extra: { hint: click.linkDisabledHint },
+      top: { success: false, message: click.linkDisabled },
+    }),
 }
 
 /** The HttpError of a refused click, for the route and for synthetic test events (issue 4). */
@@ -40,22 +44,37 @@ function checked(received: unknown) {
 
 /** POST /api/v1/track/click: browser-callable, no key; logs a click for the link's partner. */
 export function trackClickRoutes(deps: Deps) {
-  return new Elysia({ name: 'track-click' }).post('/api/v1/track/click', async ({ body, request }) => {
-    const key = knownProgramKey(deps, request)
-    const input = checked(body)
-    const outcome = await trackClick(deps, {
-      affiliateUrl: input.affiliate_url, clickId: input.click_id ?? null, testMode: input.additional_data?.test_mode === true,
-      ip: stateOf(request).ip, userAgent: request.headers.get('user-agent'),
-    }, (program) => {
-      guardOrigin(program, request)
-      guardTestProgram(deps, request, input.additional_data, key ? key.program : undefined)
-    })
-    if (outcome.kind === 'refused') throw clickFailure(outcome.reason)
-    return { success: true, click_id: outcome.clickId, cookie_window_days: outcome.windowDays }
-  }, {
-    detail: doc('Record a click on a referral link', 'tracking', {
-      body: ClickBody, answer: ClickAnswer, security: 'programKey', optionalSecurity: true,
-      description: 'Answers { success: true, click_id, cookie_window_days }. A click_id the program issued before is repeated (first click wins); an inactive link answers 410 link_disabled and records nothing.',
-    }),
-  })
+  return new Elysia({ name: 'track-click' }).post(
+    '/api/v1/track/click',
+    async ({ body, request }) => {
+      const key = knownProgramKey(deps, request)
+      const input = checked(body)
+      const outcome = await trackClick(
+        deps,
+        {
+          affiliateUrl: input.affiliate_url,
+          clickId: input.click_id ?? null,
+          testMode: input.additional_data?.test_mode === true,
+          ip: stateOf(request).ip,
+          userAgent: request.headers.get('user-agent'),
+        },
+        (program) => {
+          guardOrigin(program, request)
+          guardTestProgram(deps, request, input.additional_data, key ? key.program : undefined)
+        },
+      )
+      if (outcome.kind === 'refused') throw clickFailure(outcome.reason)
+      return { success: true, click_id: outcome.clickId, cookie_window_days: outcome.windowDays }
+    },
+    {
+      detail: doc('Record a click on a referral link', 'tracking', {
+        body: ClickBody,
+        answer: ClickAnswer,
+        security: 'programKey',
+        optionalSecurity: true,
+        description:
+          'Answers { success: true, click_id, cookie_window_days }. A click_id the program issued before is repeated (first click wins); an inactive link answers 410 link_disabled and records nothing.',
+      }),
+    },
+  )
 }

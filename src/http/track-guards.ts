@@ -39,6 +39,6 @@ export function guardOrigin(program: Pick<Program, 'domain' | 'allowedOrigins'>,
 export function guardTestProgram(deps: Deps, request: Request, extra: AdditionalData | undefined, keyProgram?: Program | null): void {
   const programId = programIdOf(extra)
   if (extra?.test_mode !== true || programId === null) return
-  const program = keyProgram === undefined ? optionalProgramKey(deps, request)?.program ?? null : keyProgram
+  const program = keyProgram === undefined ? (optionalProgramKey(deps, request)?.program ?? null) : keyProgram
   if (program !== null && program.id !== programId) throw new HttpError(403, shared.programMismatch)
 }

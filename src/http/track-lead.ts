@@ -27,31 +27,43 @@ export function leadAnswer(outcome: LeadOutcome) {
 
 /** POST /api/v1/track/lead: server mode with the program key, browser mode without one. */
 export function trackLeadRoutes(deps: Deps) {
-  return new Elysia({ name: 'track-lead' }).post('/api/v1/track/lead', async ({ body, request }) => {
-    // An absent or empty Bearer token means browser mode; an unknown one is 401 (docs/errors.md).
-    const key = optionalProgramKey(deps, request)
-    const input = check(body)
-    const clickId = identifier(input.click_id)
-    const customerKey = identifier(input.customer_key)
-    if (clickId === null && customerKey === null) throw new HttpError(400, lead.identifierRequired)
-    const extra = input.additional_data
-    let program = key?.program ?? null
-    if (program) guardTestProgram(deps, request, extra, program)
-    else {
-      // A browser-mode lead names its program through its click, or a test event's program_id:
-      // additional_data.program_id is read in test mode only (docs/decisions.md, Hostile input).
-      program = programForBrowserLead(deps, clickId, extra?.test_mode === true ? programIdOf(extra) : null)
-      if (!program) throw new HttpError(400, lead.customerNotFound)
-      guardOrigin(program, request)
-    }
-    const outcome = await recordLead(deps, program, {
-      clickId, customerKey, email: identifier(input.email), testMode: extra?.test_mode === true, mode: key ? 'server' : 'browser',
-    })
-    return leadAnswer(outcome)
-  }, {
-    detail: doc('Record a lead (signup)', 'tracking', {
-      body: LeadBody, answer: answer(LeadData), security: 'programKey', optionalSecurity: true,
-      description: 'Bearer key optional: without one (browser mode) a program with lead_auth server_required records a provisional lead. Answers { data: { customer_id, status, provisional? }, error: null }.',
-    }),
-  })
+  return new Elysia({ name: 'track-lead' }).post(
+    '/api/v1/track/lead',
+    async ({ body, request }) => {
+      // An absent or empty Bearer token means browser mode; an unknown one is 401 (docs/errors.md).
+      const key = optionalProgramKey(deps, request)
+      const input = check(body)
+      const clickId = identifier(input.click_id)
+      const customerKey = identifier(input.customer_key)
+      if (clickId === null && customerKey === null) throw new HttpError(400, lead.identifierRequired)
+      const extra = input.additional_data
+      let program = key?.program ?? null
+      if (program) guardTestProgram(deps, request, extra, program)
+      else {
+        // A browser-mode lead names its program through its click, or a test event's program_id:
+        // additional_data.program_id is read in test mode only (docs/decisions.md, Hostile input).
+        program = programForBrowserLead(deps, clickId, extra?.test_mode === true ? programIdOf(extra) : null)
+        if (!program) throw new HttpError(400, lead.customerNotFound)
+        guardOrigin(program, request)
+      }
+      const outcome = await recordLead(deps, program, {
+        clickId,
+        customerKey,
+        email: identifier(input.email),
+        testMode: extra?.test_mode === true,
+        mode: key ? 'server' : 'browser',
+      })
+      return leadAnswer(outcome)
+    },
+    {
+      detail: doc('Record a lead (signup)', 'tracking', {
+        body: LeadBody,
+        answer: answer(LeadData),
+        security: 'programKey',
+        optionalSecurity: true,
+        description:
+          'Bearer key optional: without one (browser mode) a program with lead_auth server_required records a provisional lead. Answers { data: { customer_id, status, provisional? }, error: null }.',
+      }),
+    },
+  )
 }

@@ -13,18 +13,27 @@ const check = bodyChecker(RefundBody)
 
 /** POST /api/v1/track/refund: server only; refunds or charges back a sale of the key's program. */
 export function trackRefundRoutes(deps: Deps) {
-  return new Elysia({ name: 'track-refund' }).post('/api/v1/track/refund', async ({ body, request }) => {
-    const { program } = requireProgramKey(deps, request, 'refund')
-    const input = check(body)
-    const outcome = await recordRefund(deps, program, {
-      transactionId: input.transaction_id, reason: input.reason ?? 'refund', refundReason: input.refund_reason ?? null,
-    })
-    if (outcome.kind === 'not_found') throw new HttpError(404, refund.notFound)
-    return ok({ sale_id: outcome.saleId, transaction_id: outcome.transactionId, status: outcome.status })
-  }, {
-    detail: doc('Refund or charge back a sale; its commission is reversed', 'tracking', {
-      body: RefundBody, answer: answer(RefundData), security: 'programKey',
-      description: 'Answers { data: { sale_id, transaction_id, status: "refunded" | "charged_back" }, error: null }; a repeated refund answers the recorded one and reverses nothing twice.',
-    }),
-  })
+  return new Elysia({ name: 'track-refund' }).post(
+    '/api/v1/track/refund',
+    async ({ body, request }) => {
+      const { program } = requireProgramKey(deps, request, 'refund')
+      const input = check(body)
+      const outcome = await recordRefund(deps, program, {
+        transactionId: input.transaction_id,
+        reason: input.reason ?? 'refund',
+        refundReason: input.refund_reason ?? null,
+      })
+      if (outcome.kind === 'not_found') throw new HttpError(404, refund.notFound)
+      return ok({ sale_id: outcome.saleId, transaction_id: outcome.transactionId, status: outcome.status })
+    },
+    {
+      detail: doc('Refund or charge back a sale; its commission is reversed', 'tracking', {
+        body: RefundBody,
+        answer: answer(RefundData),
+        security: 'programKey',
+        description:
+          'Answers { data: { sale_id, transaction_id, status: "refunded" | "charged_back" }, error: null }; a repeated refund answers the recorded one and reverses nothing twice.',
+      }),
+    },
+  )
 }

@@ -30,7 +30,8 @@ export function parseSale(received: unknown, now: number): SaleInput {
   if ((raw.transaction_id === undefined || raw.transaction_id === null) && !testMode) throw new HttpError(400, sale.transactionId)
   const input = check(body)
   // docs/api.md counts characters; the schema's maxLength counts UTF-16 units (two for an emoji).
-  if (input.provider_payment_id !== undefined && [...input.provider_payment_id].length > 255) throw new HttpError(400, sale.providerPaymentId)
+  if (input.provider_payment_id !== undefined && [...input.provider_payment_id].length > 255)
+    throw new HttpError(400, sale.providerPaymentId)
   let occurredAt = now
   if (input.occurred_at !== undefined) {
     const parsed = parseOccurredAt(input.occurred_at)
@@ -44,9 +45,16 @@ export function parseSale(received: unknown, now: number): SaleInput {
     throw new HttpError(422, sale.currency(quoteValue(given)))
   }
   return {
-    transactionId: input.transaction_id ?? null, amountCents: input.amount_cents, currency, occurredAt,
-    customerKey: identifier(input.customer_key), clickId: identifier(input.click_id),
-    provider: input.provider ?? null, providerPaymentId: input.provider_payment_id ?? null, livemode: input.livemode ?? null, testMode,
+    transactionId: input.transaction_id ?? null,
+    amountCents: input.amount_cents,
+    currency,
+    occurredAt,
+    customerKey: identifier(input.customer_key),
+    clickId: identifier(input.click_id),
+    provider: input.provider ?? null,
+    providerPaymentId: input.provider_payment_id ?? null,
+    livemode: input.livemode ?? null,
+    testMode,
   }
 }
 
@@ -74,21 +82,34 @@ export function saleAnswer(deps: Deps, request: Request, outcome: SaleOutcome) {
       // The sale is stored (a resend answers 409 with its id); docs/errors.md notes no details here.
       throw new HttpError(400, sale.partnerRequired, { code: 'no_attribution' })
     case 'commission_failed':
-      deps.log({ level: 'error', request_id: stateOf(request).id, path: '/api/v1/track/sale', transaction_id: outcome.sale.transactionId, error: String((outcome.error as Error)?.stack ?? outcome.error) })
+      deps.log({
+        level: 'error',
+        request_id: stateOf(request).id,
+        path: '/api/v1/track/sale',
+        transaction_id: outcome.sale.transactionId,
+        error: String((outcome.error as Error)?.stack ?? outcome.error),
+      })
       throw new HttpError(500, sale.commissionFailed)
   }
 }
 
 /** POST /api/v1/track/sale: server only, program key required. */
 export function trackSaleRoutes(deps: Deps) {
-  return new Elysia({ name: 'track-sale' }).post('/api/v1/track/sale', async ({ body, request }) => {
-    const { program } = requireProgramKey(deps, request, 'sale')
-    const input = parseSale(body, deps.clock.now())
-    return saleAnswer(deps, request, await recordSale(deps, program, input))
-  }, {
-    detail: doc('Record a sale and its commission', 'tracking', {
-      body: SaleBody, answer: answer(SaleData), security: 'programKey',
-      description: 'Answers { data: { sale_id, transaction_id, amount_cents, currency, commission: { commission_id, partner_id, amount_cents } | null }, error: null }. Errors carry error.code; a repeated transaction_id answers 409 duplicate_transaction with error.details.sale_id.',
-    }),
-  })
+  return new Elysia({ name: 'track-sale' }).post(
+    '/api/v1/track/sale',
+    async ({ body, request }) => {
+      const { program } = requireProgramKey(deps, request, 'sale')
+      const input = parseSale(body, deps.clock.now())
+      return saleAnswer(deps, request, await recordSale(deps, program, input))
+    },
+    {
+      detail: doc('Record a sale and its commission', 'tracking', {
+        body: SaleBody,
+        answer: answer(SaleData),
+        security: 'programKey',
+        description:
+          'Answers { data: { sale_id, transaction_id, amount_cents, currency, commission: { commission_id, partner_id, amount_cents } | null }, error: null }. Errors carry error.code; a repeated transaction_id answers 409 duplicate_transaction with error.details.sale_id.',
+      }),
+    },
+  )
 }

@@ -9,16 +9,23 @@ import { click, lead, refund, sale, shared } from './messages.ts'
 /** Allowed values of a sale's `provider` (docs/api.md and docs/tracking.md). */
 export const PROVIDERS = ['stripe', 'paddle', 'lemonsqueezy', 'paypal', 'braintree', 'chargebee', 'manual'] as const
 
-const AdditionalData = t.Object({
-  test_mode: t.Optional(t.Boolean({ description: 'Marks the records as test data, excluded from live counts' })),
-  program_id: t.Optional(t.Union([Type.Integer({ minimum: 1 }), t.String({ pattern: '^[0-9]{1,15}$' })], {
-    description: 'Test events: the program meant; with a Bearer key of another program the answer is 403',
-  })),
-}, { error: shared.additionalData })
+const AdditionalData = t.Object(
+  {
+    test_mode: t.Optional(t.Boolean({ description: 'Marks the records as test data, excluded from live counts' })),
+    program_id: t.Optional(
+      t.Union([Type.Integer({ minimum: 1 }), t.String({ pattern: '^[0-9]{1,15}$' })], {
+        description: 'Test events: the program meant; with a Bearer key of another program the answer is 403',
+      }),
+    ),
+  },
+  { error: shared.additionalData },
+)
 
-const customerKey = (error: string) => t.Union([t.String({ maxLength: 255 }), Type.Integer()], {
-  error, description: "The advertiser's stable customer id (svc_customer_key in processor metadata)",
-})
+const customerKey = (error: string) =>
+  t.Union([t.String({ maxLength: 255 }), Type.Integer()], {
+    error,
+    description: "The advertiser's stable customer id (svc_customer_key in processor metadata)",
+  })
 const clickId = (error: string) => t.String({ maxLength: 255, error, description: 'From the svc_click_id cookie' })
 
 export const ClickBody = t.Object({
@@ -36,13 +43,23 @@ export const LeadBody = t.Object({
 
 export const SaleBody = t.Object({
   // No length limit in docs/api.md; the 64 KiB body limit bounds it.
-  transaction_id: t.Optional(t.String({
-    minLength: 1, error: sale.transactionId,
-    description: 'Idempotency key, unique across programs; test mode may omit it (test_txn_<timestamp>)',
-  })),
+  transaction_id: t.Optional(
+    t.String({
+      minLength: 1,
+      error: sale.transactionId,
+      description: 'Idempotency key, unique across programs; test mode may omit it (test_txn_<timestamp>)',
+    }),
+  ),
   amount_cents: Type.Integer({ exclusiveMinimum: 0, maximum: Number.MAX_SAFE_INTEGER, error: sale.amount }),
-  occurred_at: t.Optional(t.String({ maxLength: 64, error: sale.occurredAt, description: 'ISO 8601 with offset; at most 30 days old, 5 minutes ahead' })),
-  provider: t.Optional(t.Union(PROVIDERS.map((v) => t.Literal(v)), { error: sale.provider(PROVIDERS) })),
+  occurred_at: t.Optional(
+    t.String({ maxLength: 64, error: sale.occurredAt, description: 'ISO 8601 with offset; at most 30 days old, 5 minutes ahead' }),
+  ),
+  provider: t.Optional(
+    t.Union(
+      PROVIDERS.map((v) => t.Literal(v)),
+      { error: sale.provider(PROVIDERS) },
+    ),
+  ),
   // 255 characters (checked in track-sale.ts); 510 UTF-16 units is their most.
   provider_payment_id: t.Optional(t.String({ minLength: 1, maxLength: 510, error: sale.providerPaymentId })),
   livemode: t.Optional(t.Boolean({ error: sale.livemode })),

@@ -18,20 +18,24 @@ export function trackerRoutes(deps: Deps) {
     }
     return cached
   }
-  return new Elysia({ name: 'tracker-asset' }).get('/tracker.js', ({ request }) => {
-    const { plain, gzip, etag } = asset()
-    const headers: Record<string, string> = {
-      'content-type': 'application/javascript; charset=utf-8',
-      'cache-control': 'public, max-age=86400, stale-while-revalidate=604800',
-      etag,
-      vary: 'Accept-Encoding',
-      'access-control-allow-origin': '*',
-    }
-    if (etagMatches(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers })
-    const wantsGzip = /\bgzip\b/.test(request.headers.get('accept-encoding') ?? '')
-    if (wantsGzip) headers['content-encoding'] = 'gzip'
-    return new Response((wantsGzip ? gzip : plain) as BodyInit, { headers })
-  }, { detail: { summary: 'The browser tracker script', tags: ['tracker'] } })
+  return new Elysia({ name: 'tracker-asset' }).get(
+    '/tracker.js',
+    ({ request }) => {
+      const { plain, gzip, etag } = asset()
+      const headers: Record<string, string> = {
+        'content-type': 'application/javascript; charset=utf-8',
+        'cache-control': 'public, max-age=86400, stale-while-revalidate=604800',
+        etag,
+        vary: 'Accept-Encoding',
+        'access-control-allow-origin': '*',
+      }
+      if (etagMatches(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers })
+      const wantsGzip = /\bgzip\b/.test(request.headers.get('accept-encoding') ?? '')
+      if (wantsGzip) headers['content-encoding'] = 'gzip'
+      return new Response((wantsGzip ? gzip : plain) as BodyInit, { headers })
+    },
+    { detail: { summary: 'The browser tracker script', tags: ['tracker'] } },
+  )
 }
 
 /** If-None-Match by weak comparison (RFC 9110): `*`, or any listed tag with or without W/. */

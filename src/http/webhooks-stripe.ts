@@ -51,37 +51,59 @@ function verifiedEvent(deps: Deps, body: unknown, request: Request, secrets: rea
 /** 200 `{ received: true }` once stored, replays included; a commission failure is logged, Stripe need not retry. */
 function answer(deps: Deps, request: Request, received: Received) {
   if (!received.replayed && received.error !== undefined) {
-    deps.log({ level: 'error', request_id: stateOf(request).id, path: stateOf(request).path, detail: received.detail, error: String((received.error as Error)?.stack ?? received.error) })
+    deps.log({
+      level: 'error',
+      request_id: stateOf(request).id,
+      path: stateOf(request).path,
+      detail: received.detail,
+      error: String((received.error as Error)?.stack ?? received.error),
+    })
   }
   return { received: true }
 }
 
-const description = 'Verifies the Stripe-Signature header (HMAC-SHA256, 300 s tolerance both ways) over the raw body, '
-  + 'stores the event once by its id with its outcome (GET /api/v1/admin/programs/:id/events) and answers { received: true }. '
-  + 'checkout.session.completed (mode payment) and invoice.payment_succeeded record sales and settle provisional leads '
-  + 'from the metadata keys svc_click_id, svc_customer_key and program_id. A bad signature or body answers 400 and records nothing.'
+const description =
+  'Verifies the Stripe-Signature header (HMAC-SHA256, 300 s tolerance both ways) over the raw body, ' +
+  'stores the event once by its id with its outcome (GET /api/v1/admin/programs/:id/events) and answers { received: true }. ' +
+  'checkout.session.completed (mode payment) and invoice.payment_succeeded record sales and settle provisional leads ' +
+  'from the metadata keys svc_click_id, svc_customer_key and program_id. A bad signature or body answers 400 and records nothing.'
 
 /** POST /api/v1/webhooks/stripe/:program_id (the program's own account) and /api/v1/webhooks/stripe (Connect). */
 export function stripeWebhookRoutes(deps: Deps) {
   const { programs } = deps.database.stores
   const parse = ({ request }: { request: Request }) => readRawBody(request)
   return new Elysia({ name: 'webhooks-stripe' })
-    .post('/api/v1/webhooks/stripe/:program_id', async ({ params, body, request }) => {
-      const id = Number(params.program_id)
-      const program = Number.isSafeInteger(id) && id > 0 ? programs.findProgram(id) : null
-      if (!program) throw new HttpError(404, webhook.programNotFound)
-      const event = verifiedEvent(deps, body, request, program.stripeWebhookSecrets)
-      return answer(deps, request, await receiveStripeEvent(deps, event, program))
-    }, { parse, detail: doc("Receive a Stripe event of the program's own account", 'webhooks', { description }) })
-    .post('/api/v1/webhooks/stripe', async ({ body, request }) => {
-      const secret = deps.config.stripeConnectWebhookSecret
-      // docs/decisions.md: the Connect route exists only while STRIPE_CONNECT_WEBHOOK_SECRET is set.
-      if (secret === null) throw new HttpError(404, shared.notFound)
-      const event = verifiedEvent(deps, body, request, [secret])
-      const program = event.account === null ? null : deps.database.stores.events.programOfAccount(event.account)
-      // Stored all the same, so that the owner can see an event that reached no program.
-      const unrouted = event.account === null ? 'Connect event without an account: no program to route it to'
-        : `No program has stripe_account_id ${event.account}: not routed`
-      return answer(deps, request, await receiveStripeEvent(deps, event, program, unrouted))
-    }, { parse, detail: doc('Receive a Stripe Connect event, routed by event.account to the program with that stripe_account_id', 'webhooks', { description }) })
+    .post(
+      '/api/v1/webhooks/stripe/:program_id',
+      async ({ params, body, request }) => {
+        const id = Number(params.program_id)
+        const program = Number.isSafeInteger(id) && id > 0 ? programs.findProgram(id) : null
+        if (!program) throw new HttpError(404, webhook.programNotFound)
+        const event = verifiedEvent(deps, body, request, program.stripeWebhookSecrets)
+        return answer(deps, request, await receiveStripeEvent(deps, event, program))
+      },
+      { parse, detail: doc("Receive a Stripe event of the program's own account", 'webhooks', { description }) },
+    )
+    .post(
+      '/api/v1/webhooks/stripe',
+      async ({ body, request }) => {
+        const secret = deps.config.stripeConnectWebhookSecret
+        // docs/decisions.md: the Connect route exists only while STRIPE_CONNECT_WEBHOOK_SECRET is set.
+        if (secret === null) throw new HttpError(404, shared.notFound)
+        const event = verifiedEvent(deps, body, request, [secret])
+        const program = event.account === null ? null : deps.database.stores.events.programOfAccount(event.account)
+        // Stored all the same, so that the owner can see an event that reached no program.
+        const unrouted =
+          event.account === null
+            ? 'Connect event without an account: no program to route it to'
+            : `No program has stripe_account_id ${event.account}: not routed`
+        return answer(deps, request, await receiveStripeEvent(deps, event, program, unrouted))
+      },
+      {
+        parse,
+        detail: doc('Receive a Stripe Connect event, routed by event.account to the program with that stripe_account_id', 'webhooks', {
+          description,
+        }),
+      },
+    )
 }

@@ -54,8 +54,14 @@ export function recordClick(deps: TrackingDeps, input: ClickInput): Promise<stri
     const createdAt = deps.clock.now()
     const clickId = known ? input.clickId! : newClickId(createdAt)
     store.insertClick({
-      clickId, programId: input.programId, linkId: input.linkId, partnerId: input.partnerId,
-      testMode: input.testMode, ip: input.ip, userAgent: input.userAgent, createdAt,
+      clickId,
+      programId: input.programId,
+      linkId: input.linkId,
+      partnerId: input.partnerId,
+      testMode: input.testMode,
+      ip: input.ip,
+      userAgent: input.userAgent,
+      createdAt,
     })
     return clickId
   })
@@ -81,7 +87,11 @@ export type ClickOutcome =
  * throws to refuse: the browser origin, the test-mode program check) against the link's program,
  * then the click recorded. A refusal records nothing.
  */
-export async function trackClick(deps: TrackingDeps, request: ClickRequest, admit?: (program: Pick<Program, 'domain' | 'allowedOrigins'>) => void): Promise<ClickOutcome> {
+export async function trackClick(
+  deps: TrackingDeps,
+  request: ClickRequest,
+  admit?: (program: Pick<Program, 'domain' | 'allowedOrigins'>) => void,
+): Promise<ClickOutcome> {
   const aff = affOf(request.affiliateUrl)
   if (!aff.ok) return { kind: 'refused', reason: aff.reason }
   const link = deps.database.stores.tracking.findLink(aff.aff)
@@ -91,9 +101,14 @@ export async function trackClick(deps: TrackingDeps, request: ClickRequest, admi
   // the catalog's row itself is passed, so that its origin answers are kept (originAllowedOnce).
   admit?.(link as Pick<Program, 'domain' | 'allowedOrigins'>)
   const clickId = await recordClick(deps, {
-    programId: decision.programId, linkId: link!.id, partnerId: decision.partnerId, clickId: request.clickId,
+    programId: decision.programId,
+    linkId: link!.id,
+    partnerId: decision.partnerId,
+    clickId: request.clickId,
     // The CLI test chain's own link (docs/cli.md): every click on it is test data, a real visitor's too.
-    testMode: request.testMode || link!.testFixture, ip: request.ip, userAgent: request.userAgent,
+    testMode: request.testMode || link!.testFixture,
+    ip: request.ip,
+    userAgent: request.userAgent,
   })
   return { kind: 'recorded', clickId, partnerId: decision.partnerId, windowDays: link!.windowDays! }
 }

@@ -57,8 +57,15 @@ export function recordLeadInUnit(deps: TrackingDeps, program: Program, input: Le
       return { kind: 'recorded', customerId: decision.customerId, status: decision.status, provisional: false }
     case 'create': {
       const customerId = store.insertCustomer({
-        programId: program.id, customerKey: provisional ? null : customerKey, email: provisional ? null : input.email,
-        status: decision.status, click: decision.click, testMode: input.testMode, leadAt: provisional ? null : now, convertedAt: null, now,
+        programId: program.id,
+        customerKey: provisional ? null : customerKey,
+        email: provisional ? null : input.email,
+        status: decision.status,
+        click: decision.click,
+        testMode: input.testMode,
+        leadAt: provisional ? null : now,
+        convertedAt: null,
+        now,
       })
       return { kind: 'recorded', customerId, status: decision.status, provisional }
     }

@@ -28,8 +28,14 @@ export function recordRefund(deps: TrackingDeps, program: Program, input: Refund
     const commission = sales.commissionOf(sale.id)
     if (commission) {
       sales.insertCommission({
-        programId: program.id, saleId: sale.id, partnerId: commission.partnerId, kind: 'reversal',
-        amountCents: -commission.amountCents, currency: commission.currency, testMode: commission.testMode, createdAt: now,
+        programId: program.id,
+        saleId: sale.id,
+        partnerId: commission.partnerId,
+        kind: 'reversal',
+        amountCents: -commission.amountCents,
+        currency: commission.currency,
+        testMode: commission.testMode,
+        createdAt: now,
       })
     }
     return { ...answer, status: input.reason === 'refund' ? 'refunded' : 'charged_back', repeated: false }

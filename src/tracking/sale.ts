@@ -10,7 +10,10 @@ import type { TrackingDeps } from './deps.ts'
  * columns of the sale row (NewSale) plus how its customer is found. transactionId is null only
  * in test mode (then test_txn_<timestamp>).
  */
-export type SaleInput = Pick<NewSale, 'amountCents' | 'currency' | 'occurredAt' | 'provider' | 'providerPaymentId' | 'livemode' | 'testMode'> & {
+export type SaleInput = Pick<
+  NewSale,
+  'amountCents' | 'currency' | 'occurredAt' | 'provider' | 'providerPaymentId' | 'livemode' | 'testMode'
+> & {
   transactionId: string | null
   customerKey: string | null
   clickId: string | null
@@ -56,14 +59,28 @@ function testTransactionId(sales: SaleStore, now: number): string {
 type Decided = Extract<ReturnType<typeof decideSale>, { ok: true }>
 
 /** The writes of an accepted sale, inside the unit: customer, sale, conversion, commission. */
-function book(stores: { store: TrackingStore; sales: SaleStore }, program: Program, input: SaleInput, facts: SaleFacts, decision: Decided, now: number): SaleOutcome {
+function book(
+  stores: { store: TrackingStore; sales: SaleStore },
+  program: Program,
+  input: SaleInput,
+  facts: SaleFacts,
+  decision: Decided,
+  now: number,
+): SaleOutcome {
   const { store, sales } = stores
   const transactionId = input.transactionId ?? testTransactionId(sales, now)
   let customerId = facts.kind === 'customer' ? facts.customer.id : null
   if (facts.kind === 'click') {
     customerId = store.insertCustomer({
-      programId: program.id, customerKey: input.customerKey, email: null, status: 'converted', click: facts.click,
-      testMode: input.testMode, leadAt: null, convertedAt: now, now,
+      programId: program.id,
+      customerKey: input.customerKey,
+      email: null,
+      status: 'converted',
+      click: facts.click,
+      testMode: input.testMode,
+      leadAt: null,
+      convertedAt: now,
+      now,
     })
   }
   const { amountCents, currency } = input
@@ -71,18 +88,33 @@ function book(stores: { store: TrackingStore; sales: SaleStore }, program: Progr
   const testMode = input.testMode || (facts.kind === 'customer' ? facts.customer.testMode : facts.kind === 'click' && facts.click.testMode)
   const sale = {
     id: sales.insertSale({
-      programId: program.id, customerId, transactionId, amountCents, currency, occurredAt: input.occurredAt, provider: input.provider,
-      providerPaymentId: input.providerPaymentId, livemode: input.livemode, testMode, attribution: decision.attribution, createdAt: now,
+      programId: program.id,
+      customerId,
+      transactionId,
+      amountCents,
+      currency,
+      occurredAt: input.occurredAt,
+      provider: input.provider,
+      providerPaymentId: input.providerPaymentId,
+      livemode: input.livemode,
+      testMode,
+      attribution: decision.attribution,
+      createdAt: now,
     }),
-    transactionId, amountCents, currency,
+    transactionId,
+    amountCents,
+    currency,
   }
   if (!decision.attributed) return { kind: 'unattributed', sale }
   // A test sale converts only a test customer: on a live one it would end the live customer's
   // first-sale commission and its rule 4 checks (test records never count as live).
-  if (facts.kind === 'customer' && decision.firstSale && (!input.testMode || facts.customer.testMode)) store.convertCustomer(customerId!, now)
+  if (facts.kind === 'customer' && decision.firstSale && (!input.testMode || facts.customer.testMode))
+    store.convertCustomer(customerId!, now)
   if (decision.commissionCents === null) return { kind: 'recorded', sale, commission: null }
   const entry = { partnerId: decision.partnerId, amountCents: decision.commissionCents }
-  const booked = sales.attempt(() => sales.insertCommission({ programId: program.id, saleId: sale.id, kind: 'commission', currency, testMode, createdAt: now, ...entry }))
+  const booked = sales.attempt(() =>
+    sales.insertCommission({ programId: program.id, saleId: sale.id, kind: 'commission', currency, testMode, createdAt: now, ...entry }),
+  )
   if (!booked.ok) return { kind: 'commission_failed', sale, error: booked.error }
   return { kind: 'recorded', sale, commission: { id: booked.value, ...entry } }
 }
@@ -102,7 +134,9 @@ export function recordSaleInUnit(deps: TrackingDeps, program: Program, input: Sa
   if (decision.ok) return book(stores, program, input, facts, decision, deps.clock.now())
   // A resend of a stored sale answers 409 even when its customer no longer resolves.
   const existing = input.transactionId === null ? null : stores.sales.saleIdOf(input.transactionId)
-  return existing !== null ? { kind: 'duplicate', saleId: ownSaleId(stores.sales, program, input.transactionId!) } : { kind: 'rejected', reason: decision.reason }
+  return existing !== null
+    ? { kind: 'duplicate', saleId: ownSaleId(stores.sales, program, input.transactionId!) }
+    : { kind: 'rejected', reason: decision.reason }
 }
 
 /**

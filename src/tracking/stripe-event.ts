@@ -21,12 +21,23 @@ type Result = Omit<Extract<Received, { replayed: false }>, 'replayed'>
  * through the lead and sale paths of the tracking endpoints. `program` is null for a Connect
  * event whose account no program claims; `unrouted` then says why, and only the row is stored.
  */
-export async function receiveStripeEvent(deps: TrackingDeps, event: StripeEnvelope, program: Program | null, unrouted = ''): Promise<Received> {
+export async function receiveStripeEvent(
+  deps: TrackingDeps,
+  event: StripeEnvelope,
+  program: Program | null,
+  unrouted = '',
+): Promise<Received> {
   const { events } = deps.database.stores
   try {
     return await deps.database.writer.run((): Received => {
       const now = deps.clock.now()
-      const id = events.claim({ eventId: event.id, programId: program?.id ?? null, type: event.type, livemode: event.livemode, createdAt: now })
+      const id = events.claim({
+        eventId: event.id,
+        programId: program?.id ?? null,
+        type: event.type,
+        livemode: event.livemode,
+        createdAt: now,
+      })
       const result: Result = program ? apply(deps, program, event, now) : { outcome: 'ignored', detail: unrouted, saleId: null }
       events.settle(id, result.outcome, result.detail, result.saleId)
       return { replayed: false, ...result }
@@ -84,9 +95,15 @@ const paidAt = (payment: StripePayment, now: number) =>
 function recordSale(deps: TrackingDeps, program: Program, event: StripeEnvelope, payment: StripePayment, now: number): SaleOutcome {
   const { sales } = deps.database.stores
   const input = {
-    transactionId: payment.transactionId, amountCents: payment.amountCents, currency: payment.currency!,
-    customerKey: payment.keys.customerKey, clickId: payment.keys.clickId, occurredAt: paidAt(payment, now),
-    provider: 'stripe', providerPaymentId: payment.providerPaymentId, livemode: event.livemode,
+    transactionId: payment.transactionId,
+    amountCents: payment.amountCents,
+    currency: payment.currency!,
+    customerKey: payment.keys.customerKey,
+    clickId: payment.keys.clickId,
+    occurredAt: paidAt(payment, now),
+    provider: 'stripe',
+    providerPaymentId: payment.providerPaymentId,
+    livemode: event.livemode,
     // docs/decisions.md, Test data: a test-mode event's sale and commission are test data, never live money.
     testMode: event.livemode === false,
   }
@@ -115,11 +132,24 @@ function describe(outcome: SaleOutcome, payment: StripePayment): Result {
       return { outcome: 'attributed', detail: `Sale ${sale.id} recorded for ${what}; ${pays}`, saleId: sale.id }
     }
     case 'unattributed':
-      return { outcome: 'unattributed', detail: `Sale ${outcome.sale.id} recorded for ${what} without commission: the customer has no partner`, saleId: outcome.sale.id }
+      return {
+        outcome: 'unattributed',
+        detail: `Sale ${outcome.sale.id} recorded for ${what} without commission: the customer has no partner`,
+        saleId: outcome.sale.id,
+      }
     case 'commission_failed':
-      return { outcome: 'failed', detail: `Sale ${outcome.sale.id} recorded for ${what}, but Failed to create commission`, saleId: outcome.sale.id, error: outcome.error }
+      return {
+        outcome: 'failed',
+        detail: `Sale ${outcome.sale.id} recorded for ${what}, but Failed to create commission`,
+        saleId: outcome.sale.id,
+        error: outcome.error,
+      }
     case 'duplicate':
-      return { outcome: 'ignored', detail: `A sale is already recorded under transaction_id ${payment.transactionId}: not counted twice`, saleId: outcome.saleId }
+      return {
+        outcome: 'ignored',
+        detail: `A sale is already recorded under transaction_id ${payment.transactionId}: not counted twice`,
+        saleId: outcome.saleId,
+      }
     case 'rejected':
       return { outcome: 'ignored', detail: `${rejections[outcome.reason]} (${what})`, saleId: null }
   }

@@ -4,7 +4,13 @@ import { html, type Safe } from './html.ts'
  * A bar chart of one value per day, drawn on the server as inline SVG (no script, no request):
  * `values` oldest first; `format` writes the largest value on the axis.
  */
-export function barChart(title: string, values: number[], firstDayLabel: string, lastDayLabel: string, format: (n: number) => string = String): Safe {
+export function barChart(
+  title: string,
+  values: number[],
+  firstDayLabel: string,
+  lastDayLabel: string,
+  format: (n: number) => string = String,
+): Safe {
   const width = 300
   const height = 110
   const top = 14

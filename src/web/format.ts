@@ -18,7 +18,8 @@ export function money(cents: number, currency: string): string {
 export const count = (n: number) => n.toLocaleString('en')
 
 /** An epoch-ms time as "2026-06-01 12:00 UTC". */
-export const when = (ms: number | null | undefined) => (ms === null || ms === undefined ? '' : `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`)
+export const when = (ms: number | null | undefined) =>
+  ms === null || ms === undefined ? '' : `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`
 
 /** An epoch day as "06-01". */
 export const dayLabel = (day: number) => new Date(day * 86_400_000).toISOString().slice(5, 10)

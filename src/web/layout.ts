@@ -4,7 +4,8 @@ const SECURITY_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
   // Everything comes from this server: no other host is ever asked for anything.
-  'content-security-policy': "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'content-security-policy':
+    "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   // same-origin, not no-referrer: with no-referrer Chromium sends "Origin: null" on our own forms.
   'referrer-policy': 'same-origin',
   'x-content-type-options': 'nosniff',
@@ -23,8 +24,12 @@ export function page(chrome: Chrome, body: Safe, status = 200, headers: Record<s
 <meta name="viewport" content="width=device-width,initial-scale=1"><title>${chrome.title} · svc</title>
 <link rel="stylesheet" href="/assets/dashboard.css"><link rel="icon" href="/assets/favicon.svg">
 <script src="/assets/dashboard.js" defer></script></head><body>
-<header class="top"><a href="${who?.home ?? '/sign-in'}">svc</a>${who ? html`<div class="row"><span>${who.label}</span>
-<form method="post" action="/sign-out"><input type="hidden" name="_csrf" value="${who.csrf}"><button class="quiet">Sign out</button></form></div>` : ''}</header>
+<header class="top"><a href="${who?.home ?? '/sign-in'}">svc</a>${
+    who
+      ? html`<div class="row"><span>${who.label}</span>
+<form method="post" action="/sign-out"><input type="hidden" name="_csrf" value="${who.csrf}"><button class="quiet">Sign out</button></form></div>`
+      : ''
+  }</header>
 <main>${body}</main></body></html>`
   return new Response(doc.text, { status, headers: { ...SECURITY_HEADERS, ...headers } })
 }

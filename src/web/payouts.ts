@@ -39,10 +39,22 @@ const CSV_HEADER = ['payout_id', 'partner_id', 'partner_name', 'partner_email', 
 /** The payouts CSV of the operator API (pending and paid), for the dashboard's download link. */
 export function payoutsCsv(deps: Deps, program: Program): Response {
   const rows = deps.database.stores.payouts.payoutsWithPartners(program.id, ['pending', 'paid'])
-  const lines = rows.map((p) => csvLine([p.id, p.partnerId, p.partnerName, p.partnerEmail, p.currency, formatAmount(p.amountCents, p.currency), p.commissions, p.status]))
+  const lines = rows.map((p) =>
+    csvLine([
+      p.id,
+      p.partnerId,
+      p.partnerName,
+      p.partnerEmail,
+      p.currency,
+      formatAmount(p.amountCents, p.currency),
+      p.commissions,
+      p.status,
+    ]),
+  )
   return new Response([csvLine(CSV_HEADER), ...lines].join('\r\n') + '\r\n', {
     headers: {
-      'content-type': 'text/csv; charset=utf-8', 'cache-control': 'no-store',
+      'content-type': 'text/csv; charset=utf-8',
+      'cache-control': 'no-store',
       'content-disposition': `attachment; filename="payouts-program-${program.id}.csv"`,
     },
   })
@@ -56,19 +68,49 @@ export function payoutsPage(program: Program, page: { rows: PayoutRow[]; next: s
 whose due total is positive and at least ${program.minimumPayout} (major units). Change both in <a href="${base}/settings">Settings</a>.</p>
 <form class="row" method="post" action="${base}/payouts">${csrfField(csrf)}<label>Pay what is due up to (optional) <input type="date" name="until"></label><button>Run payouts</button></form>
 <p><a href="${base}/payouts.csv" download>Download CSV</a> <span class="muted">(pending and paid payouts, for batch payment tools)</span></p></section>
-<section class="panel"><h2>Payouts</h2>${page.rows.length === 0 ? html`<p class="muted">No payout yet.</p>` : html`<table><thead><tr>
+<section class="panel"><h2>Payouts</h2>${
+    page.rows.length === 0
+      ? html`<p class="muted">No payout yet.</p>`
+      : html`<table><thead><tr>
 <th>Payout</th><th>Partner</th><th class="n">Amount</th><th>Status</th><th></th></tr></thead><tbody>
-${page.rows.map((p) => html`<tr data-payout="${p.id}"><td>#${p.id}<div class="muted">${when(p.createdAt)} · ${p.commissions} ${p.commissions === 1 ? 'entry' : 'entries'}</div></td>
+${page.rows.map(
+  (
+    p,
+  ) => html`<tr data-payout="${p.id}"><td>#${p.id}<div class="muted">${when(p.createdAt)} · ${p.commissions} ${p.commissions === 1 ? 'entry' : 'entries'}</div></td>
 <td>${p.partnerName ?? `#${p.partnerId}`}</td><td class="n">${money(p.amountCents, p.currency)}</td>
 <td><b>${p.status}</b>${p.status === 'paid' ? html`<div class="muted">${when(p.paidAt)}${p.reference ? html` · ${p.reference}` : ''}</div>` : ''}</td>
-<td>${p.status === 'pending' ? html`<form class="row" method="post" action="${base}/payouts/${p.id}/paid">${csrfField(csrf)}<input name="reference" placeholder="payment reference" maxlength="500" aria-label="Payment reference"><button>Mark paid</button></form>
-<form method="post" action="${base}/payouts/${p.id}/cancel">${csrfField(csrf)}<button class="quiet">Cancel</button></form>` : ''}</td></tr>`)}</tbody></table>`}
+<td>${
+    p.status === 'pending'
+      ? html`<form class="row" method="post" action="${base}/payouts/${p.id}/paid">${csrfField(csrf)}<input name="reference" placeholder="payment reference" maxlength="500" aria-label="Payment reference"><button>Mark paid</button></form>
+<form method="post" action="${base}/payouts/${p.id}/cancel">${csrfField(csrf)}<button class="quiet">Cancel</button></form>`
+      : ''
+  }</td></tr>`,
+)}</tbody></table>`
+  }
 ${page.next ? html`<p><a href="${base}/payouts?cursor=${page.next}" rel="next">Older</a></p>` : ''}</section>`
 }
 
 /** The portal's payouts section: one partner's own pending and paid payouts. */
-export function portalPayouts(rows: { id: number; currency: string; amountCents: number; status: string; reference: string | null; createdAt: number; paidAt: number | null }[]): Safe {
-  return html`<section class="panel"><h2>Payouts</h2>${rows.length === 0 ? html`<p class="muted">No payout yet.</p>` : html`<table><thead><tr><th>Payout</th><th class="n">Amount</th><th>Status</th></tr></thead><tbody>
-${rows.map((p) => html`<tr data-payout="${p.id}"><td>#${p.id} <span class="muted">${when(p.createdAt)}</span></td><td class="n">${money(p.amountCents, p.currency)}</td>
-<td>${p.status}${p.paidAt ? html` <span class="muted">${when(p.paidAt)}${p.reference ? ` · ${p.reference}` : ''}</span>` : ''}</td></tr>`)}</tbody></table>`}</section>`
+export function portalPayouts(
+  rows: {
+    id: number
+    currency: string
+    amountCents: number
+    status: string
+    reference: string | null
+    createdAt: number
+    paidAt: number | null
+  }[],
+): Safe {
+  return html`<section class="panel"><h2>Payouts</h2>${
+    rows.length === 0
+      ? html`<p class="muted">No payout yet.</p>`
+      : html`<table><thead><tr><th>Payout</th><th class="n">Amount</th><th>Status</th></tr></thead><tbody>
+${rows.map(
+  (
+    p,
+  ) => html`<tr data-payout="${p.id}"><td>#${p.id} <span class="muted">${when(p.createdAt)}</span></td><td class="n">${money(p.amountCents, p.currency)}</td>
+<td>${p.status}${p.paidAt ? html` <span class="muted">${when(p.paidAt)}${p.reference ? ` · ${p.reference}` : ''}</span>` : ''}</td></tr>`,
+)}</tbody></table>`
+  }</section>`
 }

@@ -1,7 +1,7 @@
-import { afterAll, afterEach, beforeAll, beforeEach, expect } from "bun:test"
-import type { Api } from "../helpers.ts"
-import { idToken, newAccount, startCliApi } from "../http/cli-fixtures.ts"
-import { runCli, tempHome, type CliResult } from "./run-cli.ts"
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'bun:test'
+import type { Api } from '../helpers.ts'
+import { idToken, newAccount, startCliApi } from '../http/cli-fixtures.ts'
+import { runCli, tempHome, type CliResult } from './run-cli.ts'
 
 /** What the program sent, as the tap saw it on its way to the real server. */
 export type Seen = { method: string; path: string; auth: string | null; headers: Headers; body: string }
@@ -16,19 +16,27 @@ export type Tap = { url: string; seen: Seen[]; answered: { path: string; status:
  */
 export function startTap(target: string): Tap {
   const seen: Seen[] = []
-  const answered: Tap["answered"] = []
+  const answered: Tap['answered'] = []
   const server = Bun.serve({
-    hostname: "127.0.0.1",
+    hostname: '127.0.0.1',
     port: 0,
     async fetch(request) {
       const url = new URL(request.url)
       const body = await request.text()
-      seen.push({ method: request.method, path: url.pathname + url.search, auth: request.headers.get("authorization"), headers: request.headers, body })
+      seen.push({
+        method: request.method,
+        path: url.pathname + url.search,
+        auth: request.headers.get('authorization'),
+        headers: request.headers,
+        body,
+      })
       const headers = new Headers(request.headers)
-      headers.delete("host")
-      headers.delete("content-length")
+      headers.delete('host')
+      headers.delete('content-length')
       const answer = await fetch(target + url.pathname + url.search, {
-        method: request.method, headers, body: request.method === "GET" || request.method === "HEAD" ? undefined : body,
+        method: request.method,
+        headers,
+        body: request.method === 'GET' || request.method === 'HEAD' ? undefined : body,
       })
       const bytes = await answer.arrayBuffer()
       answered.push({ path: url.pathname + url.search, status: answer.status })
@@ -38,8 +46,7 @@ export function startTap(target: string): Tap {
   return { url: `http://127.0.0.1:${server.port}`, seen, answered, stop: () => server.stop(true) }
 }
 
-export const CONNECT_SECRET = "whsec_cli_connect_test"
-
+export const CONNECT_SECRET = 'whsec_cli_connect_test'
 
 /**
  * One real server and tap for a test file, a fresh config home for each test (HOME and
@@ -73,14 +80,25 @@ export function cliSuite(): CliSuite {
     /** A new account logged in through `svc login --id-token` in this test's home. */
     async loggedIn(): Promise<number> {
       const accountId = await s.account()
-      const login = await s.run(["login", "--id-token", await s.idToken(accountId)])
+      const login = await s.run(['login', '--id-token', await s.idToken(accountId)])
       expect({ code: login.code, stderr: login.stderr }).toEqual({ code: 0, stderr: expect.any(String) })
       return accountId
     },
 
     /** A program made by `svc init --json` for the logged-in account. */
-    async program(name = "Acme"): Promise<{ program_id: number; api_key: string }> {
-      const r = await s.run(["init", "--name", name, "--domain", "acme.test", "--commission-type", "percent", "--commission-rate", "20", "--json"])
+    async program(name = 'Acme'): Promise<{ program_id: number; api_key: string }> {
+      const r = await s.run([
+        'init',
+        '--name',
+        name,
+        '--domain',
+        'acme.test',
+        '--commission-type',
+        'percent',
+        '--commission-rate',
+        '20',
+        '--json',
+      ])
       expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: expect.any(String) })
       return JSON.parse(r.stdout).data
     },

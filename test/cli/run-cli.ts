@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join, resolve } from "node:path"
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
 
-const MAIN = resolve(import.meta.dir, "../../src/cli/main.ts")
+const MAIN = resolve(import.meta.dir, '../../src/cli/main.ts')
 
 export type CliResult = { code: number; stdout: string; stderr: string }
 
@@ -11,11 +11,11 @@ export type CliResult = { code: number; stdout: string; stderr: string }
  * dir so the real user's config is never read or written.
  */
 export function tempHome() {
-  const dir = mkdtempSync(join(tmpdir(), "svc-cli-"))
+  const dir = mkdtempSync(join(tmpdir(), 'svc-cli-'))
   const home = {
     dir,
-    configFile: join(dir, "config", "svc", "config.json"),
-    env: { HOME: dir, XDG_CONFIG_HOME: join(dir, "config") } as Record<string, string>,
+    configFile: join(dir, 'config', 'svc', 'config.json'),
+    env: { HOME: dir, XDG_CONFIG_HOME: join(dir, 'config') } as Record<string, string>,
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   }
   return home
@@ -38,15 +38,11 @@ export function cliCommand(): string[] {
  */
 export async function runCli(args: string[], env: Record<string, string>, stdin?: string): Promise<CliResult> {
   const proc = Bun.spawn([...cliCommand(), ...args], {
-    env: { PATH: process.env.PATH ?? "", SVC_POLL_INTERVAL_MS: "20", ...env },
-    stdin: stdin === undefined ? "ignore" : new Blob([stdin]),
-    stdout: "pipe",
-    stderr: "pipe",
+    env: { PATH: process.env.PATH ?? '', SVC_POLL_INTERVAL_MS: '20', ...env },
+    stdin: stdin === undefined ? 'ignore' : new Blob([stdin]),
+    stdout: 'pipe',
+    stderr: 'pipe',
   })
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ])
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
   return { code, stdout, stderr }
 }

@@ -12,13 +12,13 @@ export function startStub(plan: Planned[]) {
       seen.push({
         path: new URL(req.url).pathname,
         body: await req.json().catch(() => null),
-        authorization: req.headers.get("authorization"),
+        authorization: req.headers.get('authorization'),
         at: performance.now(),
       })
       const next = plan[Math.min(seen.length - 1, plan.length - 1)]!
       return new Response(next.body === undefined ? null : JSON.stringify(next.body), {
         status: next.status,
-        headers: { "content-type": "application/json", ...next.headers },
+        headers: { 'content-type': 'application/json', ...next.headers },
       })
     },
   })

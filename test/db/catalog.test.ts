@@ -24,7 +24,14 @@ async function program() {
   const { writer, stores } = database
   return writer.run(() => {
     const { advertiserId } = stores.accounts.createAccount({ email: 'o@shop.test', createdAt: NOW })
-    const created = stores.programs.createProgram({ advertiserId, name: 'Shop', domain: 'shop.test', commissionType: 'percent', commissionRate: 10, createdAt: NOW })
+    const created = stores.programs.createProgram({
+      advertiserId,
+      name: 'Shop',
+      domain: 'shop.test',
+      commissionType: 'percent',
+      commissionRate: 10,
+      createdAt: NOW,
+    })
     const partnerId = stores.programs.createPartner({ programId: created.programId, createdAt: NOW })
     const link = stores.programs.createLink({ programId: created.programId, partnerId, shortLink: 'ada', createdAt: NOW })
     return { ...created, linkId: 'id' in link ? link.id : 0 }

@@ -29,8 +29,12 @@ function writeLedger(db: SqliteDatabase, payouts: PayoutWrites) {
     INSERT INTO advertisers (id, account_id, created_at) VALUES (1, 1, 0);
     INSERT INTO programs (id, advertiser_id, name, domain, commission_type, commission_rate, created_at) VALUES (1, 1, 'P', 'shop.test', 'percent', 10, 0);
     INSERT INTO partners (id, program_id, created_at) VALUES (1, 1, 0), (2, 1, 0);`)
-  const sale = db.prepare("INSERT INTO sales (id, program_id, transaction_id, amount_cents, currency, occurred_at, test_mode, created_at) VALUES (?, 1, ?, 1000, ?, ?, ?, ?)")
-  const entry = db.prepare('INSERT INTO commissions (id, program_id, sale_id, partner_id, kind, amount_cents, currency, test_mode, created_at) VALUES (?, 1, ?, ?, ?, ?, ?, ?, ?)')
+  const sale = db.prepare(
+    'INSERT INTO sales (id, program_id, transaction_id, amount_cents, currency, occurred_at, test_mode, created_at) VALUES (?, 1, ?, 1000, ?, ?, ?, ?)',
+  )
+  const entry = db.prepare(
+    'INSERT INTO commissions (id, program_id, sale_id, partner_id, kind, amount_cents, currency, test_mode, created_at) VALUES (?, 1, ?, ?, ?, ?, ?, ?, ?)',
+  )
   const partnerOf = (i: number) => (i % 3 === 0 ? 2 : 1)
   const currencyOf = (i: number) => (i % 2 ? 'USD' : 'EUR')
   const reverse = (i: number, at: number) => entry.run(100 + i, i, partnerOf(i), 'reversal', -100 * i, currencyOf(i), i === 12 ? 1 : 0, at)
@@ -57,9 +61,11 @@ function sqlPayouts(db: SqliteDatabase): PayoutWrites {
   return {
     create(partnerId, currency, at, entryIds) {
       const id = next++
-      db.prepare("INSERT INTO payouts (id, program_id, partner_id, currency, amount_cents, commissions, status, created_at) VALUES (?, 1, ?, ?, 0, ?, 'pending', ?)")
-        .run(id, partnerId, currency, entryIds.length, at)
-      for (const entryId of entryIds) db.prepare("INSERT INTO payout_entries (payout_id, ledger_entry_id, status) VALUES (?, ?, 'pending')").run(id, entryId)
+      db.prepare(
+        "INSERT INTO payouts (id, program_id, partner_id, currency, amount_cents, commissions, status, created_at) VALUES (?, 1, ?, ?, 0, ?, 'pending', ?)",
+      ).run(id, partnerId, currency, entryIds.length, at)
+      for (const entryId of entryIds)
+        db.prepare("INSERT INTO payout_entries (payout_id, ledger_entry_id, status) VALUES (?, ?, 'pending')").run(id, entryId)
     },
     pay: (id, at) => {
       db.prepare("UPDATE payout_entries SET status = 'paid' WHERE payout_id = ?").run(id)
@@ -83,7 +89,8 @@ function withDatabase(run: (db: Database) => void) {
   }
 }
 
-const rows = (db: SqliteDatabase) => db.prepare('SELECT * FROM ledger_balances ORDER BY program_id, partner_id, currency, kind, payout, pair, day').all()
+const rows = (db: SqliteDatabase) =>
+  db.prepare('SELECT * FROM ledger_balances ORDER BY program_id, partner_id, currency, kind, payout, pair, day').all()
 
 test('the balances filled by the migration are those the trigger and the payout store keep for the same writes', () => {
   let kept: unknown[] = []
@@ -103,7 +110,13 @@ test('the balances filled by the migration are those the trigger and the payout 
   }
   withDatabase((db) => {
     const client = db as unknown as SqliteDatabase
-    migrate(client, migrations.slice(0, migrations.findIndex((m) => m.tag === '0008_ledger_balances')))
+    migrate(
+      client,
+      migrations.slice(
+        0,
+        migrations.findIndex((m) => m.tag === '0008_ledger_balances'),
+      ),
+    )
     writeLedger(client, sqlPayouts(client))
     migrate(client)
     expect(rows(client)).toEqual(kept)
@@ -111,15 +124,22 @@ test('the balances filled by the migration are those the trigger and the payout 
   // Spot checks: 1 and 7 are paid; 5 was paid, then reversed, its reversal is in a pending payout; 8 and 10
   // (EUR) are open, one row per day; 3 and its reversal cancel out, so do 6 and its reversal once their
   // payout is canceled; sale 12 (test mode) is not counted; no row is empty.
-  const find = (partner: number, currency: string, kind: string, payout: string, pair: string) => kept
-    .filter((r: any) => r.partner_id === partner && r.currency === currency && r.kind === kind && r.payout === payout && r.pair === pair)
-    .map((r: any) => [r.day, r.amount_cents, r.entries])
+  const find = (partner: number, currency: string, kind: string, payout: string, pair: string) =>
+    kept
+      .filter((r: any) => r.partner_id === partner && r.currency === currency && r.kind === kind && r.payout === payout && r.pair === pair)
+      .map((r: any) => [r.day, r.amount_cents, r.entries])
   expect(find(1, 'USD', 'commission', 'paid', 'none')).toEqual([[-1, 800, 2]])
   expect(find(1, 'USD', 'commission', 'paid', 'pending')).toEqual([[-1, 500, 1]])
   expect(find(1, 'USD', 'reversal', 'pending', 'paid')).toEqual([[-1, -500, 1]])
-  expect(find(1, 'EUR', 'commission', '', 'none')).toEqual([[8, 800, 1], [10, 1000, 1]])
+  expect(find(1, 'EUR', 'commission', '', 'none')).toEqual([
+    [8, 800, 1],
+    [10, 1000, 1],
+  ])
   expect(find(2, 'USD', 'commission', '', '')).toEqual([[-1, 300, 1]])
   const partner2Eur = kept.filter((r: any) => r.partner_id === 2 && r.currency === 'EUR') as { amount_cents: number; entries: number }[]
-  expect(partner2Eur.map((r) => [r.amount_cents, r.entries])).toEqual([[600, 1], [-600, 1]])
+  expect(partner2Eur.map((r) => [r.amount_cents, r.entries])).toEqual([
+    [600, 1],
+    [-600, 1],
+  ])
   expect(kept.every((r: any) => r.entries > 0)).toBe(true)
 })

@@ -28,10 +28,16 @@ test('a database in use is carried through every later migration, table rebuilds
     expect(db.prepare('PRAGMA foreign_key_check').all()).toEqual([])
     expect(db.prepare('PRAGMA foreign_keys').get()).toEqual({ foreign_keys: 1 })
     // New programs accept both modes; an email may own several accounts.
-    db.exec("INSERT INTO programs (advertiser_id, name, domain, commission_type, commission_rate, created_at) VALUES (1, 'New', 'shop.test', 'fixed', 5, 0)")
+    db.exec(
+      "INSERT INTO programs (advertiser_id, name, domain, commission_type, commission_rate, created_at) VALUES (1, 'New', 'shop.test', 'fixed', 5, 0)",
+    )
     expect(db.prepare("SELECT livemode FROM programs WHERE name = 'New'").get()).toEqual({ livemode: null })
     db.exec("INSERT INTO accounts (email, created_at) VALUES ('a@shop.test', 0)")
-    expect(() => db.exec('INSERT INTO programs (advertiser_id, name, domain, commission_type, commission_rate, created_at) VALUES (99, \'x\', \'x\', \'fixed\', 1, 0)')).toThrow()
+    expect(() =>
+      db.exec(
+        "INSERT INTO programs (advertiser_id, name, domain, commission_type, commission_rate, created_at) VALUES (99, 'x', 'x', 'fixed', 1, 0)",
+      ),
+    ).toThrow()
   } finally {
     db.close()
     rmSync(dir, { recursive: true, force: true })
@@ -42,7 +48,15 @@ describe('applied migrations are checked against their recorded SHA-256', () => 
   const fresh = () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-migrate-'))
     const db = new Database(join(dir, 'svc.db'), { create: true, strict: true })
-    return { dir, db, client: db as unknown as SqliteDatabase, done: () => { db.close(); rmSync(dir, { recursive: true, force: true }) } }
+    return {
+      dir,
+      db,
+      client: db as unknown as SqliteDatabase,
+      done: () => {
+        db.close()
+        rmSync(dir, { recursive: true, force: true })
+      },
+    }
   }
 
   test('each applied migration records its hash; an edited one refuses with MigrationEditedError naming it', () => {
@@ -69,7 +83,12 @@ describe('applied migrations are checked against their recorded SHA-256', () => 
       db.prepare('INSERT INTO _migrations (tag, applied_at) VALUES (?, 0)').run(migrations[0].tag)
       migrate(client)
       expect(db.prepare('SELECT count(*) AS n FROM _migrations WHERE hash IS NULL').get()).toEqual({ n: 0 })
-      expect(() => migrate(client, migrations.map((m) => ({ ...m, sql: `${m.sql} ` })))).toThrow(MigrationEditedError)
+      expect(() =>
+        migrate(
+          client,
+          migrations.map((m) => ({ ...m, sql: `${m.sql} ` })),
+        ),
+      ).toThrow(MigrationEditedError)
     } finally {
       done()
     }
@@ -82,10 +101,14 @@ describe('applied migrations are checked against their recorded SHA-256', () => 
       // What an edited file looks like from the database's side: the recorded hash no longer matches.
       db.exec(`UPDATE _migrations SET hash = '${'0'.repeat(64)}' WHERE tag = '${migrations[0].tag}'`)
       const run = Bun.spawnSync([process.execPath, 'src/main.ts'], {
-        env: { ...process.env, DATABASE_PATH: join(dir, 'svc.db'), PORT: '0', HOST: '127.0.0.1' }, stderr: 'pipe', timeout: 20_000,
+        env: { ...process.env, DATABASE_PATH: join(dir, 'svc.db'), PORT: '0', HOST: '127.0.0.1' },
+        stderr: 'pipe',
+        timeout: 20_000,
       })
       expect(run.exitCode).toBe(2)
-      expect(run.stderr.toString()).toContain(`svc: configuration error: DATABASE_PATH "${join(dir, 'svc.db')}": migration ${migrations[0].tag} was edited after it was applied`)
+      expect(run.stderr.toString()).toContain(
+        `svc: configuration error: DATABASE_PATH "${join(dir, 'svc.db')}": migration ${migrations[0].tag} was edited after it was applied`,
+      )
     } finally {
       done()
     }

@@ -32,7 +32,10 @@ test.each(routes)('GET /api/v1/admin/programs/:id/%s pages through an index, fir
     for (const sql of pages) {
       const plan = (api.server.deps.database.client.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail)
       expect({ sql, plan }).toEqual({ sql, plan: expect.not.arrayContaining([expect.stringContaining('TEMP B-TREE')]) })
-      expect({ sql, plan }).toEqual({ sql, plan: expect.arrayContaining([expect.stringMatching(/^SEARCH \w+ USING (COVERING )?INDEX \w+ \(program_id=\?/)]) })
+      expect({ sql, plan }).toEqual({
+        sql,
+        plan: expect.arrayContaining([expect.stringMatching(/^SEARCH \w+ USING (COVERING )?INDEX \w+ \(program_id=\?/)]),
+      })
     }
   }
 })

@@ -26,7 +26,10 @@ describe('the group-commit writer', () => {
     const outcomes = await Promise.allSettled([
       database.writer.run(insert('one')),
       database.writer.run(insert('one')), // UNIQUE violation: only this unit rolls back
-      database.writer.run(() => { insert('two')(); throw new Error('decided no') }),
+      database.writer.run(() => {
+        insert('two')()
+        throw new Error('decided no')
+      }),
       database.writer.run(insert('three')),
     ])
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled'])
@@ -38,7 +41,9 @@ describe('the group-commit writer', () => {
   test('nothing is answered before its COMMIT: another connection sees the row once the promise resolves', async () => {
     const other = new Database(join(dir, 'svc.db'), { readonly: true })
     let resolved = false
-    const pending = database.writer.run(insert('durable')).then(() => { resolved = true })
+    const pending = database.writer.run(insert('durable')).then(() => {
+      resolved = true
+    })
     // Still queued: neither answered nor visible to another connection.
     expect(resolved).toBe(false)
     expect(other.prepare("SELECT count(*) AS n FROM settings WHERE key = 'durable'").get()).toEqual({ n: 0 })

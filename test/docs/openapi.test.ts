@@ -19,12 +19,15 @@ beforeAll(async () => {
 })
 afterAll(() => api.stop())
 
-const operations = () => Object.entries(doc.paths as Record<string, Record<string, any>>)
-  .flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ path, method, op })))
+const operations = () =>
+  Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, ops]) =>
+    Object.entries(ops).map(([method, op]) => ({ path, method, op })),
+  )
 
 function run(command: string[]): { code: number; out: string; stdout: string } {
   const child = Bun.spawnSync(command, {
-    cwd: ROOT, env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
+    cwd: ROOT,
+    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' },
   })
   return { code: child.exitCode, out: child.stdout.toString() + child.stderr.toString(), stdout: child.stdout.toString() }
 }
@@ -40,7 +43,11 @@ describe('/openapi.json', () => {
       expect(Array.isArray(op.security), where).toBe(true)
       const statuses = Object.keys(op.responses)
       expect(statuses.some((s) => /^[2]/.test(s)) || path === '/api/v1/cli/stripe-connect', where).toBe(true)
-      if (path !== '/tracker.js') expect(statuses.some((s) => /^4/.test(s)), where).toBe(true)
+      if (path !== '/tracker.js')
+        expect(
+          statuses.some((s) => /^4/.test(s)),
+          where,
+        ).toBe(true)
     }
     expect(ids.size).toBeGreaterThanOrEqual(36)
   })
@@ -100,13 +107,16 @@ function problems(schema: any, value: unknown, at = '$'): string[] {
   if ('const' in schema && value !== schema.const) return [`${at}: ${JSON.stringify(value)} is not ${JSON.stringify(schema.const)}`]
   if (schema.enum && !schema.enum.includes(value)) return [`${at}: ${JSON.stringify(value)} not in enum`]
   const type = value === null ? 'null' : Array.isArray(value) ? 'array' : Number.isInteger(value) ? 'integer' : typeof value
-  if (schema.type && !(schema.type === type || (schema.type === 'number' && type === 'integer'))) return [`${at}: ${type}, expected ${schema.type}`]
+  if (schema.type && !(schema.type === type || (schema.type === 'number' && type === 'integer')))
+    return [`${at}: ${type}, expected ${schema.type}`]
   if (type === 'array' && schema.items) return (value as unknown[]).flatMap((v, i) => problems(schema.items, v, `${at}[${i}]`))
   if (type === 'object' && schema.properties) {
     const record = value as Record<string, unknown>
     const out = (schema.required ?? []).filter((k: string) => !(k in record)).map((k: string) => `${at}.${k} missing`)
     for (const [key, inner] of Object.entries(record)) {
-      if (!schema.properties[key]) { if (schema.additionalProperties !== true) out.push(`${at}.${key} undocumented`) } else out.push(...problems(schema.properties[key], inner, `${at}.${key}`))
+      if (!schema.properties[key]) {
+        if (schema.additionalProperties !== true) out.push(`${at}.${key} undocumented`)
+      } else out.push(...problems(schema.properties[key], inner, `${at}.${key}`))
     }
     return out
   }
@@ -126,19 +136,40 @@ describe('real answers match the document', () => {
   test('the operator API, click, lead, sale, refund, readiness and the CLI status, and their errors', async () => {
     const f = await api.setupProgram()
     const key = { token: f.apiKey }
-    await expectDocumented('POST', '/api/v1/admin/accounts', '/api/v1/admin/accounts', { body: { email: 'x@shop.test' }, token: 'test-admin-token-0123456789' })
+    await expectDocumented('POST', '/api/v1/admin/accounts', '/api/v1/admin/accounts', {
+      body: { email: 'x@shop.test' },
+      token: 'test-admin-token-0123456789',
+    })
     const admin = { token: 'test-admin-token-0123456789' }
     await expectDocumented('POST', '/api/v1/admin/accounts', '/api/v1/admin/accounts', { body: { email: 'nope' }, ...admin })
     await expectDocumented('GET', '/api/v1/admin/programs', '/api/v1/admin/programs', { token: 'wrong-token-wrong-token' })
     const origin = { headers: { origin: 'https://shop.test' } }
-    const click = await expectDocumented('POST', '/api/v1/track/click', '/api/v1/track/click', { body: { affiliate_url: `https://shop.test/?aff=${f.shortLink}` }, ...origin })
-    await expectDocumented('POST', '/api/v1/track/click', '/api/v1/track/click', { body: { affiliate_url: 'https://shop.test/?aff=none' }, ...origin })
-    await expectDocumented('POST', '/api/v1/track/lead', '/api/v1/track/lead', { body: { click_id: click.body.click_id, customer_key: 'c1' }, ...key })
+    const click = await expectDocumented('POST', '/api/v1/track/click', '/api/v1/track/click', {
+      body: { affiliate_url: `https://shop.test/?aff=${f.shortLink}` },
+      ...origin,
+    })
+    await expectDocumented('POST', '/api/v1/track/click', '/api/v1/track/click', {
+      body: { affiliate_url: 'https://shop.test/?aff=none' },
+      ...origin,
+    })
+    await expectDocumented('POST', '/api/v1/track/lead', '/api/v1/track/lead', {
+      body: { click_id: click.body.click_id, customer_key: 'c1' },
+      ...key,
+    })
     await expectDocumented('POST', '/api/v1/track/lead', '/api/v1/track/lead', { body: {}, ...key })
-    const sale = await expectDocumented('POST', '/api/v1/track/sale', '/api/v1/track/sale', { body: { transaction_id: 'in_1', amount_cents: 4900, customer_key: 'c1' }, ...key })
+    const sale = await expectDocumented('POST', '/api/v1/track/sale', '/api/v1/track/sale', {
+      body: { transaction_id: 'in_1', amount_cents: 4900, customer_key: 'c1' },
+      ...key,
+    })
     expect(sale.status).toBe(200)
-    await expectDocumented('POST', '/api/v1/track/sale', '/api/v1/track/sale', { body: { transaction_id: 'in_1', amount_cents: 4900, customer_key: 'c1' }, ...key })
-    await expectDocumented('POST', '/api/v1/track/sale', '/api/v1/track/sale', { body: { transaction_id: 'in_2', amount_cents: 1, currency: 'GBP', customer_key: 'c1' }, ...key })
+    await expectDocumented('POST', '/api/v1/track/sale', '/api/v1/track/sale', {
+      body: { transaction_id: 'in_1', amount_cents: 4900, customer_key: 'c1' },
+      ...key,
+    })
+    await expectDocumented('POST', '/api/v1/track/sale', '/api/v1/track/sale', {
+      body: { transaction_id: 'in_2', amount_cents: 1, currency: 'GBP', customer_key: 'c1' },
+      ...key,
+    })
     await expectDocumented('POST', '/api/v1/track/sale', '/api/v1/track/sale', { body: { amount_cents: 1 }, token: 'nope' })
     await expectDocumented('POST', '/api/v1/track/refund', '/api/v1/track/refund', { body: { transaction_id: 'in_1' }, ...key })
     await expectDocumented('POST', '/api/v1/track/refund', '/api/v1/track/refund', { body: { transaction_id: 'in_9' }, ...key })
@@ -154,8 +185,14 @@ describe('real answers match the document', () => {
     }
     await expectDocumented('GET', `${p}/sales?limit=0`, '/api/v1/admin/programs/{id}/sales', admin)
     await expectDocumented('GET', `/api/v1/admin/sales/${sale.body.data.sale_id}`, '/api/v1/admin/sales/{id}', admin)
-    await expectDocumented('POST', `${p}/api-key/rotation`, '/api/v1/admin/programs/{id}/api-key/rotation', { body: { rotate_by: '2020-01-01' }, ...admin })
-    await expectDocumented('POST', '/api/v1/track/sale', '/api/v1/track/sale', { body: { transaction_id: 'in_3', amount_cents: 1 }, ...key })
+    await expectDocumented('POST', `${p}/api-key/rotation`, '/api/v1/admin/programs/{id}/api-key/rotation', {
+      body: { rotate_by: '2020-01-01' },
+      ...admin,
+    })
+    await expectDocumented('POST', '/api/v1/track/sale', '/api/v1/track/sale', {
+      body: { transaction_id: 'in_3', amount_cents: 1 },
+      ...key,
+    })
     await expectDocumented('GET', '/api/v1/programs/me/readiness', '/api/v1/programs/me/readiness', key)
     await expectDocumented('POST', '/api/v1/cli/auth/start', '/api/v1/cli/auth/start')
     await expectDocumented('GET', '/api/v1/cli/auth/poll?state=nope', '/api/v1/cli/auth/poll')
@@ -166,7 +203,10 @@ describe('real answers match the document', () => {
     const admin = { token: 'test-admin-token-0123456789' }
     const click = await api.call('POST', '/api/v1/track/click', { body: { affiliate_url: `https://shop.test/?aff=${f.shortLink}` } })
     await api.call('POST', '/api/v1/track/lead', { body: { click_id: click.body.click_id, customer_key: 'p1' }, token: f.apiKey })
-    await api.call('POST', '/api/v1/track/sale', { body: { transaction_id: `po_${f.programId}`, amount_cents: 10_000, customer_key: 'p1' }, token: f.apiKey })
+    await api.call('POST', '/api/v1/track/sale', {
+      body: { transaction_id: `po_${f.programId}`, amount_cents: 10_000, customer_key: 'p1' },
+      token: f.apiKey,
+    })
     api.clock.advance(31 * 86_400_000)
     const p = `/api/v1/admin/programs/${f.programId}`
     await expectDocumented('GET', `${p}/commissions`, '/api/v1/admin/programs/{id}/commissions', admin)
@@ -176,7 +216,10 @@ describe('real answers match the document', () => {
     await expectDocumented('POST', `${p}/payouts`, '/api/v1/admin/programs/{id}/payouts', { body: { until: 'soon' }, ...admin })
     await expectDocumented('GET', `${p}/payouts`, '/api/v1/admin/programs/{id}/payouts', admin)
     await expectDocumented('GET', `/api/v1/admin/payouts/${id}`, '/api/v1/admin/payouts/{id}', admin)
-    await expectDocumented('POST', `/api/v1/admin/payouts/${id}/paid`, '/api/v1/admin/payouts/{id}/paid', { body: { reference: 'r1' }, ...admin })
+    await expectDocumented('POST', `/api/v1/admin/payouts/${id}/paid`, '/api/v1/admin/payouts/{id}/paid', {
+      body: { reference: 'r1' },
+      ...admin,
+    })
     await expectDocumented('POST', `/api/v1/admin/payouts/${id}/cancel`, '/api/v1/admin/payouts/{id}/cancel', admin)
     const csv = await api.call('GET', `${p}/payouts.csv`, admin)
     expect(Object.keys(doc.paths['/api/v1/admin/programs/{id}/payouts.csv'].get.responses[csv.status].content)).toEqual(['text/csv'])

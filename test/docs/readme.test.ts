@@ -32,7 +32,12 @@ function freePort(): Promise<number> {
 
 /** An expected answer as a pattern: `…` matches anything, the rest literally. */
 const pattern = (expected: string) =>
-  new RegExp(`^${expected.split('…').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('[\\s\\S]*')}$`)
+  new RegExp(
+    `^${expected
+      .split('…')
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('[\\s\\S]*')}$`,
+  )
 
 test('the README quick start, first hour and examples run as written and answer what they show', async () => {
   const blocks = ['Quick start', 'First hour', 'Examples'].flatMap((h) => shellBlocks(README, h))
@@ -46,8 +51,11 @@ test('the README quick start, first hour and examples run as written and answer 
   const expected: string[] = []
   const lines: string[] = []
   const source = script.split('\n')
-  for (let i = 0; i < source.length;) {
-    if (source[i].startsWith('#') || source[i].trim() === '') { i++; continue }
+  for (let i = 0; i < source.length; ) {
+    if (source[i].startsWith('#') || source[i].trim() === '') {
+      i++
+      continue
+    }
     const command = [source[i++]]
     while (/[\\,]$/.test(command[command.length - 1])) command.push(source[i++])
     if (source[i]?.startsWith('# {')) {
@@ -67,7 +75,9 @@ test('the README quick start, first hour and examples run as written and answer 
   const outFile = join(dir, 'out.txt')
   const errFile = join(dir, 'err.txt')
   const child = Bun.spawn(['setsid', 'bash', file], {
-    cwd: ROOT, stdout: Bun.file(outFile), stderr: Bun.file(errFile),
+    cwd: ROOT,
+    stdout: Bun.file(outFile),
+    stderr: Bun.file(errFile),
     env: { ...process.env, PORT: String(port), DATABASE_PATH: join(dir, 'svc.db'), SVC_LOG_REQUESTS: 'false' },
   })
   try {
@@ -77,16 +87,23 @@ test('the README quick start, first hour and examples run as written and answer 
     const out = readFileSync(outFile, 'utf8')
     expect(out, readFileSync(errFile, 'utf8')).toContain('@@end')
     expect(code).toBe(0)
-    const answers = out.split('\n@@answer ').slice(1).map((chunk) => {
-      const [index, ...rest] = chunk.split('\n')
-      return { index: Number(index), text: rest.join('\n').split('\n@@done')[0].trim() }
-    })
+    const answers = out
+      .split('\n@@answer ')
+      .slice(1)
+      .map((chunk) => {
+        const [index, ...rest] = chunk.split('\n')
+        return { index: Number(index), text: rest.join('\n').split('\n@@done')[0].trim() }
+      })
     expect(answers.map((a) => a.index)).toEqual(expected.map((_, i) => i))
     for (const { index, text } of answers) expect(text).toMatch(pattern(expected[index]))
     expect(out).toMatch(/program API key: \S{20,}/)
     expect(out).toMatch(/click id: clk_\S{23}\n/)
   } finally {
     // The README's `npm start &` runs in the script's process group: stop it with the script.
-    try { process.kill(-child.pid, 'SIGTERM') } catch { /* already gone */ }
+    try {
+      process.kill(-child.pid, 'SIGTERM')
+    } catch {
+      /* already gone */
+    }
   }
 }, 90_000)

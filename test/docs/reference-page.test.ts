@@ -26,8 +26,9 @@ describeBrowser('/docs in Chromium', () => {
     await page.waitForLoadState('networkidle')
 
     const doc = (await api.call('GET', '/openapi.json')).body
-    const ids = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>)
-      .flatMap((ops) => Object.values(ops).map((op) => op.operationId))
+    const ids = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((ops) =>
+      Object.values(ops).map((op) => op.operationId),
+    )
     expect(ids.length).toBeGreaterThanOrEqual(36)
     for (const id of ids) {
       expect(await page.locator(`nav a[href="#${id}"]`).count(), id).toBe(1)
@@ -36,7 +37,9 @@ describeBrowser('/docs in Chromium', () => {
     const sale = page.locator('section#trackSale')
     expect(await sale.textContent()).toContain('Credential: program API key')
     expect(await sale.locator('pre.example').textContent()).toContain('"amount_cents": 4900')
-    expect(await sale.locator('summary').allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining('409'), expect.stringContaining('429')]))
+    expect(await sale.locator('summary').allTextContents()).toEqual(
+      expect.arrayContaining([expect.stringContaining('409'), expect.stringContaining('429')]),
+    )
     expect(await page.locator('#api_key_rotation_required').count()).toBe(1)
 
     expect(requested.filter((url) => !url.startsWith(api.url))).toEqual([])

@@ -16,8 +16,12 @@ describe('affOf', () => {
 
 describe('decideLink', () => {
   test('no link: not found', () => expect(decideLink(null)).toEqual({ ok: false, reason: 'not_found' }))
-  test('no partner: misconfigured', () => expect(decideLink({ programId: 1, partnerId: null, active: true })).toEqual({ ok: false, reason: 'misconfigured' }))
-  test('no program: misconfigured', () => expect(decideLink({ programId: null, partnerId: 2, active: true })).toEqual({ ok: false, reason: 'misconfigured' }))
-  test('inactive: disabled', () => expect(decideLink({ programId: 1, partnerId: 2, active: false })).toEqual({ ok: false, reason: 'disabled' }))
-  test('active: ok', () => expect(decideLink({ programId: 1, partnerId: 2, active: true })).toEqual({ ok: true, programId: 1, partnerId: 2 }))
+  test('no partner: misconfigured', () =>
+    expect(decideLink({ programId: 1, partnerId: null, active: true })).toEqual({ ok: false, reason: 'misconfigured' }))
+  test('no program: misconfigured', () =>
+    expect(decideLink({ programId: null, partnerId: 2, active: true })).toEqual({ ok: false, reason: 'misconfigured' }))
+  test('inactive: disabled', () =>
+    expect(decideLink({ programId: 1, partnerId: 2, active: false })).toEqual({ ok: false, reason: 'disabled' }))
+  test('active: ok', () =>
+    expect(decideLink({ programId: 1, partnerId: 2, active: true })).toEqual({ ok: true, programId: 1, partnerId: 2 }))
 })

@@ -34,7 +34,8 @@ describe('commissionCents', () => {
 
   test('a percent commission of a very large amount stays exact', () => {
     // 8,999,999,999,999,999 × 33.333333 / 100 = 2,999,999,969,999,999.67
-    expect(commissionCents({ type: 'percent', rate: 33.333333, amountCents: 8_999_999_999_999_999, currency: 'VND', firstSale: true }))
-      .toBe(2_999_999_970_000_000)
+    expect(
+      commissionCents({ type: 'percent', rate: 33.333333, amountCents: 8_999_999_999_999_999, currency: 'VND', firstSale: true }),
+    ).toBe(2_999_999_970_000_000)
   })
 })

@@ -21,8 +21,20 @@ describe('parseOccurredAt accepts ISO 8601 with an offset', () => {
 })
 
 describe('parseOccurredAt refuses what is not a real time with an offset', () => {
-  const bad = ['2026-05-31T10:00:00', '2026-05-31', '2026-02-30T00:00:00Z', '2025-02-29T00:00:00Z', '2026-13-01T00:00:00Z',
-    '2026-05-31T24:00:00Z', '2026-05-31T10:60:00Z', '2026-05-31T10:00:00+19:00', 'yesterday', '1717236000', '2026-05-31 10:00:00Z', '']
+  const bad = [
+    '2026-05-31T10:00:00',
+    '2026-05-31',
+    '2026-02-30T00:00:00Z',
+    '2025-02-29T00:00:00Z',
+    '2026-13-01T00:00:00Z',
+    '2026-05-31T24:00:00Z',
+    '2026-05-31T10:60:00Z',
+    '2026-05-31T10:00:00+19:00',
+    'yesterday',
+    '1717236000',
+    '2026-05-31 10:00:00Z',
+    '',
+  ]
   for (const text of bad) test(`"${text}" is refused`, () => expect(parseOccurredAt(text)).toBeNull())
 })
 

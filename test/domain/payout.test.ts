@@ -1,12 +1,29 @@
 import { describe, expect, test } from 'bun:test'
-import { balances, dueCutoffs, entryStatus, formatAmount, minimumCents, planPayouts, type LedgerFacts, type LedgerGroup } from '../../src/domain/payout.ts'
+import {
+  balances,
+  dueCutoffs,
+  entryStatus,
+  formatAmount,
+  minimumCents,
+  planPayouts,
+  type LedgerFacts,
+  type LedgerGroup,
+} from '../../src/domain/payout.ts'
 
 const DAY = 86_400_000
 const T0 = Date.parse('2026-06-01T00:00:00Z')
-const commission = (payout: LedgerFacts['payout'] = null, pair: LedgerFacts['pair'] = null): LedgerFacts =>
-  ({ kind: 'commission', createdAt: T0, payout, pair })
-const reversal = (payout: LedgerFacts['payout'], commissionPayout: LedgerFacts['payout']): LedgerFacts =>
-  ({ kind: 'reversal', createdAt: T0 + DAY, payout, pair: { payout: commissionPayout } })
+const commission = (payout: LedgerFacts['payout'] = null, pair: LedgerFacts['pair'] = null): LedgerFacts => ({
+  kind: 'commission',
+  createdAt: T0,
+  payout,
+  pair,
+})
+const reversal = (payout: LedgerFacts['payout'], commissionPayout: LedgerFacts['payout']): LedgerFacts => ({
+  kind: 'reversal',
+  createdAt: T0 + DAY,
+  payout,
+  pair: { payout: commissionPayout },
+})
 
 // docs/decisions.md, Payouts: pending (younger than the holding period), due (past it, in no payout),
 // in_payout, paid, reversed (fully reversed before any payout).
@@ -25,7 +42,13 @@ const statuses: [string, LedgerFacts, number, number, string][] = [
   ['the reversal of a commission in a pending payout is due at once', reversal(null, 'pending'), 30, T0 + DAY, 'due'],
   ['a reversal netted in a pending payout is in_payout', reversal('pending', 'paid'), 30, T0 + 2 * DAY, 'in_payout'],
   ['a reversal netted in a paid payout is paid', reversal('paid', 'paid'), 30, T0 + 2 * DAY, 'paid'],
-  ['a commission whose payout was canceled while its reversal is netted elsewhere is due again', commission(null, { payout: 'pending' }), 30, T0 + 40 * DAY, 'due'],
+  [
+    'a commission whose payout was canceled while its reversal is netted elsewhere is due again',
+    commission(null, { payout: 'pending' }),
+    30,
+    T0 + 40 * DAY,
+    'due',
+  ],
 ]
 
 describe('entryStatus', () => {
@@ -35,9 +58,17 @@ describe('entryStatus', () => {
 })
 
 describe('minimumCents', () => {
-  const cases: [number, string, number][] = [[0, 'USD', 0], [50, 'USD', 5000], [19.99, 'EUR', 1999], [12.345, 'USD', 1235], [50, 'VND', 50], [12.5, 'VND', 13]]
+  const cases: [number, string, number][] = [
+    [0, 'USD', 0],
+    [50, 'USD', 5000],
+    [19.99, 'EUR', 1999],
+    [12.345, 'USD', 1235],
+    [50, 'VND', 50],
+    [12.5, 'VND', 13],
+  ]
   for (const [minimum, currency, expected] of cases) {
-    test(`minimum_payout ${minimum} in ${currency} is ${expected} minor units`, () => expect(minimumCents(minimum, currency)).toBe(expected))
+    test(`minimum_payout ${minimum} in ${currency} is ${expected} minor units`, () =>
+      expect(minimumCents(minimum, currency)).toBe(expected))
   }
 })
 
@@ -45,7 +76,9 @@ describe('planPayouts', () => {
   const e = (id: number, partnerId: number, currency: string, amountCents: number) => ({ id, partnerId, currency, amountCents })
 
   test('one payout per partner and currency, netting reversals', () => {
-    expect(planPayouts([e(1, 7, 'USD', 500), e(2, 7, 'USD', 300), e(3, 7, 'EUR', 200), e(4, 8, 'USD', 100), e(5, 7, 'USD', -300)], 0)).toEqual([
+    expect(
+      planPayouts([e(1, 7, 'USD', 500), e(2, 7, 'USD', 300), e(3, 7, 'EUR', 200), e(4, 8, 'USD', 100), e(5, 7, 'USD', -300)], 0),
+    ).toEqual([
       { partnerId: 7, currency: 'EUR', amountCents: 200, entryIds: [3] },
       { partnerId: 7, currency: 'USD', amountCents: 500, entryIds: [1, 2, 5] },
       { partnerId: 8, currency: 'USD', amountCents: 100, entryIds: [4] },
@@ -73,8 +106,13 @@ describe('planPayouts', () => {
 
 describe('formatAmount', () => {
   const cases: [number, string, string][] = [
-    [12345, 'USD', '123.45'], [5, 'EUR', '0.05'], [100, 'USD', '1.00'], [0, 'USD', '0.00'], [-250, 'USD', '-2.50'],
-    [5000, 'VND', '5000'], [9_007_199_254_740_991, 'USD', '90071992547409.91'],
+    [12345, 'USD', '123.45'],
+    [5, 'EUR', '0.05'],
+    [100, 'USD', '1.00'],
+    [0, 'USD', '0.00'],
+    [-250, 'USD', '-2.50'],
+    [5000, 'VND', '5000'],
+    [9_007_199_254_740_991, 'USD', '90071992547409.91'],
   ]
   for (const [cents, currency, expected] of cases) {
     test(`${cents} ${currency} is written ${expected}`, () => expect(formatAmount(cents, currency)).toBe(expected))
@@ -88,26 +126,43 @@ describe('dueCutoffs', () => {
 })
 
 describe('balances', () => {
-  const g = (kind: LedgerGroup['kind'], amountCents: number, payout: LedgerGroup['payout'], pair: LedgerGroup['pair'], due: boolean, currency = 'USD'): LedgerGroup =>
-    ({ partnerId: 7, currency, kind, payout, pair, due, amountCents })
+  const g = (
+    kind: LedgerGroup['kind'],
+    amountCents: number,
+    payout: LedgerGroup['payout'],
+    pair: LedgerGroup['pair'],
+    due: boolean,
+    currency = 'USD',
+  ): LedgerGroup => ({ partnerId: 7, currency, kind, payout, pair, due, amountCents })
   const zero = { partnerId: 7, currency: 'USD', booked: 0, pending: 0, due: 0, inPayout: 0, paid: 0, reversed: 0 }
 
   test('each status is added up; booked counts every commission', () => {
-    expect(balances([g('commission', 100, null, null, false), g('commission', 200, null, null, true), g('commission', 400, 'pending', null, true), g('commission', 800, 'paid', null, true)]))
-      .toEqual([{ ...zero, booked: 1500, pending: 100, due: 200, inPayout: 400, paid: 800 }])
+    expect(
+      balances([
+        g('commission', 100, null, null, false),
+        g('commission', 200, null, null, true),
+        g('commission', 400, 'pending', null, true),
+        g('commission', 800, 'paid', null, true),
+      ]),
+    ).toEqual([{ ...zero, booked: 1500, pending: 100, due: 200, inPayout: 400, paid: 800 }])
   })
 
   test('a pair reversed before any payout counts in booked and reversed only', () => {
-    expect(balances([g('commission', 500, null, { payout: null }, true), g('reversal', -500, null, { payout: null }, true)]))
-      .toEqual([{ ...zero, booked: 500, reversed: 500 }])
+    expect(balances([g('commission', 500, null, { payout: null }, true), g('reversal', -500, null, { payout: null }, true)])).toEqual([
+      { ...zero, booked: 500, reversed: 500 },
+    ])
   })
 
   test('the reversal of a paid commission is reversed and due negative: paid + due + reversed = booked', () => {
-    expect(balances([g('commission', 500, 'paid', { payout: null }, true), g('reversal', -500, null, { payout: 'paid' }, true)]))
-      .toEqual([{ ...zero, booked: 500, paid: 500, due: -500, reversed: 500 }])
+    expect(balances([g('commission', 500, 'paid', { payout: null }, true), g('reversal', -500, null, { payout: 'paid' }, true)])).toEqual([
+      { ...zero, booked: 500, paid: 500, due: -500, reversed: 500 },
+    ])
   })
 
   test('one balance per partner and currency', () => {
-    expect(balances([g('commission', 5, null, null, true, 'VND'), g('commission', 100, null, null, true)]).map((b) => b.currency)).toEqual(['USD', 'VND'])
+    expect(balances([g('commission', 5, null, null, true, 'VND'), g('commission', 100, null, null, true)]).map((b) => b.currency)).toEqual([
+      'USD',
+      'VND',
+    ])
   })
 })

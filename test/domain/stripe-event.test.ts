@@ -12,7 +12,9 @@ const envelopeOf = (e: unknown): StripeEnvelope => {
   return envelope
 }
 const checkout = (fields: Parameters<typeof checkoutSession>[0], options: { livemode?: boolean } = {}) =>
-  envelopeOf(event('checkout.session.completed', checkoutSession({ ...fields, livemode: options.livemode ?? false }), { created, ...options }))
+  envelopeOf(
+    event('checkout.session.completed', checkoutSession({ ...fields, livemode: options.livemode ?? false }), { created, ...options }),
+  )
 const invoice = (options: Omit<Parameters<typeof subscriptionInvoice>[0], 'created' | 'subscription'>) =>
   envelopeOf(event('invoice.payment_succeeded', subscriptionInvoice({ created, subscription: 'sub_1', ...options }), { created }))
 
@@ -38,18 +40,36 @@ describe('checkout.session.completed', () => {
     expect(readEvent(e, program)).toEqual({
       kind: 'payment',
       payment: {
-        transactionId: 'pi_123', providerPaymentId: 'cs_1', amountCents: 4900, currency: 'EUR', occurredAt: created * 1000,
-        billingReason: null, keys: { clickId: 'clk_1', customerKey: 'user_1', programId: '7' }, noSale: null,
+        transactionId: 'pi_123',
+        providerPaymentId: 'cs_1',
+        amountCents: 4900,
+        currency: 'EUR',
+        occurredAt: created * 1000,
+        billingReason: null,
+        keys: { clickId: 'clk_1', customerKey: 'user_1', programId: '7' },
+        noSale: null,
       },
     })
   })
 
   test.each([
-    ['a subscription checkout', { mode: 'subscription' as const, metadata: keys }, 'Subscription checkout: its invoice.payment_succeeded event attributes the payment'],
+    [
+      'a subscription checkout',
+      { mode: 'subscription' as const, metadata: keys },
+      'Subscription checkout: its invoice.payment_succeeded event attributes the payment',
+    ],
     ['a setup checkout', { mode: 'setup' as const, metadata: keys }, 'Checkout mode setup: no one-off payment to attribute'],
-    ['no referral keys', { metadata: { program_id: '7' } }, 'No svc_click_id or svc_customer_key in the checkout session metadata: not attributed'],
+    [
+      'no referral keys',
+      { metadata: { program_id: '7' } },
+      'No svc_click_id or svc_customer_key in the checkout session metadata: not attributed',
+    ],
     ['null metadata', { metadata: null }, 'No svc_click_id or svc_customer_key in the checkout session metadata: not attributed'],
-    ['another program_id', { metadata: referralMetadata(8, { customerKey: 'u' }) }, 'Metadata program_id 8 names another program than this one (7)'],
+    [
+      'another program_id',
+      { metadata: referralMetadata(8, { customerKey: 'u' }) },
+      'Metadata program_id 8 names another program than this one (7)',
+    ],
   ])('ignores %s and says why', (_name, fields, detail) => {
     expect(readEvent(checkout({ created, ...fields }), program)).toEqual({ kind: 'ignored', detail })
   })
@@ -63,7 +83,10 @@ describe('checkout.session.completed', () => {
 
   test('one key is enough; a missing program_id is not a mismatch', () => {
     const e = checkout({ created, metadata: { svc_customer_key: ' user_9 ' } })
-    expect(readEvent(e, program)).toMatchObject({ kind: 'payment', payment: { keys: { clickId: null, customerKey: 'user_9', programId: null } } })
+    expect(readEvent(e, program)).toMatchObject({
+      kind: 'payment',
+      payment: { keys: { clickId: null, customerKey: 'user_9', programId: null } },
+    })
   })
 })
 
@@ -76,26 +99,52 @@ describe('invoice.payment_succeeded', () => {
     const reading = readEvent(e, program)
     expect(reading).toMatchObject({
       kind: 'payment',
-      payment: { amountCents: 2900, currency: 'USD', billingReason: 'subscription_cycle', occurredAt: created * 1000, keys: { customerKey: 'user_1' } },
+      payment: {
+        amountCents: 2900,
+        currency: 'USD',
+        billingReason: 'subscription_cycle',
+        occurredAt: created * 1000,
+        keys: { customerKey: 'user_1' },
+      },
     })
     if (reading.kind === 'payment') expect(reading.payment.transactionId).toBe(reading.payment.providerPaymentId)
     expect(reading.kind === 'payment' && reading.payment.transactionId.startsWith('in_')).toBe(true)
   })
 
   test.each([
-    ['a renewal', 'subscription_cycle' as const, 'Renewal without svc_click_id or svc_customer_key in the subscription metadata (subscription_data.metadata): not attributed'],
-    ['a first payment', 'subscription_create' as const, 'First subscription payment without svc_click_id or svc_customer_key in the subscription metadata (subscription_data.metadata): not attributed'],
+    [
+      'a renewal',
+      'subscription_cycle' as const,
+      'Renewal without svc_click_id or svc_customer_key in the subscription metadata (subscription_data.metadata): not attributed',
+    ],
+    [
+      'a first payment',
+      'subscription_create' as const,
+      'First subscription payment without svc_click_id or svc_customer_key in the subscription metadata (subscription_data.metadata): not attributed',
+    ],
   ])('%s without keys is ignored, and the outcome says so', (_name, billingReason, detail) => {
     expect(readEvent(invoice({ metadata: {}, billingReason }), program)).toEqual({ kind: 'ignored', detail })
   })
 
   test('an invoice that no subscription made is ignored', () => {
-    const e = envelopeOf(event('invoice.payment_succeeded', { ...subscriptionInvoice({ created, subscription: 's', metadata: keys }), parent: null }, { created }))
-    expect(readEvent(e, program)).toEqual({ kind: 'ignored', detail: 'Invoice without a subscription: no subscription metadata to read svc_click_id or svc_customer_key from' })
+    const e = envelopeOf(
+      event(
+        'invoice.payment_succeeded',
+        { ...subscriptionInvoice({ created, subscription: 's', metadata: keys }), parent: null },
+        { created },
+      ),
+    )
+    expect(readEvent(e, program)).toEqual({
+      kind: 'ignored',
+      detail: 'Invoice without a subscription: no subscription metadata to read svc_click_id or svc_customer_key from',
+    })
   })
 
   test("a trial's zero invoice names the customer but records no sale", () => {
-    expect(readEvent(invoice({ metadata: keys, amountPaid: 0 }), program)).toMatchObject({ kind: 'payment', payment: { noSale: 'Amount paid is zero: no sale recorded' } })
+    expect(readEvent(invoice({ metadata: keys, amountPaid: 0 }), program)).toMatchObject({
+      kind: 'payment',
+      payment: { noSale: 'Amount paid is zero: no sale recorded' },
+    })
   })
 })
 
@@ -104,13 +153,17 @@ describe('every event', () => {
     [true, false, 'Livemode mismatch: a live-mode event for a test-mode program'],
     [false, true, 'Livemode mismatch: a test-mode event for a live-mode program'],
   ])('livemode %p on a program with livemode %p is ignored', (live, programLive, detail) => {
-    expect(readEvent(checkout({ created, metadata: keys }, { livemode: live }), { id: 7, livemode: programLive })).toEqual({ kind: 'ignored', detail })
+    expect(readEvent(checkout({ created, metadata: keys }, { livemode: live }), { id: 7, livemode: programLive })).toEqual({
+      kind: 'ignored',
+      detail,
+    })
   })
 
   test('an event type other than the two is ignored by name', () => {
     const e = { ...checkout({ created, metadata: keys }), type: 'checkout.session.expired' }
     expect(readEvent(e, program)).toEqual({
-      kind: 'ignored', detail: 'Event type checkout.session.expired is not used: only checkout.session.completed and invoice.payment_succeeded attribute',
+      kind: 'ignored',
+      detail: 'Event type checkout.session.expired is not used: only checkout.session.completed and invoice.payment_succeeded attribute',
     })
   })
 })
@@ -118,12 +171,21 @@ describe('every event', () => {
 describe('fields of another type read as absent (the zod schemas are loose on purpose)', () => {
   test('a string amount is no amount, an array metadata carries no keys, a numeric id falls back to the event id', () => {
     const e = checkout({ created, metadata: keys, amount_total: '4900' as never, id: 42 as never, payment_intent: { id: 'pi_9' } as never })
-    expect(readEvent(e, program)).toMatchObject({ kind: 'payment', payment: { transactionId: 'pi_9', amountCents: 0, noSale: 'Amount paid is zero: no sale recorded' } })
+    expect(readEvent(e, program)).toMatchObject({
+      kind: 'payment',
+      payment: { transactionId: 'pi_9', amountCents: 0, noSale: 'Amount paid is zero: no sale recorded' },
+    })
     expect(readEvent(checkout({ created, metadata: [keys] as never }), program)).toEqual({
-      kind: 'ignored', detail: 'No svc_click_id or svc_customer_key in the checkout session metadata: not attributed',
+      kind: 'ignored',
+      detail: 'No svc_click_id or svc_customer_key in the checkout session metadata: not attributed',
     })
     expect(readEnvelope({ id: ' evt_1 ', type: 'x', livemode: 'yes', created: '1', data: { object: {} } })).toEqual({
-      id: 'evt_1', type: 'x', livemode: null, account: null, createdAt: null, object: {},
+      id: 'evt_1',
+      type: 'x',
+      livemode: null,
+      account: null,
+      createdAt: null,
+      object: {},
     })
     expect(readEnvelope({ id: 'evt_1', type: 'x', data: { object: [] } })).toBeNull()
   })

@@ -3,14 +3,22 @@ import Stripe from 'stripe'
 import { parseSignatureHeader, signPayload, verifySignature } from '../../src/domain/stripe-signature.ts'
 
 const stripe = new Stripe('sk_test_signature_tests')
-const payload = JSON.stringify({ id: 'evt_1', type: 'checkout.session.completed', data: { object: { amount_total: 4200, name: 'Crème brûlée' } } })
+const payload = JSON.stringify({
+  id: 'evt_1',
+  type: 'checkout.session.completed',
+  data: { object: { amount_total: 4200, name: 'Crème brûlée' } },
+})
 const secret = 'whsec_current'
 const now = Date.parse('2026-06-01T12:00:00Z')
 const t = Math.floor(now / 1000)
 
 // Stripe's own test header helper (async under Bun: its Web Crypto provider has no sync HMAC).
 const header = (options: { timestamp?: number; secret?: string; body?: string } = {}) =>
-  stripe.webhooks.generateTestHeaderStringAsync({ payload: options.body ?? payload, secret: options.secret ?? secret, timestamp: options.timestamp ?? t })
+  stripe.webhooks.generateTestHeaderStringAsync({
+    payload: options.body ?? payload,
+    secret: options.secret ?? secret,
+    timestamp: options.timestamp ?? t,
+  })
 
 describe('verifySignature', () => {
   test('accepts a header made by the stripe package, over the string or its exact bytes', async () => {
@@ -58,7 +66,10 @@ describe('verifySignature', () => {
 describe('parseSignatureHeader', () => {
   test('reads t and every v1, ignoring spaces, unknown schemes and upper-case hex', () => {
     const sig = 'AB'.repeat(32)
-    expect(parseSignatureHeader(` t=12 , v1=${sig}, v0=zz, x=1,v1=${'c'.repeat(64)}`)).toEqual({ timestamp: 12, signatures: [sig.toLowerCase(), 'c'.repeat(64)] })
+    expect(parseSignatureHeader(` t=12 , v1=${sig}, v0=zz, x=1,v1=${'c'.repeat(64)}`)).toEqual({
+      timestamp: 12,
+      signatures: [sig.toLowerCase(), 'c'.repeat(64)],
+    })
     expect(parseSignatureHeader('garbage')).toBeNull()
   })
 })

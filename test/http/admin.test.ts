@@ -64,8 +64,14 @@ describe('programs', () => {
     // A list of one, like every read route of docs/decisions.md.
     expect(shown.body.data).toHaveLength(1)
     expect(shown.body.data[0]).toMatchObject({
-      program_id: reply.body.data.program_id, name: 'Shop', domain: 'shop.test', commission_type: 'percent', commission_rate: 10,
-      lead_auth: 'server_required', attribution_window_days: 60, allowed_origins: [],
+      program_id: reply.body.data.program_id,
+      name: 'Shop',
+      domain: 'shop.test',
+      commission_type: 'percent',
+      commission_rate: 10,
+      lead_auth: 'server_required',
+      attribution_window_days: 60,
+      allowed_origins: [],
     })
     expect(shown.body.data[0].api_key).not.toContain(key.slice(13))
     expect(shown.body.data[0].api_key).toStartWith(key.slice(0, 13))
@@ -91,10 +97,17 @@ describe('programs', () => {
   test('PATCH changes fields, keeps the webhook secret write-only and the key masked', async () => {
     const fixture = await api.setupProgram()
     const reply = await api.admin('PATCH', `/programs/${fixture.programId}`, {
-      lead_auth: 'browser_allowed', allowed_origins: ['http://localhost:3000'], stripe_webhook_secret: 'whsec_abc', stripe_account_id: 'acct_123',
+      lead_auth: 'browser_allowed',
+      allowed_origins: ['http://localhost:3000'],
+      stripe_webhook_secret: 'whsec_abc',
+      stripe_account_id: 'acct_123',
     })
     expect(reply.status).toBe(200)
-    expect(reply.body.data).toMatchObject({ lead_auth: 'browser_allowed', allowed_origins: ['http://localhost:3000'], stripe_account_id: 'acct_123' })
+    expect(reply.body.data).toMatchObject({
+      lead_auth: 'browser_allowed',
+      allowed_origins: ['http://localhost:3000'],
+      stripe_account_id: 'acct_123',
+    })
     expect(JSON.stringify(reply.body)).not.toContain('whsec_abc')
     expect(JSON.stringify(reply.body)).not.toContain(fixture.apiKey)
     const other = await api.setupProgram()
@@ -113,7 +126,11 @@ describe('programs', () => {
     const fixture = await api.setupProgram()
     for (const rotate_by of ['soon', '01/02/2030', '']) {
       const refused = await api.admin('POST', `/programs/${fixture.programId}/api-key/rotation`, { rotate_by })
-      expect({ rotate_by, status: refused.status, message: refused.body.error.message }).toEqual({ rotate_by, status: 400, message: 'rotate_by must be an ISO 8601 date or time' })
+      expect({ rotate_by, status: refused.status, message: refused.body.error.message }).toEqual({
+        rotate_by,
+        status: 400,
+        message: 'rotate_by must be an ISO 8601 date or time',
+      })
     }
     const rotateBy = new Date(api.clock.now() + 86_400_000).toISOString()
     const reply = await api.admin('POST', `/programs/${fixture.programId}/api-key/rotation`, { rotate_by: rotateBy })
@@ -144,7 +161,10 @@ describe('partners and links', () => {
 
   test('PATCH /links/:id turns a link off and on', async () => {
     const fixture = await api.setupProgram()
-    expect((await api.admin('PATCH', `/links/${fixture.linkId}`, { active: false })).body.data).toEqual({ link_id: fixture.linkId, active: false })
+    expect((await api.admin('PATCH', `/links/${fixture.linkId}`, { active: false })).body.data).toEqual({
+      link_id: fixture.linkId,
+      active: false,
+    })
     expect((await api.admin('PATCH', `/links/${fixture.linkId}`, { active: 'no' })).body.error.message).toBe('active must be a boolean')
     expect((await api.admin('PATCH', '/links/99999', { active: true })).status).toBe(404)
   })
@@ -169,7 +189,10 @@ describe('read routes', () => {
 
 test('ids and whole numbers are JSON numbers, never numeric strings', async () => {
   const fixture = await api.setupProgram()
-  const reply = await api.admin('POST', `/programs/${fixture.programId}/links`, { partner_id: String(fixture.partnerId), short_link: 'stringly' })
+  const reply = await api.admin('POST', `/programs/${fixture.programId}/links`, {
+    partner_id: String(fixture.partnerId),
+    short_link: 'stringly',
+  })
   expect(reply.body.error.message).toBe('partner_id must be the id of a partner of this program')
   const window = await api.admin('PATCH', `/programs/${fixture.programId}`, { attribution_window_days: '30' })
   expect(window.body.error.message).toBe('attribution_window_days must be a whole number from 1 to 3650')

@@ -21,7 +21,7 @@ describe('POST /api/v1/cli/auth/start', () => {
     expect(Date.parse(expires_at) - api.clock.now()).toBe(300_000)
     expect(reply.body.error).toBeNull()
     expect(reply.headers.get('x-request-id')).toBeTruthy()
-    expect((await startSession(api))).not.toBe(state)
+    expect(await startSession(api)).not.toBe(state)
   })
 
   test('answers 500 with the request id when the session cannot be created', async () => {
@@ -42,7 +42,12 @@ describe('POST /api/v1/cli/auth/callback', () => {
 
   test('an unknown state answers 404', async () => {
     const { accountId } = await newAccount(api)
-    expectError(await callback({ state: 'no-such-state', id_token: await idToken(api, accountId) }), 404, 'NotFoundError', 'Session not found or already used')
+    expectError(
+      await callback({ state: 'no-such-state', id_token: await idToken(api, accountId) }),
+      404,
+      'NotFoundError',
+      'Session not found or already used',
+    )
   })
 
   test('a used state answers 404, before and after the token was polled', async () => {
@@ -108,7 +113,10 @@ describe('POST /api/v1/cli/auth/callback', () => {
     const { accountId } = await newAccount(broken)
     const state = await startSession(broken)
     sqlOn(broken, "CREATE TRIGGER no_tokens BEFORE INSERT ON login_tokens BEGIN SELECT RAISE(ABORT, 'injected'); END")
-    expectCli500(await broken.call('POST', '/api/v1/cli/auth/callback', { body: { state, id_token: await idToken(broken, accountId) } }), 'Auth callback failed')
+    expectCli500(
+      await broken.call('POST', '/api/v1/cli/auth/callback', { body: { state, id_token: await idToken(broken, accountId) } }),
+      'Auth callback failed',
+    )
     expect((await poll(broken, state)).body.data.status).toBe('pending')
     await broken.stop()
   })
@@ -199,8 +207,12 @@ describe('the login page, the retired route and the reference', () => {
   test('POST /api/v1/cli/stripe-connect answers 410 with the retired message', async () => {
     const { token } = await login(api)
     for (const options of [{}, { token, body: { code: 'ac_123' } }]) {
-      expectError(await api.call('POST', '/api/v1/cli/stripe-connect', options), 410, 'GoneError',
-        'This endpoint is retired. Connect the payment processor from the dashboard (program, Settings, Connect).')
+      expectError(
+        await api.call('POST', '/api/v1/cli/stripe-connect', options),
+        410,
+        'GoneError',
+        'This endpoint is retired. Connect the payment processor from the dashboard (program, Settings, Connect).',
+      )
     }
   })
 
@@ -211,7 +223,8 @@ describe('the login page, the retired route and the reference', () => {
     expect(security('/api/v1/cli/programs', 'get')).toEqual({ loginToken: [] })
     expect(security('/api/v1/cli/status', 'get')).toEqual({ programKey: [] })
     expect(security('/api/v1/cli/test-event', 'post')).toEqual({ programKey: [] })
-    for (const path of ['/api/v1/cli/auth/start', '/api/v1/cli/auth/poll', '/api/v1/cli/stripe-connect']) expect(Object.keys(paths[path] ?? {})).toHaveLength(1)
+    for (const path of ['/api/v1/cli/auth/start', '/api/v1/cli/auth/poll', '/api/v1/cli/stripe-connect'])
+      expect(Object.keys(paths[path] ?? {})).toHaveLength(1)
     const schema = (path: string) => paths[path].post.requestBody.content['application/json'].schema
     expect(Object.keys(schema('/api/v1/cli/auth/callback').properties)).toEqual(['state', 'id_token'])
     expect(schema('/api/v1/cli/init').required).toEqual(['name', 'domain', 'commission_type', 'commission_rate'])
@@ -252,14 +265,19 @@ describe('hostile input (issue 9)', () => {
       expect(refused.status).toBe(429)
       expect(refused.body).toEqual({
         error: {
-          code: 'rate_limited', status: 429, retry_after_seconds: 290,
+          code: 'rate_limited',
+          status: 429,
+          retry_after_seconds: 290,
           message: 'Too many pending login sessions from this address. Finish one or let it expire (5 minutes).',
         },
       })
       expect(refused.headers.get('retry-after')).toBe('290')
       expect(refused.headers.get('x-request-id')).toBeTruthy()
       const { accountId } = await newAccount(own)
-      expect((await own.call('POST', '/api/v1/cli/auth/callback', { body: { state: states[5], id_token: await idToken(own, accountId) } })).status).toBe(200)
+      expect(
+        (await own.call('POST', '/api/v1/cli/auth/callback', { body: { state: states[5], id_token: await idToken(own, accountId) } }))
+          .status,
+      ).toBe(200)
       expect((await start()).status).toBe(200)
       expect((await start()).status).toBe(429)
       own.clock.advance(minutes(5))

@@ -25,8 +25,7 @@ export async function startSession(api: Api): Promise<string> {
   return reply.body.data.state
 }
 
-export const poll = (api: Api, state: string): Promise<Reply> =>
-  api.call('GET', `/api/v1/cli/auth/poll?state=${encodeURIComponent(state)}`)
+export const poll = (api: Api, state: string): Promise<Reply> => api.call('GET', `/api/v1/cli/auth/poll?state=${encodeURIComponent(state)}`)
 
 /** The whole login flow (start, callback, poll): a login token for a new account. */
 export async function login(api: Api): Promise<{ token: string; accountId: number; advertiserId: number }> {

@@ -58,23 +58,45 @@ describe('POST /api/v1/cli/init', () => {
     const { token, advertiserId } = await login(api)
     const other = await login(api)
     for (const advertiser_id of [other.advertiserId, advertiserId + 1000, String(advertiserId)]) {
-      expectError(await init(token, { ...fields, advertiser_id }), 403, 'ForbiddenError', 'advertiser_id does not match the authenticated account')
+      expectError(
+        await init(token, { ...fields, advertiser_id }),
+        403,
+        'ForbiddenError',
+        'advertiser_id does not match the authenticated account',
+      )
     }
   })
 
   test('a missing or empty field answers 400 Missing required fields', async () => {
     const { token } = await login(api)
-    const bodies: unknown[] = [{}, '"a JSON string"', '[]', { ...fields, domain: '' }, { ...fields, name: '  ' }, { ...fields, commission_rate: null }, { ...fields, name: 42 }]
+    const bodies: unknown[] = [
+      {},
+      '"a JSON string"',
+      '[]',
+      { ...fields, domain: '' },
+      { ...fields, name: '  ' },
+      { ...fields, commission_rate: null },
+      { ...fields, name: 42 },
+    ]
     for (const key of Object.keys(fields)) bodies.push({ ...fields, [key]: undefined })
     for (const body of bodies) {
-      expectError(await init(token, body), 400, 'BadRequestError', 'Missing required fields: name, domain, commission_type, commission_rate')
+      expectError(
+        await init(token, body),
+        400,
+        'BadRequestError',
+        'Missing required fields: name, domain, commission_type, commission_rate',
+      )
     }
   })
 
   test('an unknown commission_type answers 400 naming the value and the valid ones', async () => {
     const { token } = await login(api)
-    expectError(await init(token, { ...fields, commission_type: 'flat' }), 400, 'BadRequestError',
-      'Invalid commission_type: flat. Valid: percent, fixed, recurring_percent, recurring_fixed')
+    expectError(
+      await init(token, { ...fields, commission_type: 'flat' }),
+      400,
+      'BadRequestError',
+      'Invalid commission_type: flat. Valid: percent, fixed, recurring_percent, recurring_fixed',
+    )
   })
 
   test('a commission_rate that is not a positive number answers 400', async () => {
@@ -86,7 +108,12 @@ describe('POST /api/v1/cli/init', () => {
 
   test('a domain that is no host name answers 400', async () => {
     const { token } = await login(api)
-    expectError(await init(token, { ...fields, domain: 'not a domain' }), 400, 'BadRequestError', 'domain must be a host name such as shop.example')
+    expectError(
+      await init(token, { ...fields, domain: 'not a domain' }),
+      400,
+      'BadRequestError',
+      'domain must be a host name such as shop.example',
+    )
   })
 
   test('a suspended account answers 403 ACCOUNT_BLOCKED with a token issued before the suspension', async () => {
@@ -120,8 +147,14 @@ describe('GET /api/v1/cli/programs', () => {
     expect(reply.status).toBe(200)
     expect(reply.body.data.map((p: { name: string }) => p.name)).toEqual(['First', 'Second'])
     expect(reply.body.data[1]).toEqual({
-      program_id: expect.any(Number), advertiser_id: mine.advertiserId, name: 'Second', domain: 'acme.test',
-      commission_type: 'recurring_fixed', commission_rate: 5, lead_auth: 'server_required', attribution_window_days: 60,
+      program_id: expect.any(Number),
+      advertiser_id: mine.advertiserId,
+      name: 'Second',
+      domain: 'acme.test',
+      commission_type: 'recurring_fixed',
+      commission_rate: 5,
+      lead_auth: 'server_required',
+      attribution_window_days: 60,
       created_at: new Date(api.clock.now()).toISOString(),
     })
     expect((await list((await login(api)).token)).body).toEqual({ data: [], error: null })

@@ -18,8 +18,15 @@ describe('GET /api/v1/cli/status', () => {
     expect(reply.status).toBe(200)
     expect(reply.body).toEqual({
       data: {
-        program_id: program.programId, program_name: 'Status Shop', advertiser_id: program.advertiserId, account_id: program.accountId,
-        domain: 'shop.test', lead_auth: 'server_required', attribution_window_days: 60, live: zero, test: zero,
+        program_id: program.programId,
+        program_name: 'Status Shop',
+        advertiser_id: program.advertiserId,
+        account_id: program.accountId,
+        domain: 'shop.test',
+        lead_auth: 'server_required',
+        attribution_window_days: 60,
+        live: zero,
+        test: zero,
       },
       error: null,
     })
@@ -31,12 +38,19 @@ describe('GET /api/v1/cli/status', () => {
     const program = await api.setupProgram()
     const url = `https://shop.test/?aff=${program.shortLink}`
     const clickIds: string[] = []
-    for (let i = 0; i < 3; i++) clickIds.push((await api.call('POST', '/api/v1/track/click', { body: { affiliate_url: url } })).body.click_id)
+    for (let i = 0; i < 3; i++)
+      clickIds.push((await api.call('POST', '/api/v1/track/click', { body: { affiliate_url: url } })).body.click_id)
     await api.call('POST', '/api/v1/track/click', { body: { affiliate_url: url, additional_data: { test_mode: true } } })
     // A browser-mode lead under server_required stays provisional and does not count as a lead.
     await api.call('POST', '/api/v1/track/lead', { body: { click_id: clickIds[0], customer_key: 'cus_browser' } })
-    expect((await api.call('POST', '/api/v1/track/lead', { token: program.apiKey, body: { click_id: clickIds[1], customer_key: 'cus_1' } })).status).toBe(200)
-    const sale = await api.call('POST', '/api/v1/track/sale', { token: program.apiKey, body: { transaction_id: `txn_${program.programId}`, amount_cents: 1000, customer_key: 'cus_1' } })
+    expect(
+      (await api.call('POST', '/api/v1/track/lead', { token: program.apiKey, body: { click_id: clickIds[1], customer_key: 'cus_1' } }))
+        .status,
+    ).toBe(200)
+    const sale = await api.call('POST', '/api/v1/track/sale', {
+      token: program.apiKey,
+      body: { transaction_id: `txn_${program.programId}`, amount_cents: 1000, customer_key: 'cus_1' },
+    })
     expect(sale.status).toBe(200)
     await api.call('POST', '/api/v1/cli/test-event', { token: program.apiKey, body: { type: 'chain' } })
 
@@ -84,7 +98,12 @@ describe('GET /api/v1/cli/status', () => {
     const after = await status({ authorization: `Bearer ${program.apiKey}` })
     expect(after.status).toBe(401)
     expect(after.body).toEqual({
-      error: { code: 'api_key_rotation_required', message: 'api_key_rotation_required', hint: expect.any(String), docs_url: expect.stringContaining('#api_key_rotation_required') },
+      error: {
+        code: 'api_key_rotation_required',
+        message: 'api_key_rotation_required',
+        hint: expect.any(String),
+        docs_url: expect.stringContaining('#api_key_rotation_required'),
+      },
     })
     expect(after.headers.get('x-request-id')).toBeNull()
   })

@@ -23,7 +23,9 @@ describe('POST /api/v1/cli/test-event: credentials and validation', () => {
     expect(unknown.status).toBe(401)
     expect(unknown.body.error.message).toStartWith('Invalid API key.')
     const program = await api.setupProgram()
-    await api.admin('POST', `/programs/${program.programId}/api-key/rotation`, { rotate_by: new Date(api.clock.now() + days(1)).toISOString() })
+    await api.admin('POST', `/programs/${program.programId}/api-key/rotation`, {
+      rotate_by: new Date(api.clock.now() + days(1)).toISOString(),
+    })
     api.clock.advance(days(1))
     const retired = await send(program, { event_type: 'click' })
     expect(retired.status).toBe(401)
@@ -52,7 +54,10 @@ describe('single test events', () => {
     const reply = await send(program, { event_type: 'click' })
     expect(reply.status).toBe(200)
     expect(reply.body.data).toEqual({
-      event_type: 'click', test_mode: true, click_id: expect.stringMatching(/^clk_/), partner_id: expect.any(Number),
+      event_type: 'click',
+      test_mode: true,
+      click_id: expect.stringMatching(/^clk_/),
+      partner_id: expect.any(Number),
       affiliate_url: expect.stringMatching(/^https:\/\/shop\.test\/\?aff=svc-test-/),
     })
     expect(reply.body.data.partner_id).not.toBe(program.partnerId)
@@ -65,8 +70,12 @@ describe('single test events', () => {
     const program = await api.setupProgram()
     const reply = await send(program, { event_type: 'lead' })
     expect(reply.body.data).toEqual({
-      event_type: 'lead', test_mode: true, click_id: expect.any(String), customer_key: expect.stringMatching(/^svc_test_/),
-      customer_id: expect.any(Number), status: 'lead',
+      event_type: 'lead',
+      test_mode: true,
+      click_id: expect.any(String),
+      customer_key: expect.stringMatching(/^svc_test_/),
+      customer_id: expect.any(Number),
+      status: 'lead',
     })
     const status = await statusOf(program)
     expect(status.test).toMatchObject({ clicks: 1, leads: 1, sales: 0 })
@@ -77,8 +86,13 @@ describe('single test events', () => {
     const program = await api.setupProgram({ commission_rate: 10 })
     const reply = await send(program, { event_type: 'sale' })
     expect(reply.body.data).toEqual({
-      event_type: 'sale', test_mode: true, click_id: expect.any(String), sale_id: expect.any(Number),
-      transaction_id: expect.stringMatching(/^test_txn_\d+$/), amount_cents: 4900, currency: 'USD',
+      event_type: 'sale',
+      test_mode: true,
+      click_id: expect.any(String),
+      sale_id: expect.any(Number),
+      transaction_id: expect.stringMatching(/^test_txn_\d+$/),
+      amount_cents: 4900,
+      currency: 'USD',
       commission: { commission_id: expect.any(Number), partner_id: expect.any(Number), amount_cents: 490 },
     })
     const status = await statusOf(program)
@@ -90,7 +104,10 @@ describe('single test events', () => {
     const broken = await startCliApi()
     const program = await broken.setupProgram()
     sqlOn(broken, "CREATE TRIGGER no_clicks BEFORE INSERT ON clicks BEGIN SELECT RAISE(ABORT, 'injected'); END")
-    expectCli500(await broken.call('POST', '/api/v1/cli/test-event', { token: program.apiKey, body: { event_type: 'click' } }), 'Failed to process test event')
+    expectCli500(
+      await broken.call('POST', '/api/v1/cli/test-event', { token: program.apiKey, body: { event_type: 'click' } }),
+      'Failed to process test event',
+    )
     await broken.stop()
   })
 })
@@ -101,11 +118,20 @@ describe('the synthetic chain', () => {
     const reply = await chain(program)
     expect(reply.status).toBe(200)
     expect(reply.body.data).toEqual({
-      type: 'chain', test_mode: true, chains_remaining: 9,
+      type: 'chain',
+      test_mode: true,
+      chains_remaining: 9,
       steps: [
         { step: 'click', ok: true, click_id: expect.any(String), affiliate_url: expect.any(String), partner_id: expect.any(Number) },
         { step: 'lead', ok: true, customer_key: expect.any(String), customer_id: expect.any(Number), status: 'lead' },
-        { step: 'sale', ok: true, sale_id: expect.any(Number), transaction_id: expect.stringMatching(/^test_txn_/), amount_cents: 4900, currency: 'USD' },
+        {
+          step: 'sale',
+          ok: true,
+          sale_id: expect.any(Number),
+          transaction_id: expect.stringMatching(/^test_txn_/),
+          amount_cents: 4900,
+          currency: 'USD',
+        },
         { step: 'commission', ok: true, commission_id: expect.any(Number), partner_id: expect.any(Number), amount_cents: 500 },
       ],
     })
@@ -121,8 +147,18 @@ describe('the synthetic chain', () => {
     const click = await api.call('POST', '/api/v1/track/click', { body: { affiliate_url: url } })
     expect(click.status).toBe(200)
     const customerKey = `visitor-${program.programId}`
-    expect((await api.call('POST', '/api/v1/track/lead', { token: program.apiKey, body: { click_id: click.body.click_id, customer_key: customerKey } })).status).toBe(200)
-    const sale = await api.call('POST', '/api/v1/track/sale', { token: program.apiKey, body: { transaction_id: `txn-${customerKey}`, customer_key: customerKey, amount_cents: 1000 } })
+    expect(
+      (
+        await api.call('POST', '/api/v1/track/lead', {
+          token: program.apiKey,
+          body: { click_id: click.body.click_id, customer_key: customerKey },
+        })
+      ).status,
+    ).toBe(200)
+    const sale = await api.call('POST', '/api/v1/track/sale', {
+      token: program.apiKey,
+      body: { transaction_id: `txn-${customerKey}`, customer_key: customerKey, amount_cents: 1000 },
+    })
     expect(sale.status).toBe(200)
     const status = await statusOf(program)
     expect(status.live).toEqual({ clicks: 0, leads: 0, provisional_leads: 0, sales: 0, commissions: 0 })
@@ -157,11 +193,16 @@ describe('the synthetic chain', () => {
     const program = await api.setupProgram()
     for (let i = 0; i < 10; i++) await chain(program)
     const db = api.server.deps.database.client
-    const fixture = db.prepare('SELECT link_id, refreshed_at FROM test_fixtures WHERE program_id = ?').get(program.programId) as { link_id: number; refreshed_at: number }
+    const fixture = db.prepare('SELECT link_id, refreshed_at FROM test_fixtures WHERE program_id = ?').get(program.programId) as {
+      link_id: number
+      refreshed_at: number
+    }
     await api.admin('PATCH', `/links/${fixture.link_id}`, { active: false })
     api.clock.advance(minutes(1))
     expect((await chain(program)).status).toBe(429)
-    const after = db.prepare('SELECT l.active, f.refreshed_at FROM test_fixtures f JOIN links l ON l.id = f.link_id WHERE f.program_id = ?').get(program.programId)
+    const after = db
+      .prepare('SELECT l.active, f.refreshed_at FROM test_fixtures f JOIN links l ON l.id = f.link_id WHERE f.program_id = ?')
+      .get(program.programId)
     expect(after).toEqual({ active: 1, refreshed_at: api.clock.now() })
   })
 
@@ -190,7 +231,10 @@ describe('the synthetic chain', () => {
     const broken = await startCliApi()
     const program = await broken.setupProgram()
     sqlOn(broken, 'DROP TABLE chain_runs')
-    expectCli500(await broken.call('POST', '/api/v1/cli/test-event', { token: program.apiKey, body: { type: 'chain' } }), 'Failed to run synthetic chain')
+    expectCli500(
+      await broken.call('POST', '/api/v1/cli/test-event', { token: program.apiKey, body: { type: 'chain' } }),
+      'Failed to run synthetic chain',
+    )
     await broken.stop()
   })
 })

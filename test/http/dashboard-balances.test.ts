@@ -100,7 +100,8 @@ test("the partners page's pending, due, in payout and paid equal the API's entry
   await check()
   const run = await api.admin('POST', `/programs/${f.programId}/payouts`)
   expect(run.status).toBe(201)
-  const payoutOf = (partnerId: number, currency: string) => run.body.data.find((p: any) => p.partner_id === partnerId && p.currency === currency).payout_id
+  const payoutOf = (partnerId: number, currency: string) =>
+    run.body.data.find((p: any) => p.partner_id === partnerId && p.currency === currency).payout_id
   await check()
   expect((await api.admin('POST', `/payouts/${payoutOf(f.partnerId, 'USD')}/paid`, { reference: 'r1' })).status).toBe(200)
   await check()

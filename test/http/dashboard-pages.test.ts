@@ -13,7 +13,8 @@ afterAll(() => api.stop())
 
 async function open(path: string, cookie: string, form?: Record<string, string>) {
   const response = await fetch(api.url + path, {
-    method: form ? 'POST' : 'GET', redirect: 'manual',
+    method: form ? 'POST' : 'GET',
+    redirect: 'manual',
     headers: { cookie, ...(form ? { 'content-type': 'application/x-www-form-urlencoded', origin: api.url } : {}) },
     body: form ? new URLSearchParams(form).toString() : undefined,
   })
@@ -59,9 +60,15 @@ describe('dashboard pages', () => {
     const mine = await api.setupProgram()
     const theirs = await api.setupProgram()
     const { cookie, csrf } = await signIn(mine.accountId)
-    const off = await open(`/dashboard/programs/${theirs.programId}/links/${theirs.linkId}/active`, cookie, { _csrf: csrf, active: 'false' })
+    const off = await open(`/dashboard/programs/${theirs.programId}/links/${theirs.linkId}/active`, cookie, {
+      _csrf: csrf,
+      active: 'false',
+    })
     expect(off.status).toBe(404)
-    const crossed = await open(`/dashboard/programs/${mine.programId}/links/${theirs.linkId}/active`, cookie, { _csrf: csrf, active: 'false' })
+    const crossed = await open(`/dashboard/programs/${mine.programId}/links/${theirs.linkId}/active`, cookie, {
+      _csrf: csrf,
+      active: 'false',
+    })
     expect(crossed.headers.get('location')).toContain('error=link_missing')
     expect((await k.click(theirs)).status).toBe(200)
     expect((await open(`/dashboard/programs/${theirs.programId}/payouts.csv`, cookie)).status).toBe(404)
@@ -73,8 +80,13 @@ describe('dashboard pages', () => {
     const base = `/dashboard/programs/${f.programId}/settings`
     const saved = await open(`${base}/origins`, cookie, { _csrf: csrf, allowed_origins: 'http://localhost:5173\nhttps://app.shop.test/' })
     expect(saved.headers.get('location')).toContain('done=origins_saved')
-    expect((await api.admin('GET', `/programs/${f.programId}`)).body.data[0].allowed_origins).toEqual(['http://localhost:5173', 'https://app.shop.test'])
-    expect((await open(`${base}/origins`, cookie, { _csrf: csrf, allowed_origins: 'not an origin' })).headers.get('location')).toContain('error=origins_invalid')
+    expect((await api.admin('GET', `/programs/${f.programId}`)).body.data[0].allowed_origins).toEqual([
+      'http://localhost:5173',
+      'https://app.shop.test',
+    ])
+    expect((await open(`${base}/origins`, cookie, { _csrf: csrf, allowed_origins: 'not an origin' })).headers.get('location')).toContain(
+      'error=origins_invalid',
+    )
     const regenerated = await open(`${base}/api-key`, cookie, { _csrf: csrf })
     expect(regenerated.status).toBe(200)
     const key = regenerated.text.match(/id="new-key" value="(svc_live_[^"]+)"/)![1]
@@ -94,7 +106,9 @@ describe('dashboard pages', () => {
     const f = await api.setupProgram({ lead_auth: 'server_required' })
     const id = await k.clickId(f)
     // A browser-mode lead is provisional (not counted) until the server settles it.
-    expect((await k.lead(null, { click_id: id, customer_key: 'p1', additional_data: {} }, { origin: 'https://shop.test' })).status).toBe(200)
+    expect((await k.lead(null, { click_id: id, customer_key: 'p1', additional_data: {} }, { origin: 'https://shop.test' })).status).toBe(
+      200,
+    )
     expect((await k.lead(f, { click_id: id, customer_key: 'p1' })).status).toBe(200)
     await k.customer(f, 'p2')
     expect((await k.sale(f, { customer_key: 'p2', transaction_id: `t-${f.programId}-1`, currency: 'EUR' })).status).toBe(200)
@@ -102,17 +116,27 @@ describe('dashboard pages', () => {
     expect((await k.refund(f, { transaction_id: `t-${f.programId}-2` })).status).toBe(200)
     const db = api.server.deps.database.client
     const one = (sql: string) => (db.prepare(sql).get(f.programId) as { n: number }).n
-    const rolled = db.prepare('SELECT sum(clicks) AS clicks, sum(leads) AS leads, sum(customers) AS customers, sum(sales) AS sales FROM daily_counts WHERE program_id = ?').get(f.programId)
+    const rolled = db
+      .prepare(
+        'SELECT sum(clicks) AS clicks, sum(leads) AS leads, sum(customers) AS customers, sum(sales) AS sales FROM daily_counts WHERE program_id = ?',
+      )
+      .get(f.programId)
     expect(rolled).toEqual({
       clicks: one('SELECT count(*) AS n FROM clicks WHERE program_id = ?'),
       leads: one("SELECT count(*) AS n FROM customers WHERE program_id = ? AND status <> 'provisional'"),
       customers: one("SELECT count(*) AS n FROM customers WHERE program_id = ? AND status = 'converted'"),
       sales: one('SELECT count(*) AS n FROM sales WHERE program_id = ?'),
     })
-    const money = db.prepare('SELECT currency, sum(revenue_cents) AS revenue, sum(refunded_cents) AS refunded, sum(commission_cents) AS commission FROM daily_money WHERE program_id = ? GROUP BY currency ORDER BY currency').all(f.programId)
-    const raw = db.prepare(`SELECT s.currency, sum(s.amount_cents) AS revenue, sum(CASE WHEN s.status <> 'recorded' THEN s.amount_cents ELSE 0 END) AS refunded,
+    const money = db
+      .prepare(
+        'SELECT currency, sum(revenue_cents) AS revenue, sum(refunded_cents) AS refunded, sum(commission_cents) AS commission FROM daily_money WHERE program_id = ? GROUP BY currency ORDER BY currency',
+      )
+      .all(f.programId)
+    const raw = db
+      .prepare(`SELECT s.currency, sum(s.amount_cents) AS revenue, sum(CASE WHEN s.status <> 'recorded' THEN s.amount_cents ELSE 0 END) AS refunded,
       (SELECT coalesce(sum(amount_cents), 0) FROM commissions c WHERE c.program_id = s.program_id AND c.currency = s.currency) AS commission
-      FROM sales s WHERE s.program_id = ? GROUP BY s.currency ORDER BY s.currency`).all(f.programId)
+      FROM sales s WHERE s.program_id = ? GROUP BY s.currency ORDER BY s.currency`)
+      .all(f.programId)
     expect(money).toEqual(raw)
   })
 })

@@ -9,7 +9,10 @@ beforeAll(async () => {
 afterAll(() => api.stop())
 
 /** A request to the server that never follows redirects: the tests read the 303s themselves. */
-async function open(path: string, options: { cookie?: string; method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}) {
+async function open(
+  path: string,
+  options: { cookie?: string; method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {},
+) {
   const response = await fetch(api.url + path, {
     method: options.method ?? (options.form ? 'POST' : 'GET'),
     redirect: 'manual',
@@ -83,7 +86,7 @@ describe('sign-in links', () => {
     expect((await api.call('POST', '/api/v1/admin/accounts/1/dashboard-link')).status).toBe(401)
   })
 
-  test('POST /api/v1/cli/dashboard-link answers the logged-in account\'s link; without a login token 401', async () => {
+  test("POST /api/v1/cli/dashboard-link answers the logged-in account's link; without a login token 401", async () => {
     const { token } = await login(api)
     const reply = await api.call('POST', '/api/v1/cli/dashboard-link', { token })
     expect(reply.status).toBe(200)
@@ -132,8 +135,17 @@ describe('sign-in links', () => {
 
 describe('sessions', () => {
   test('without a session every page redirects to the sign-in page, which says how to sign in', async () => {
-    for (const path of ['/dashboard', '/dashboard/programs/1', '/dashboard/programs/1/partners', '/dashboard/programs/1/sales', '/dashboard/programs/1/commissions',
-      '/dashboard/programs/1/payouts', '/dashboard/programs/1/events', '/dashboard/programs/1/settings', '/partner']) {
+    for (const path of [
+      '/dashboard',
+      '/dashboard/programs/1',
+      '/dashboard/programs/1/partners',
+      '/dashboard/programs/1/sales',
+      '/dashboard/programs/1/commissions',
+      '/dashboard/programs/1/payouts',
+      '/dashboard/programs/1/events',
+      '/dashboard/programs/1/settings',
+      '/partner',
+    ]) {
       const reply = await open(path, { cookie: 'svc_session=forged-session-value-0123456789' })
       expect({ path, status: reply.status, location: reply.headers.get('location') }).toEqual({ path, status: 303, location: '/sign-in' })
     }
@@ -143,7 +155,7 @@ describe('sessions', () => {
     expect(help.text).toContain('/dashboard-link')
   })
 
-  test('another account\'s program is a 404 page, never shown', async () => {
+  test("another account's program is a 404 page, never shown", async () => {
     const { accountId } = await login(api)
     const cookie = await signIn(accountId)
     const other = await api.setupProgram({ name: 'Secret program' })
@@ -195,10 +207,12 @@ describe('sessions', () => {
     expect(partners.body.data.map((p: { name: string }) => p.name)).not.toContain('Evil')
     const good = await open(path, { cookie, form: { _csrf: csrf, name: 'Good' }, headers: { origin: api.url } })
     expect(good.status).toBe(303)
-    expect((await api.admin('GET', `/programs/${fixture.programId}/partners`)).body.data.map((p: { name: string }) => p.name)).toContain('Good')
+    expect((await api.admin('GET', `/programs/${fixture.programId}/partners`)).body.data.map((p: { name: string }) => p.name)).toContain(
+      'Good',
+    )
   })
 
-  test('pages answer HTML without the API\'s rate-limit headers or envelopes', async () => {
+  test("pages answer HTML without the API's rate-limit headers or envelopes", async () => {
     const { accountId } = await login(api)
     const cookie = await signIn(accountId)
     for (let i = 0; i < 70; i++) {

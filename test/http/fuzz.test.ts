@@ -26,39 +26,128 @@ function random(seed: number) {
 }
 
 const ROUTES = [
-  '/healthz', '/tracker.js', '/openapi.json', '/docs', '/cli/login', '/cli/login?state=abc',
-  '/api/v1/track/click', '/api/v1/track/lead', '/api/v1/track/sale', '/api/v1/track/refund', '/api/v1/programs/me/readiness',
-  '/api/v1/cli/auth/start', '/api/v1/cli/auth/callback', '/api/v1/cli/auth/poll', '/api/v1/cli/auth/poll?state=x',
-  '/api/v1/cli/init', '/api/v1/cli/programs', '/api/v1/cli/status', '/api/v1/cli/test-event', '/api/v1/cli/stripe-connect',
-  '/api/v1/webhooks/stripe', '/api/v1/webhooks/stripe/PID', '/api/v1/webhooks/stripe/abc',
-  '/api/v1/admin/accounts', '/api/v1/admin/accounts/1/suspend', '/api/v1/admin/accounts/1/unsuspend', '/api/v1/admin/accounts/1/id-token',
-  '/api/v1/admin/programs', '/api/v1/admin/programs/PID', '/api/v1/admin/programs/PID/api-key/rotation',
-  '/api/v1/admin/programs/PID/partners', '/api/v1/admin/programs/PID/links', '/api/v1/admin/programs/PID/customers',
-  '/api/v1/admin/programs/PID/sales?limit=2', '/api/v1/admin/programs/PID/commissions?cursor=x', '/api/v1/admin/programs/PID/events',
-  '/api/v1/admin/links/1', '/api/v1/admin/sales/1', '/api/v1/admin/programs/99999999999999999999', '/nowhere', '/',
+  '/healthz',
+  '/tracker.js',
+  '/openapi.json',
+  '/docs',
+  '/cli/login',
+  '/cli/login?state=abc',
+  '/api/v1/track/click',
+  '/api/v1/track/lead',
+  '/api/v1/track/sale',
+  '/api/v1/track/refund',
+  '/api/v1/programs/me/readiness',
+  '/api/v1/cli/auth/start',
+  '/api/v1/cli/auth/callback',
+  '/api/v1/cli/auth/poll',
+  '/api/v1/cli/auth/poll?state=x',
+  '/api/v1/cli/init',
+  '/api/v1/cli/programs',
+  '/api/v1/cli/status',
+  '/api/v1/cli/test-event',
+  '/api/v1/cli/stripe-connect',
+  '/api/v1/webhooks/stripe',
+  '/api/v1/webhooks/stripe/PID',
+  '/api/v1/webhooks/stripe/abc',
+  '/api/v1/admin/accounts',
+  '/api/v1/admin/accounts/1/suspend',
+  '/api/v1/admin/accounts/1/unsuspend',
+  '/api/v1/admin/accounts/1/id-token',
+  '/api/v1/admin/programs',
+  '/api/v1/admin/programs/PID',
+  '/api/v1/admin/programs/PID/api-key/rotation',
+  '/api/v1/admin/programs/PID/partners',
+  '/api/v1/admin/programs/PID/links',
+  '/api/v1/admin/programs/PID/customers',
+  '/api/v1/admin/programs/PID/sales?limit=2',
+  '/api/v1/admin/programs/PID/commissions?cursor=x',
+  '/api/v1/admin/programs/PID/events',
+  '/api/v1/admin/links/1',
+  '/api/v1/admin/sales/1',
+  '/api/v1/admin/programs/99999999999999999999',
+  '/nowhere',
+  '/',
 ] as const
 /** Answers that are not JSON by design: the tracker script and the HTML pages. */
 const NOT_JSON = ['/tracker.js', '/docs', '/cli/login']
 // Bun's HTTP parser closes the connection on a method it does not know (FOO), before any app
 // runs: the odd methods here are the registered ones (PROPFIND; TRACE, which fetch refuses to send).
 const METHODS = ['GET', 'POST', 'POST', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'PROPFIND', 'TRACE'] as const
-const FIELDS = ['affiliate_url', 'click_id', 'customer_key', 'email', 'transaction_id', 'amount_cents', 'currency', 'occurred_at', 'provider',
-  'provider_payment_id', 'livemode', 'additional_data', 'reason', 'refund_reason', 'state', 'id_token', 'name', 'domain', 'commission_type',
-  'commission_rate', 'event_type', 'type', 'account_id', 'email', 'partner_id', 'short_link', 'active', 'rotate_by', 'allowed_origins',
-  'test_mode', 'program_id', 'stripe_webhook_secret', 'id', 'object', 'data', '__proto__', 'constructor'] as const
+const FIELDS = [
+  'affiliate_url',
+  'click_id',
+  'customer_key',
+  'email',
+  'transaction_id',
+  'amount_cents',
+  'currency',
+  'occurred_at',
+  'provider',
+  'provider_payment_id',
+  'livemode',
+  'additional_data',
+  'reason',
+  'refund_reason',
+  'state',
+  'id_token',
+  'name',
+  'domain',
+  'commission_type',
+  'commission_rate',
+  'event_type',
+  'type',
+  'account_id',
+  'email',
+  'partner_id',
+  'short_link',
+  'active',
+  'rotate_by',
+  'allowed_origins',
+  'test_mode',
+  'program_id',
+  'stripe_webhook_secret',
+  'id',
+  'object',
+  'data',
+  '__proto__',
+  'constructor',
+] as const
 
 function value(r: ReturnType<typeof random>, depth = 0): unknown {
   switch (r.int(depth > 3 ? 6 : 9)) {
-    case 0: return null
-    case 1: return r.next() < 0.5
-    case 2: return r.pick([0, -1, 1.5, 1e308, -1e-308, 2 ** 53 + 1, 100, 4900, NaN])
-    case 3: return r.pick(['', ' ', 'USD', 'eur', 'https://shop.test/?aff=x', 'percent', 'chain', 'click', 'chargeback', '2026-06-01T12:00:00Z', '\u0000', '☃'.repeat(50), 'x'.repeat(300)])
-    case 4: return `${r.pick(['svc_live_', 'clk_', 'cust_', 'txn_', ''])}${r.int(1e6)}`
-    case 5: return String(f.programId)
-    case 6: return Array.from({ length: r.int(4) }, () => value(r, depth + 1))
-    case 7: case 8: {
+    case 0:
+      return null
+    case 1:
+      return r.next() < 0.5
+    case 2:
+      return r.pick([0, -1, 1.5, 1e308, -1e-308, 2 ** 53 + 1, 100, 4900, NaN])
+    case 3:
+      return r.pick([
+        '',
+        ' ',
+        'USD',
+        'eur',
+        'https://shop.test/?aff=x',
+        'percent',
+        'chain',
+        'click',
+        'chargeback',
+        '2026-06-01T12:00:00Z',
+        '\u0000',
+        '☃'.repeat(50),
+        'x'.repeat(300),
+      ])
+    case 4:
+      return `${r.pick(['svc_live_', 'clk_', 'cust_', 'txn_', ''])}${r.int(1e6)}`
+    case 5:
+      return String(f.programId)
+    case 6:
+      return Array.from({ length: r.int(4) }, () => value(r, depth + 1))
+    case 7:
+    case 8: {
       const o: Record<string, unknown> = {}
-      for (let i = r.int(5); i > 0; i--) Object.defineProperty(o, r.pick(FIELDS), { value: value(r, depth + 1), enumerable: true, configurable: true, writable: true })
+      for (let i = r.int(5); i > 0; i--)
+        Object.defineProperty(o, r.pick(FIELDS), { value: value(r, depth + 1), enumerable: true, configurable: true, writable: true })
       return o
     }
   }
@@ -67,12 +156,18 @@ function value(r: ReturnType<typeof random>, depth = 0): unknown {
 
 function body(r: ReturnType<typeof random>): string | Uint8Array | undefined {
   switch (r.int(8)) {
-    case 0: return undefined
-    case 1: return ''
-    case 2: return r.pick(['{', 'null', '[]', '"x"', '{"a":', 'not json', '{}{}', '\ufeff{}'])
-    case 3: return new Uint8Array(Array.from({ length: r.int(64) }, () => r.int(256)))
-    case 4: return '['.repeat(5000 + r.int(20000)) + ']'.repeat(5000)
-    default: return JSON.stringify(value(r, 1) ?? {})
+    case 0:
+      return undefined
+    case 1:
+      return ''
+    case 2:
+      return r.pick(['{', 'null', '[]', '"x"', '{"a":', 'not json', '{}{}', '\ufeff{}'])
+    case 3:
+      return new Uint8Array(Array.from({ length: r.int(64) }, () => r.int(256)))
+    case 4:
+      return '['.repeat(5000 + r.int(20000)) + ']'.repeat(5000)
+    default:
+      return JSON.stringify(value(r, 1) ?? {})
   }
 }
 
@@ -84,7 +179,16 @@ function headers(r: ReturnType<typeof random>, hasBody: boolean): Record<string,
   if (auth === 3) h.authorization = `Bearer junk-${r.int(1e9)}`
   if (auth === 4) h.authorization = `Bearer ${'j'.repeat(1000 + r.int(8000))}`
   if (auth === 5) h.authorization = r.pick(['Bearer', 'Bearer ', 'Basic abc', 'bearer  x ', 'Bearer\tx'])
-  if (hasBody && r.next() < 0.8) h['content-type'] = r.pick(['application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/vnd.api+json', '', 'application/json; charset=latin1'])
+  if (hasBody && r.next() < 0.8)
+    h['content-type'] = r.pick([
+      'application/json',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/vnd.api+json',
+      '',
+      'application/json; charset=latin1',
+    ])
   if (r.next() < 0.2) h.origin = r.pick(['https://shop.test', 'http://evil.test', 'null', 'https://a.shop.test'])
   if (r.next() < 0.1) h['x-forwarded-for'] = r.pick(['1.2.3.4', 'a, b, c', ','])
   if (r.next() < 0.1) h['stripe-signature'] = r.pick(['t=1,v1=abc', 'garbage', 't=99999999999999,v1=' + 'a'.repeat(64)])
@@ -123,8 +227,14 @@ test(`${COUNT} random requests over every route: no 5xx, no reset, JSON with X-R
       if (viaSocket) {
         const host = r.pick(['x', '', 'a:1', 'svc.test'])
         const bytes = payload === undefined ? new Uint8Array() : typeof payload === 'string' ? new TextEncoder().encode(payload) : payload
-        const lines = Object.entries(sent).map(([k, v]) => `${k}: ${v}\r\n`).join('')
-        const reply = await rawRequest(api.port, `${method} ${path} HTTP/1.1\r\nHost: ${host}\r\n${lines}Content-Length: ${bytes.length}\r\nConnection: close\r\n\r\n`, [bytes])
+        const lines = Object.entries(sent)
+          .map(([k, v]) => `${k}: ${v}\r\n`)
+          .join('')
+        const reply = await rawRequest(
+          api.port,
+          `${method} ${path} HTTP/1.1\r\nHost: ${host}\r\n${lines}Content-Length: ${bytes.length}\r\nConnection: close\r\n\r\n`,
+          [bytes],
+        )
         if (reply.reset) throw new Error('reset')
         status = reply.status
         text = reply.text
@@ -142,7 +252,12 @@ test(`${COUNT} random requests over every route: no 5xx, no reset, JSON with X-R
     const bare = path.split('?')[0].replace(/\/+$/, '')
     const jsonExpected = method !== 'HEAD' && status !== 304 && status !== 204 && !(NOT_JSON.includes(bare) && status < 400)
     let json = true
-    if (jsonExpected) try { JSON.parse(text) } catch { json = false }
+    if (jsonExpected)
+      try {
+        JSON.parse(text)
+      } catch {
+        json = false
+      }
     // docs/api.md, Request IDs: GET /api/v1/cli/status answers its 200, 401 and 429 without one.
     const idExpected = !(bare === '/api/v1/cli/status' && method === 'GET' && status !== 500)
     if (status >= 500 || status === 0 || !json || (idExpected && !requestId)) {
@@ -150,9 +265,11 @@ test(`${COUNT} random requests over every route: no 5xx, no reset, JSON with X-R
     }
   }
   let next = 0
-  await Promise.all(Array.from({ length: 8 }, async () => {
-    while (next < COUNT) await one(next++)
-  }))
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < COUNT) await one(next++)
+    }),
+  )
   expect(failures.slice(0, 20)).toEqual([])
   expect(api.errors).toEqual([])
 }, 120_000)

@@ -22,7 +22,9 @@ describe('a path of many slashes (item 1)', () => {
     expect(flood.status).toBe(404)
     expect(flood.json).toEqual({ data: null, error: { status: 404, name: 'NotFoundError', message: 'Route not found', details: {} } })
     expect(flood.headers['x-request-id']).toBeTruthy()
-    const click = await raw(`POST /api/v1/track/click${'/'.repeat(5000)} HTTP/1.1\r\nHost: svc.test\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`)
+    const click = await raw(
+      `POST /api/v1/track/click${'/'.repeat(5000)} HTTP/1.1\r\nHost: svc.test\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+    )
     expect(click.status).toBe(400)
     expect(click.json.error.message).toBe('affiliate_url is required')
     expect(click.headers['x-ratelimit-limit']).toBeTruthy()
@@ -33,7 +35,10 @@ describe('a path of many slashes (item 1)', () => {
     for (const target of [`/api${'/'.repeat(9000)}a/`, `/api${'/'.repeat(9000)}`, `/api/v1/track/click?x=${'a'.repeat(9000)}`]) {
       const reply = await get(target)
       expect(reply.status).toBe(400)
-      expect(reply.json).toEqual({ data: null, error: { status: 400, name: 'BadRequestError', message: 'URL too long (limit 8192 bytes)', details: {} } })
+      expect(reply.json).toEqual({
+        data: null,
+        error: { status: 400, name: 'BadRequestError', message: 'URL too long (limit 8192 bytes)', details: {} },
+      })
       expect(reply.headers['x-request-id']).toBeTruthy()
     }
     const sale = await get(`/api/v1/track/sale?x=${'a'.repeat(9000)}`)
@@ -48,7 +53,11 @@ describe('an odd Host header (item 3)', () => {
   test('routes every request on its own path, whatever the Host says', async () => {
     for (const host of ['x', '', 'a:1', 'ab', '[::1]', 'svc.example:8443']) {
       const health = await get('/healthz', host)
-      expect({ host, status: health.status, body: health.json }).toEqual({ host, status: 200, body: { data: { status: 'ok' }, error: null } })
+      expect({ host, status: health.status, body: health.json }).toEqual({
+        host,
+        status: 200,
+        body: { data: { status: 'ok' }, error: null },
+      })
       expect(health.headers['x-request-id']).toBeTruthy()
     }
     // Elysia would have read /api/v1/track/click out of this URL for `Host: x`: no limit applied to it.
@@ -58,7 +67,8 @@ describe('an odd Host header (item 3)', () => {
 
   test('the click limit counts requests sent with a one-letter Host', async () => {
     await withOwnServer(async (own) => {
-      const click = () => rawRequest(own.port, 'POST /api/v1/track/click HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}')
+      const click = () =>
+        rawRequest(own.port, 'POST /api/v1/track/click HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}')
       for (let i = 0; i < 60; i++) {
         const reply = await click()
         expect(reply.json.error.message).toBe('affiliate_url is required')
@@ -75,10 +85,17 @@ describe('an oversized body (item 4)', () => {
   const send = (path: string, size: number, chunked: boolean, token?: string) => {
     const bytes = new Uint8Array(size).fill(32)
     const body = chunked
-      ? new ReadableStream({ start(c) { for (let at = 0; at < size; at += 256 * KiB) c.enqueue(bytes.subarray(at, at + 256 * KiB)); c.close() } })
+      ? new ReadableStream({
+          start(c) {
+            for (let at = 0; at < size; at += 256 * KiB) c.enqueue(bytes.subarray(at, at + 256 * KiB))
+            c.close()
+          },
+        })
       : bytes
     return fetch(api.url + path, {
-      method: 'POST', body, duplex: 'half',
+      method: 'POST',
+      body,
+      duplex: 'half',
       headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
     } as RequestInit)
   }
@@ -88,7 +105,12 @@ describe('an oversized body (item 4)', () => {
       for (const size of sizes) {
         const click = await send('/api/v1/track/click', size, chunked)
         expect({ size, status: click.status, body: await click.json() }).toEqual({
-          size, status: 400, body: { data: null, error: { status: 400, name: 'BadRequestError', message: 'Request body too large (limit 65536 bytes)', details: {} } },
+          size,
+          status: 400,
+          body: {
+            data: null,
+            error: { status: 400, name: 'BadRequestError', message: 'Request body too large (limit 65536 bytes)', details: {} },
+          },
         })
         expect(click.headers.get('x-request-id')).toBeTruthy()
         const sale = await send('/api/v1/track/sale', size, chunked, f.apiKey)
@@ -108,8 +130,13 @@ describe('an oversized body (item 4)', () => {
   test('with a Content-Length and the body still arriving, the answer comes before the connection closes (no reset)', async () => {
     const size = 4 * MiB + 1
     const chunk = new Uint8Array(64 * KiB).fill(32)
-    const parts = Array.from({ length: Math.ceil(size / chunk.length) }, (_, i) => (i === 0 ? chunk.subarray(0, size - (Math.ceil(size / chunk.length) - 1) * chunk.length) : chunk))
-    const reply = await raw(`POST /api/v1/track/lead HTTP/1.1\r\nHost: svc.test\r\nContent-Length: ${size}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n`, parts)
+    const parts = Array.from({ length: Math.ceil(size / chunk.length) }, (_, i) =>
+      i === 0 ? chunk.subarray(0, size - (Math.ceil(size / chunk.length) - 1) * chunk.length) : chunk,
+    )
+    const reply = await raw(
+      `POST /api/v1/track/lead HTTP/1.1\r\nHost: svc.test\r\nContent-Length: ${size}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n`,
+      parts,
+    )
     expect(reply.reset).toBe(false)
     expect(reply.status).toBe(400)
     expect(reply.json.error.message).toBe('Request body too large (limit 65536 bytes)')
@@ -120,7 +147,7 @@ describe('an oversized body (item 4)', () => {
 describe('Bearer tokens nobody issued (item 2)', () => {
   const long = `Bearer ${'x'.repeat(2000)}`
 
-  test('an Authorization header over 1 KiB answers the route\'s 401 for an unknown token', async () => {
+  test("an Authorization header over 1 KiB answers the route's 401 for an unknown token", async () => {
     const sale = await api.call('POST', '/api/v1/track/sale', { body: {}, headers: { authorization: long } })
     expect(sale.status).toBe(401)
     expect(sale.body.error).toMatchObject({ message: 'Invalid API token', code: 'unauthorized' })
@@ -168,7 +195,12 @@ describe('the operator API (item 9)', () => {
         expect(refused.status).toBe(429)
         expect(refused.body).toEqual({
           data: null,
-          error: { status: 429, name: 'TooManyRequestsError', message: 'Too many wrong admin tokens from this address. Retry after the number of seconds in Retry-After.', details: {} },
+          error: {
+            status: 429,
+            name: 'TooManyRequestsError',
+            message: 'Too many wrong admin tokens from this address. Retry after the number of seconds in Retry-After.',
+            details: {},
+          },
         })
         expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0)
       }

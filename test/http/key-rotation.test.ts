@@ -27,10 +27,15 @@ describe('a key marked for mandatory rotation (docs/api.md, Authentication)', ()
     expect(reply.headers.get('sunset')).toBe(new Date(rotateBy).toUTCString())
     // The tests run with PORT=0, so PUBLIC_BASE_URL (and {docs_url}) defaults to http://localhost:0.
     expect(reply.headers.get('link')).toBe('<http://localhost:0/docs#api_key_rotation_required>; rel="deprecation"')
-    expect(reply.body.warnings).toEqual([{
-      code: 'api_key_rotation_required', message: expect.any(String), hint: expect.any(String), rotate_by: rotateBy,
-      docs_url: 'http://localhost:0/docs#api_key_rotation_required',
-    }])
+    expect(reply.body.warnings).toEqual([
+      {
+        code: 'api_key_rotation_required',
+        message: expect.any(String),
+        hint: expect.any(String),
+        rotate_by: rotateBy,
+        docs_url: 'http://localhost:0/docs#api_key_rotation_required',
+      },
+    ])
   })
 
   test('its error answers carry the warnings too, beside data', async () => {
@@ -43,12 +48,19 @@ describe('a key marked for mandatory rotation (docs/api.md, Authentication)', ()
 
   test('after the deadline every request with it answers 401 api_key_rotation_required in the typed envelope', async () => {
     api.clock.advance(7 * DAY)
-    for (const [method, path] of [['GET', '/api/v1/programs/me/readiness'], ['POST', '/api/v1/track/sale'], ['POST', '/api/v1/track/refund'], ['GET', '/api/v1/cli/status']]) {
+    for (const [method, path] of [
+      ['GET', '/api/v1/programs/me/readiness'],
+      ['POST', '/api/v1/track/sale'],
+      ['POST', '/api/v1/track/refund'],
+      ['GET', '/api/v1/cli/status'],
+    ]) {
       const reply = await api.call(method, path, { token: fixture.apiKey, body: method === 'POST' ? {} : undefined })
       expect(reply.status).toBe(401)
       expect('data' in reply.body).toBe(false)
       expect(reply.body.error).toEqual({
-        code: 'api_key_rotation_required', message: expect.any(String), hint: expect.any(String),
+        code: 'api_key_rotation_required',
+        message: expect.any(String),
+        hint: expect.any(String),
         docs_url: 'http://localhost:0/docs#api_key_rotation_required',
       })
       // This product has no settings screen: the hint names the operator API call that does it.

@@ -33,17 +33,41 @@ const CURRENCIES = ['USD', 'EUR', 'VND'] as const
 const minorUnit: Record<string, number> = { USD: 100, EUR: 100, VND: 1 }
 const pick = (n: number) => fc.nat({ max: n - 1 })
 const op = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant('sale' as const), partner: pick(2), currency: fc.constantFrom(...CURRENCIES), amount: fc.integer({ min: 100, max: 200_000 }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('refund' as const), sale: fc.nat(), reason: fc.constantFrom('refund', 'chargeback') }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant('sale' as const),
+      partner: pick(2),
+      currency: fc.constantFrom(...CURRENCIES),
+      amount: fc.integer({ min: 100, max: 200_000 }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('refund' as const), sale: fc.nat(), reason: fc.constantFrom('refund', 'chargeback') }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('wait' as const), days: fc.integer({ min: 0, max: 20 }) }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('run' as const), race: fc.boolean(), untilDaysAgo: fc.option(fc.integer({ min: 0, max: 15 }), { freq: 3 }) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('run' as const),
+      race: fc.boolean(),
+      untilDaysAgo: fc.option(fc.integer({ min: 0, max: 15 }), { freq: 3 }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('cancel' as const), payout: fc.nat() }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('pay' as const), payout: fc.nat() }) },
 )
 type Op = typeof op extends fc.Arbitrary<infer T> ? T : never
 const terms = fc.record({ holding: fc.constantFrom(0, 7, 30), minimum: fc.constantFrom(0, 10, 25.5) })
 
-interface ModelSale { txn: string; partner: number; currency: string; commission: number; refunded: boolean }
+interface ModelSale {
+  txn: string
+  partner: number
+  currency: string
+  commission: number
+  refunded: boolean
+}
 
 /** recurring_percent 10: round(amount × 10 / 100) half up, on every sale. */
 const commissionOf = (amount: number) => Math.floor((amount * 10 + 50) / 100)
@@ -74,27 +98,56 @@ async function checkBalance(f: Fixture, holding: number, partners: number[], sal
       const mine = sales.filter((s) => s.partner === index && s.currency === currency)
       const booked = mine.reduce((sum, s) => sum + s.commission, 0)
       const reversed = mine.filter((s) => s.refunded).reduce((sum, s) => sum + s.commission, 0)
-      const payoutSum = (status: string) => payouts
-        .filter((p) => p.partner_id === partnerId && p.currency === currency && p.status === status).reduce((sum, p) => sum + p.amount_cents, 0)
-      const entrySum = (status: string) => entries
-        .filter((e) => e.partner_id === partnerId && e.currency === currency && e.status === status).reduce((sum, e) => sum + e.amount_cents, 0)
-      const terms = { paid: payoutSum('paid'), inPayouts: payoutSum('pending'), due: entrySum('due'), pending: entrySum('pending'), reversed }
-      expect({ partnerId, currency, sum: terms.paid + terms.inPayouts + terms.due + terms.pending + terms.reversed, terms })
-        .toEqual({ partnerId, currency, sum: booked, terms })
+      const payoutSum = (status: string) =>
+        payouts
+          .filter((p) => p.partner_id === partnerId && p.currency === currency && p.status === status)
+          .reduce((sum, p) => sum + p.amount_cents, 0)
+      const entrySum = (status: string) =>
+        entries
+          .filter((e) => e.partner_id === partnerId && e.currency === currency && e.status === status)
+          .reduce((sum, e) => sum + e.amount_cents, 0)
+      const terms = {
+        paid: payoutSum('paid'),
+        inPayouts: payoutSum('pending'),
+        due: entrySum('due'),
+        pending: entrySum('pending'),
+        reversed,
+      }
+      expect({ partnerId, currency, sum: terms.paid + terms.inPayouts + terms.due + terms.pending + terms.reversed, terms }).toEqual({
+        partnerId,
+        currency,
+        sum: booked,
+        terms,
+      })
       const balance = grouped.find((b) => b.partnerId === partnerId && b.currency === currency)
       expect(balance ?? { partnerId, currency, booked: 0, paid: 0, inPayout: 0, due: 0, pending: 0, reversed: 0 }).toEqual({
-        partnerId, currency, booked, paid: terms.paid, inPayout: terms.inPayouts, due: terms.due, pending: terms.pending, reversed,
+        partnerId,
+        currency,
+        booked,
+        paid: terms.paid,
+        inPayout: terms.inPayouts,
+        due: terms.due,
+        pending: terms.pending,
+        reversed,
       })
       // Entries reversed before any payout cancel out: they are never paid.
-      expect(entries.filter((e) => e.partner_id === partnerId && e.currency === currency && e.status === 'reversed')
-        .reduce((sum, e) => sum + e.amount_cents, 0)).toBe(0)
+      expect(
+        entries
+          .filter((e) => e.partner_id === partnerId && e.currency === currency && e.status === 'reversed')
+          .reduce((sum, e) => sum + e.amount_cents, 0),
+      ).toBe(0)
     }
   }
   return payouts
 }
 
 async function scenario(setup: { holding: number; minimum: number }, ops: Op[]) {
-  const f = await api.setupProgram({ commission_type: 'recurring_percent', commission_rate: 10, holding_period_days: setup.holding, minimum_payout: setup.minimum })
+  const f = await api.setupProgram({
+    commission_type: 'recurring_percent',
+    commission_rate: 10,
+    holding_period_days: setup.holding,
+    minimum_payout: setup.minimum,
+  })
   const second = await k.partnerLink(f, unique('p2'))
   const fixtures = [f, second]
   const customers = [unique('c0'), unique('c1')]
@@ -107,7 +160,12 @@ async function scenario(setup: { holding: number; minimum: number }, ops: Op[]) 
   for (const o of ops) {
     if (o.kind === 'sale') {
       const txn = unique('t')
-      const reply = await k.sale(f, { transaction_id: txn, customer_key: customers[o.partner], amount_cents: o.amount, currency: o.currency })
+      const reply = await k.sale(f, {
+        transaction_id: txn,
+        customer_key: customers[o.partner],
+        amount_cents: o.amount,
+        currency: o.currency,
+      })
       expect(reply.status).toBe(200)
       sales.push({ txn, partner: o.partner, currency: o.currency, commission: commissionOf(o.amount), refunded: false })
     } else if (o.kind === 'refund') {
@@ -119,7 +177,9 @@ async function scenario(setup: { holding: number; minimum: number }, ops: Op[]) 
       api.clock.advance(days(o.days))
     } else if (o.kind === 'run') {
       const body = o.untilDaysAgo === null ? undefined : { until: new Date(api.clock.now() - days(o.untilDaysAgo)).toISOString() }
-      const replies = await Promise.all(o.race ? [api.admin('POST', runPath, body), api.admin('POST', runPath, body)] : [api.admin('POST', runPath, body)])
+      const replies = await Promise.all(
+        o.race ? [api.admin('POST', runPath, body), api.admin('POST', runPath, body)] : [api.admin('POST', runPath, body)],
+      )
       const created = replies.flatMap((r) => (expect(r.status).toBe(201), r.body.data))
       for (const p of created) {
         expect(p.amount_cents).toBeGreaterThan(0)
@@ -131,7 +191,11 @@ async function scenario(setup: { holding: number; minimum: number }, ops: Op[]) 
     } else {
       if (!payoutIds.length) continue
       const id = payoutIds[o.payout % payoutIds.length]
-      const reply = await api.admin('POST', `/payouts/${id}/${o.kind === 'pay' ? 'paid' : 'cancel'}`, o.kind === 'pay' ? { reference: `ref-${id}` } : undefined)
+      const reply = await api.admin(
+        'POST',
+        `/payouts/${id}/${o.kind === 'pay' ? 'paid' : 'cancel'}`,
+        o.kind === 'pay' ? { reference: `ref-${id}` } : undefined,
+      )
       expect([200, 409]).toContain(reply.status)
     }
     await checkBalance(f, setup.holding, partners, sales)

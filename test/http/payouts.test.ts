@@ -36,7 +36,10 @@ describe('program payout terms', () => {
     expect(patched.body.data).toMatchObject({ holding_period_days: 0, minimum_payout: 12.5 })
     expect(await shown()).toMatchObject({ holding_period_days: 0, minimum_payout: 12.5 })
     const made = await api.setupProgram({ holding_period_days: 365, minimum_payout: 50 })
-    expect((await api.admin('GET', `/programs/${made.programId}`)).body.data[0]).toMatchObject({ holding_period_days: 365, minimum_payout: 50 })
+    expect((await api.admin('GET', `/programs/${made.programId}`)).body.data[0]).toMatchObject({
+      holding_period_days: 365,
+      minimum_payout: 50,
+    })
   })
 
   test('out of range or mistyped terms answer 400 naming the field, and change nothing', async () => {
@@ -53,7 +56,12 @@ describe('program payout terms', () => {
     }
     const { body } = await api.admin('POST', '/accounts', { email: unique('o') + '@shop.test' })
     const created = await api.admin('POST', '/programs', {
-      account_id: body.data.account_id, name: 'P', domain: 'shop.test', commission_type: 'percent', commission_rate: 10, holding_period_days: 400,
+      account_id: body.data.account_id,
+      name: 'P',
+      domain: 'shop.test',
+      commission_type: 'percent',
+      commission_rate: 10,
+      holding_period_days: 400,
     })
     expect(created.status).toBe(400)
     expect(created.body.error.message).toBe('holding_period_days must be a whole number from 0 to 365')
@@ -98,15 +106,29 @@ describe('payout runs', () => {
     const g = await k.partnerLink(f, unique('second'))
     const sellF = await buyer(f)
     const sellG = await buyer(g)
-    await sellF('USD'); await sellF('USD'); await sellF('VND'); await sellG('EUR')
+    await sellF('USD')
+    await sellF('USD')
+    await sellF('VND')
+    await sellG('EUR')
     const first = await run(f)
     expect(first.status).toBe(201)
     expect(first.body.data.map((p: any) => [p.partner_id, p.currency, p.amount_cents, p.commissions, p.status])).toEqual([
-      [f.partnerId, 'USD', 1000, 2, 'pending'], [f.partnerId, 'VND', 5, 1, 'pending'], [g.partnerId, 'EUR', 500, 1, 'pending'],
+      [f.partnerId, 'USD', 1000, 2, 'pending'],
+      [f.partnerId, 'VND', 5, 1, 'pending'],
+      [g.partnerId, 'EUR', 500, 1, 'pending'],
     ])
     expect(first.body.data[0]).toEqual({
-      payout_id: expect.any(Number), program_id: f.programId, partner_id: f.partnerId, currency: 'USD', amount_cents: 1000, commissions: 2,
-      status: 'pending', reference: null, created_at: new Date(api.clock.now()).toISOString(), paid_at: null, canceled_at: null,
+      payout_id: expect.any(Number),
+      program_id: f.programId,
+      partner_id: f.partnerId,
+      currency: 'USD',
+      amount_cents: 1000,
+      commissions: 2,
+      status: 'pending',
+      reference: null,
+      created_at: new Date(api.clock.now()).toISOString(),
+      paid_at: null,
+      canceled_at: null,
     })
     const second = await run(f)
     expect(second.status).toBe(201)
@@ -122,16 +144,20 @@ describe('payout runs', () => {
   test('a payout detail is a list of one payout with its ledger entries', async () => {
     const f = await api.setupProgram({ ...terms, holding_period_days: 0 })
     const sell = await buyer(f)
-    await sell(); await sell()
+    await sell()
+    await sell()
     const [payout] = (await run(f)).body.data
     const reply = await api.admin('GET', `/payouts/${payout.payout_id}`)
     expect(reply.status).toBe(200)
     expect(reply.body.next_cursor).toBeNull()
     expect(reply.body.data).toHaveLength(1)
-    expect(reply.body.data[0]).toMatchObject({ ...payout, entries: [
-      { commission_id: expect.any(Number), kind: 'commission', amount_cents: 500, created_at: expect.any(String) },
-      { commission_id: expect.any(Number), kind: 'commission', amount_cents: 500, created_at: expect.any(String) },
-    ] })
+    expect(reply.body.data[0]).toMatchObject({
+      ...payout,
+      entries: [
+        { commission_id: expect.any(Number), kind: 'commission', amount_cents: 500, created_at: expect.any(String) },
+        { commission_id: expect.any(Number), kind: 'commission', amount_cents: 500, created_at: expect.any(String) },
+      ],
+    })
     expect((await api.admin('GET', '/payouts/999999')).status).toBe(404)
     expect((await api.admin('GET', '/payouts/abc')).body.error.message).toBe('Payout not found')
   })
@@ -146,7 +172,9 @@ describe('payout runs', () => {
     api.clock.advance(days(20))
     expect((await run(f, { until: new Date(firstDue - 1).toISOString() })).body.data).toEqual([])
     expect((await run(f, { until: new Date(firstDue).toISOString() })).body.data.map((p: any) => p.amount_cents)).toEqual([500])
-    expect((await run(f, { until: new Date(api.clock.now() + days(365)).toISOString() })).body.data.map((p: any) => p.amount_cents)).toEqual([500])
+    expect(
+      (await run(f, { until: new Date(api.clock.now() + days(365)).toISOString() })).body.data.map((p: any) => p.amount_cents),
+    ).toEqual([500])
     for (const until of ['yesterday', '2026-13-01', 5]) {
       const reply = await run(f, { until })
       expect(reply.status).toBe(400)
@@ -165,15 +193,19 @@ describe('payout runs', () => {
     expect((await run(f)).body.data.map((p: any) => [p.currency, p.amount_cents])).toEqual([['USD', 1000]])
   })
 
-  test('two runs racing create each entry\'s payout once', async () => {
+  test("two runs racing create each entry's payout once", async () => {
     const f = await api.setupProgram({ ...terms, holding_period_days: 0 })
     const sell = await buyer(f)
-    await sell(); await sell(); await sell()
+    await sell()
+    await sell()
+    await sell()
     const replies = await Promise.all([run(f), run(f), run(f)])
     expect(replies.map((r) => r.status)).toEqual([201, 201, 201])
     const created = replies.flatMap((r) => r.body.data)
     expect(created.map((p: any) => p.amount_cents)).toEqual([1500])
-    expect(k.count('SELECT count(*) AS n FROM payout_entries pe JOIN payouts p ON p.id = pe.payout_id WHERE p.program_id = ?', f.programId)).toBe(3)
+    expect(
+      k.count('SELECT count(*) AS n FROM payout_entries pe JOIN payouts p ON p.id = pe.payout_id WHERE p.program_id = ?', f.programId),
+    ).toBe(3)
   })
 
   test('the database refuses a second pending or paid payout for one ledger entry (UNIQUE)', async () => {
@@ -181,11 +213,18 @@ describe('payout runs', () => {
     await (await buyer(f))()
     const [payout] = (await run(f)).body.data
     const { client } = api.server.deps.database
-    const entry = client.prepare('SELECT ledger_entry_id AS id FROM payout_entries WHERE payout_id = ?').get(payout.payout_id) as { id: number }
-    expect(() => client.prepare("INSERT INTO payout_entries (payout_id, ledger_entry_id, status) VALUES (?, ?, 'paid')").run(payout.payout_id, entry.id))
-      .toThrow(/UNIQUE/)
+    const entry = client.prepare('SELECT ledger_entry_id AS id FROM payout_entries WHERE payout_id = ?').get(payout.payout_id) as {
+      id: number
+    }
+    expect(() =>
+      client
+        .prepare("INSERT INTO payout_entries (payout_id, ledger_entry_id, status) VALUES (?, ?, 'paid')")
+        .run(payout.payout_id, entry.id),
+    ).toThrow(/UNIQUE/)
     // A canceled payout frees its entries.
-    client.prepare("INSERT INTO payout_entries (payout_id, ledger_entry_id, status) VALUES (?, ?, 'canceled')").run(payout.payout_id, entry.id)
+    client
+      .prepare("INSERT INTO payout_entries (payout_id, ledger_entry_id, status) VALUES (?, ?, 'canceled')")
+      .run(payout.payout_id, entry.id)
   })
 })
 
@@ -205,8 +244,9 @@ describe('paid and cancel', () => {
     const canceled = await api.admin('POST', `/payouts/${payout.payout_id}/cancel`)
     expect(canceled.status).toBe(409)
     expect(canceled.body.error).toMatchObject({ status: 409, message: 'A paid payout cannot be canceled' })
-    expect((await api.admin('POST', `/payouts/${payout.payout_id}/paid`, { reference: 5 })).body.error.message)
-      .toBe('reference must be a string of at most 500 characters')
+    expect((await api.admin('POST', `/payouts/${payout.payout_id}/paid`, { reference: 5 })).body.error.message).toBe(
+      'reference must be a string of at most 500 characters',
+    )
     expect((await api.admin('POST', '/payouts/999999/paid')).status).toBe(404)
   })
 
@@ -238,20 +278,27 @@ describe('reversals after payment', () => {
     const [first] = (await run(f)).body.data
     await api.admin('POST', `/payouts/${first.payout_id}/paid`)
     await k.refund(f, { transaction_id: txn, reason: 'chargeback' })
-    await sell(); await sell()
+    await sell()
+    await sell()
     expect(await statuses(f)).toEqual(['commission:500:pending', 'commission:500:pending', 'reversal:-500:due', 'commission:500:paid'])
     // The reversal alone is a negative net: no payout.
     expect((await run(f)).body.data).toEqual([])
     api.clock.advance(days(7))
     const [next] = (await run(f)).body.data
     expect(next).toMatchObject({ amount_cents: 500, commissions: 3 })
-    expect(await statuses(f)).toEqual(['commission:500:in_payout', 'commission:500:in_payout', 'reversal:-500:in_payout', 'commission:500:paid'])
+    expect(await statuses(f)).toEqual([
+      'commission:500:in_payout',
+      'commission:500:in_payout',
+      'reversal:-500:in_payout',
+      'commission:500:paid',
+    ])
   })
 
   test('a negative balance in one currency makes no payout there and leaves the other currency alone', async () => {
     const f = await api.setupProgram({ ...terms, holding_period_days: 0 })
     const sell = await buyer(f)
-    const a = await sell(); const b = await sell()
+    const a = await sell()
+    const b = await sell()
     const [first] = (await run(f)).body.data
     await api.admin('POST', `/payouts/${first.payout_id}/paid`)
     await k.refund(f, { transaction_id: a, reason: 'refund' })
@@ -265,33 +312,44 @@ describe('reversals after payment', () => {
 describe('payouts CSV', () => {
   test('a header row, amounts in major units, pending and paid by default, ?status= to choose', async () => {
     const f = await api.setupProgram({ ...terms, holding_period_days: 0 })
-    const hostile = await api.admin('POST', `/programs/${f.programId}/partners`, { name: '=HYPERLINK("http://x.test","a, b")', email: 'p@shop.test' })
+    const hostile = await api.admin('POST', `/programs/${f.programId}/partners`, {
+      name: '=HYPERLINK("http://x.test","a, b")',
+      email: 'p@shop.test',
+    })
     const shortLink = unique('hostile')
     await api.admin('POST', `/programs/${f.programId}/links`, { partner_id: hostile.body.data.partner_id, short_link: shortLink })
     const g = { ...f, partnerId: hostile.body.data.partner_id, shortLink }
     await (await buyer(f))('VND')
     const sellG = await buyer(g)
-    await sellG('USD'); await sellG('USD')
+    await sellG('USD')
+    await sellG('USD')
     await sellG('EUR')
     const created = (await run(f)).body.data
     const [vnd, eur, usd] = created.map((p: any) => p.payout_id)
     await api.admin('POST', `/payouts/${usd}/paid`)
     await api.admin('POST', `/payouts/${eur}/cancel`)
 
-    const firstName = (await api.admin('GET', `/programs/${f.programId}/partners`)).body.data.find((p: any) => p.partner_id === f.partnerId).name
+    const firstName = (await api.admin('GET', `/programs/${f.programId}/partners`)).body.data.find(
+      (p: any) => p.partner_id === f.partnerId,
+    ).name
     const reply = await api.call('GET', `/api/v1/admin/programs/${f.programId}/payouts.csv`, { token: ADMIN_TOKEN })
     expect(reply.status).toBe(200)
     expect(reply.headers.get('content-type')).toBe('text/csv; charset=utf-8')
     expect(reply.headers.get('content-disposition')).toBe(`attachment; filename="payouts-program-${f.programId}.csv"`)
     expect(reply.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/)
-    expect(reply.body).toBe([
-      'payout_id,partner_id,partner_name,partner_email,currency,amount,commissions,status',
-      `${usd},${g.partnerId},"'=HYPERLINK(""http://x.test"",""a, b"")",p@shop.test,USD,10.00,2,paid`,
-      `${vnd},${f.partnerId},${firstName},,VND,5,1,pending`,
-      '',
-    ].join('\r\n'))
+    expect(reply.body).toBe(
+      [
+        'payout_id,partner_id,partner_name,partner_email,currency,amount,commissions,status',
+        `${usd},${g.partnerId},"'=HYPERLINK(""http://x.test"",""a, b"")",p@shop.test,USD,10.00,2,paid`,
+        `${vnd},${f.partnerId},${firstName},,VND,5,1,pending`,
+        '',
+      ].join('\r\n'),
+    )
     const canceledOnly = await api.call('GET', `/api/v1/admin/programs/${f.programId}/payouts.csv?status=canceled`, { token: ADMIN_TOKEN })
-    expect(canceledOnly.body.split('\r\n').slice(1)).toEqual([`${eur},${g.partnerId},"'=HYPERLINK(""http://x.test"",""a, b"")",p@shop.test,EUR,5.00,1,canceled`, ''])
+    expect(canceledOnly.body.split('\r\n').slice(1)).toEqual([
+      `${eur},${g.partnerId},"'=HYPERLINK(""http://x.test"",""a, b"")",p@shop.test,EUR,5.00,1,canceled`,
+      '',
+    ])
     const bad = await api.call('GET', `/api/v1/admin/programs/${f.programId}/payouts.csv?status=open`, { token: ADMIN_TOKEN })
     expect(bad.status).toBe(400)
     expect(bad.body.error.message).toBe('status must be pending, paid or canceled (several separated by commas)')

@@ -15,27 +15,39 @@ describe('every failure ends in the platform envelope', () => {
   })
 
   test('malformed JSON answers 400 BadRequestError, never a stack trace', async () => {
-    const reply = await api.call('POST', '/api/v1/admin/accounts', { body: '{"email":', headers: { 'content-type': 'application/json', authorization: 'Bearer test-admin-token-0123456789' } })
+    const reply = await api.call('POST', '/api/v1/admin/accounts', {
+      body: '{"email":',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer test-admin-token-0123456789' },
+    })
     expect(reply.status).toBe(400)
     expect(reply.body.data).toBeNull()
     expect(reply.body.error).toEqual({ status: 400, name: 'BadRequestError', message: 'Malformed JSON body', details: {} })
   })
 
   test('a form body answers 400 naming the content type', async () => {
-    const reply = await api.call('POST', '/api/v1/admin/accounts', { body: 'email=a', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: 'Bearer test-admin-token-0123456789' } })
+    const reply = await api.call('POST', '/api/v1/admin/accounts', {
+      body: 'email=a',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: 'Bearer test-admin-token-0123456789' },
+    })
     expect(reply.status).toBe(400)
     expect(reply.body.error.message).toBe('Content-Type must be application/json')
   })
 
   test('a body over 64 KiB answers 400 and is not read further', async () => {
-    const reply = await api.call('POST', '/api/v1/admin/accounts', { body: JSON.stringify({ email: 'x'.repeat(70_000) }), headers: { 'content-type': 'application/json', authorization: 'Bearer test-admin-token-0123456789' } })
+    const reply = await api.call('POST', '/api/v1/admin/accounts', {
+      body: JSON.stringify({ email: 'x'.repeat(70_000) }),
+      headers: { 'content-type': 'application/json', authorization: 'Bearer test-admin-token-0123456789' },
+    })
     expect(reply.status).toBe(400)
     expect(reply.body.error.message).toBe('Request body too large (limit 65536 bytes)')
   })
 
   test('a malformed body on a sale with a valid key answers 400 with error.code in the platform envelope', async () => {
     const f = await api.setupProgram()
-    const reply = await api.call('POST', '/api/v1/track/sale', { body: '{oops', headers: { 'content-type': 'application/json', authorization: `Bearer ${f.apiKey}` } })
+    const reply = await api.call('POST', '/api/v1/track/sale', {
+      body: '{oops',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${f.apiKey}` },
+    })
     expect(reply.status).toBe(400)
     expect(reply.body.error).toMatchObject({ message: 'Malformed JSON body', code: 'invalid_request' })
     expect(reply.body.data).toBeNull()
@@ -48,7 +60,11 @@ describe('every failure ends in the platform envelope', () => {
       ['/api/v1/admin/accounts', {}, 'Invalid or missing admin token'],
     ]
     for (const [path, headers, message] of cases) {
-      for (const [body, type] of [['{oops', 'application/json'], ['a=b', 'application/x-www-form-urlencoded'], [JSON.stringify({ x: 'y'.repeat(70_000) }), 'application/json']]) {
+      for (const [body, type] of [
+        ['{oops', 'application/json'],
+        ['a=b', 'application/x-www-form-urlencoded'],
+        [JSON.stringify({ x: 'y'.repeat(70_000) }), 'application/json'],
+      ]) {
         const reply = await api.call('POST', path, { body, headers: { 'content-type': type, ...headers } })
         expect({ path, type, status: reply.status, message: reply.body.error.message }).toEqual({ path, type, status: 401, message })
       }
@@ -58,14 +74,20 @@ describe('every failure ends in the platform envelope', () => {
   test('a route that reads no body answers as it always does, whatever body comes with it', async () => {
     const gone = await api.call('POST', '/api/v1/cli/stripe-connect', { body: '{oops', headers: { 'content-type': 'application/json' } })
     expect(gone.status).toBe(410)
-    const start = await api.call('POST', '/api/v1/cli/auth/start', { body: '', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+    const start = await api.call('POST', '/api/v1/cli/auth/start', {
+      body: '',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    })
     expect(start.status).toBe(200)
   })
 })
 
 test('a trailing slash is the same route for the limits, error codes and request ids', async () => {
   const f = await api.setupProgram()
-  const sale = await api.call('POST', '/api/v1/track/sale/', { body: { transaction_id: 'x', amount_cents: 1, customer_key: 'nobody' }, token: f.apiKey })
+  const sale = await api.call('POST', '/api/v1/track/sale/', {
+    body: { transaction_id: 'x', amount_cents: 1, customer_key: 'nobody' },
+    token: f.apiKey,
+  })
   expect(sale.status).toBe(400)
   expect(sale.body.error.code).toBe('no_attribution')
   expect(sale.headers.get('x-ratelimit-limit')).toBe('120')
@@ -99,7 +121,9 @@ describe('request ids', () => {
 
 describe('CORS', () => {
   test('a preflight from an origin no program accepts gets no Access-Control-Allow-Origin', async () => {
-    const reply = await api.call('OPTIONS', '/api/v1/track/click', { headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } })
+    const reply = await api.call('OPTIONS', '/api/v1/track/click', {
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    })
     expect(reply.headers.get('access-control-allow-origin')).toBeNull()
   })
 
@@ -117,7 +141,9 @@ describe('CORS', () => {
   })
 
   test('sale is never offered to browsers', async () => {
-    const reply = await api.call('OPTIONS', '/api/v1/track/sale', { headers: { origin: 'https://cors-shop.test', 'access-control-request-method': 'POST' } })
+    const reply = await api.call('OPTIONS', '/api/v1/track/sale', {
+      headers: { origin: 'https://cors-shop.test', 'access-control-request-method': 'POST' },
+    })
     expect(reply.headers.get('access-control-allow-origin')).toBeNull()
   })
 
@@ -125,7 +151,11 @@ describe('CORS', () => {
     for (const path of ['/nope', '/healthz', '/api/v1/track/sale', '/api/v1/admin/programs']) {
       for (const headers of [{}, { origin: 'https://cors-shop.test' }] as Record<string, string>[]) {
         const reply = await api.call('OPTIONS', path, { headers })
-        expect({ path, status: reply.status, message: reply.body?.error?.message }).toEqual({ path, status: 404, message: 'Route not found' })
+        expect({ path, status: reply.status, message: reply.body?.error?.message }).toEqual({
+          path,
+          status: 404,
+          message: 'Route not found',
+        })
       }
     }
   })

@@ -91,7 +91,9 @@ describe('per-minute limits (docs/api.md, Limits)', () => {
 test('a CORS preflight on a limited route reports the limit without spending it', async () => {
   api = await startApi()
   for (let i = 0; i < 3; i++) {
-    const preflight = await api.call('OPTIONS', '/api/v1/track/click', { headers: { origin: 'https://nobody.example', 'access-control-request-method': 'POST' } })
+    const preflight = await api.call('OPTIONS', '/api/v1/track/click', {
+      headers: { origin: 'https://nobody.example', 'access-control-request-method': 'POST' },
+    })
     expect(preflight.headers.get('x-ratelimit-limit')).toBe('60')
     expect(preflight.headers.get('x-ratelimit-remaining')).toBe('60')
   }

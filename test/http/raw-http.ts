@@ -21,7 +21,9 @@ export function rawRequest(port: number, head: string, body: (string | Uint8Arra
     const chunks: Buffer[] = []
     let broken = false
     socket.on('data', (chunk: Buffer) => chunks.push(chunk))
-    socket.on('error', () => { broken = true })
+    socket.on('error', () => {
+      broken = true
+    })
     socket.on('close', () => resolve(parse(Buffer.concat(chunks), broken)))
     socket.write(head)
     ;(async () => {
@@ -48,7 +50,11 @@ function parse(bytes: Buffer, broken: boolean): RawReply {
   else if (headers['content-length'] !== undefined) raw = raw.subarray(0, Number(headers['content-length']))
   const body = raw.toString('utf8')
   let json: any
-  try { json = JSON.parse(body) } catch { json = undefined }
+  try {
+    json = JSON.parse(body)
+  } catch {
+    json = undefined
+  }
   const complete = headers['content-length'] === undefined || raw.length === Number(headers['content-length'])
   return { status: Number(statusLine.split(' ')[1]), headers, text: body, json, reset: broken && !complete }
 }

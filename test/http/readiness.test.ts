@@ -32,7 +32,13 @@ describe('the readiness checklist', () => {
     expect(reply.status).toBe(200)
     expect(reply.body.data).toMatchObject({ program_id: f.programId, ready: false })
     expect(checks(reply.body)).toEqual({
-      api_key: true, browser_origins: true, active_link: true, first_click: false, first_lead: false, first_sale: false, live_data: false,
+      api_key: true,
+      browser_origins: true,
+      active_link: true,
+      first_click: false,
+      first_lead: false,
+      first_sale: false,
+      live_data: false,
     })
   })
 
@@ -44,7 +50,9 @@ describe('the readiness checklist', () => {
     const reply = await readiness(f.apiKey)
     expect(reply.body.data.ready).toBe(true)
     expect(reply.body.data.counts).toEqual({
-      live: { clicks: 1, leads: 1, provisional_leads: 0, sales: 1 }, test: { clicks: 0, leads: 0, provisional_leads: 0, sales: 0 }, processor_events: 0,
+      live: { clicks: 1, leads: 1, provisional_leads: 0, sales: 1 },
+      test: { clicks: 0, leads: 0, provisional_leads: 0, sales: 0 },
+      processor_events: 0,
     })
   })
 
@@ -94,7 +102,9 @@ test('a failure answers 500 "Failed to compute readiness. Retry shortly." with i
     broken.server.deps.database.client.exec('DROP TABLE refunds; DROP TABLE processor_events')
     const reply = await broken.call('GET', '/api/v1/programs/me/readiness', { token: f.apiKey })
     expect(reply.status).toBe(500)
-    expect(reply.body).toEqual({ error: { code: 'internal_error', message: 'Failed to compute readiness. Retry shortly.', retry_after_seconds: 10 } })
+    expect(reply.body).toEqual({
+      error: { code: 'internal_error', message: 'Failed to compute readiness. Retry shortly.', retry_after_seconds: 10 },
+    })
     expect(reply.headers.get('x-request-id')).toBeTruthy()
   })
 })

@@ -67,7 +67,7 @@ describe('a click on an active link', () => {
 })
 
 describe('first click wins (docs/api.md rule 1)', () => {
-  test('a second partner\'s click with the existing click_id is logged for that partner and answers the same click_id', async () => {
+  test("a second partner's click with the existing click_id is logged for that partner and answers the same click_id", async () => {
     const bob = await k.partnerLink(f, unique('bob'))
     const first = await k.clickId(f)
     const again = await k.click(bob, { click_id: first })
@@ -147,14 +147,20 @@ describe('test mode', () => {
 
   test('a Bearer key with another program_id answers 403 "program_id does not match the API key"', async () => {
     const before = clicks()
-    const reply = await k.click(f, { additional_data: { test_mode: true, program_id: f.programId + 1000 } }, { authorization: `Bearer ${f.apiKey}` })
+    const reply = await k.click(
+      f,
+      { additional_data: { test_mode: true, program_id: f.programId + 1000 } },
+      { authorization: `Bearer ${f.apiKey}` },
+    )
     expect(reply.status).toBe(403)
     expect(reply.body.error.message).toBe('program_id does not match the API key')
     expect(clicks()).toBe(before)
   })
 
-  test('the key\'s own program_id is accepted, and without a key program_id is not checked', async () => {
-    expect((await k.click(f, { additional_data: { test_mode: true, program_id: f.programId } }, { authorization: `Bearer ${f.apiKey}` })).status).toBe(200)
+  test("the key's own program_id is accepted, and without a key program_id is not checked", async () => {
+    expect(
+      (await k.click(f, { additional_data: { test_mode: true, program_id: f.programId } }, { authorization: `Bearer ${f.apiKey}` })).status,
+    ).toBe(200)
     expect((await k.click(f, { additional_data: { test_mode: true, program_id: 999_999 } })).status).toBe(200)
   })
 
@@ -180,10 +186,15 @@ test('the 61st click from one IP within a minute answers 429 rate_limited and is
 test('a database failure answers 500 "Click tracking failed" with the request id in the header only', async () => {
   await withOwnServer(async (broken) => {
     const g = await broken.setupProgram()
-    broken.server.deps.database.client.exec('CREATE TRIGGER fail_click BEFORE INSERT ON clicks BEGIN SELECT RAISE(ABORT, \'disk on fire\'); END')
+    broken.server.deps.database.client.exec(
+      "CREATE TRIGGER fail_click BEFORE INSERT ON clicks BEGIN SELECT RAISE(ABORT, 'disk on fire'); END",
+    )
     const reply = await kit(broken).click(g)
     expect(reply.status).toBe(500)
-    expect(reply.body).toEqual({ data: null, error: { status: 500, name: 'InternalServerError', message: 'Click tracking failed', details: {} } })
+    expect(reply.body).toEqual({
+      data: null,
+      error: { status: 500, name: 'InternalServerError', message: 'Click tracking failed', details: {} },
+    })
     expect(reply.headers.get('x-request-id')).toBe(broken.errors[0].request_id as string)
   })
 })
@@ -198,7 +209,9 @@ describe('a program key sent with a click (docs/api.md, Authentication: key rota
       const before = await own.call('POST', '/api/v1/track/click', { body, token: g.apiKey })
       expect(before.status).toBe(200)
       expect(before.body).toEqual({
-        success: true, click_id: expect.any(String), cookie_window_days: expect.any(Number),
+        success: true,
+        click_id: expect.any(String),
+        cookie_window_days: expect.any(Number),
         warnings: [expect.objectContaining({ code: 'api_key_rotation_required', rotate_by: rotateBy })],
       })
       expect(before.headers.get('sunset')).toBe(new Date(rotateBy).toUTCString())
@@ -207,13 +220,20 @@ describe('a program key sent with a click (docs/api.md, Authentication: key rota
       own.clock.advance(days(7))
       const after = await own.call('POST', '/api/v1/track/click', { body, token: g.apiKey })
       expect(after.status).toBe(401)
-      expect(after.body.error).toMatchObject({ code: 'api_key_rotation_required', hint: expect.any(String), docs_url: expect.stringContaining('#api_key_rotation_required') })
+      expect(after.body.error).toMatchObject({
+        code: 'api_key_rotation_required',
+        hint: expect.any(String),
+        docs_url: expect.stringContaining('#api_key_rotation_required'),
+      })
       expect(kit(own).count('SELECT count(*) AS n FROM clicks')).toBe(1)
     })
   })
 
   test('an unknown key is ignored outside the test-mode check', async () => {
-    const reply = await api.call('POST', '/api/v1/track/click', { body: { affiliate_url: `https://shop.test/?aff=${f.shortLink}` }, token: 'sk_nobody_knows_this' })
+    const reply = await api.call('POST', '/api/v1/track/click', {
+      body: { affiliate_url: `https://shop.test/?aff=${f.shortLink}` },
+      token: 'sk_nobody_knows_this',
+    })
     expect(reply.status).toBe(200)
   })
 })

@@ -45,7 +45,11 @@ describe('POST /api/v1/track/lead in server mode (program key)', () => {
 
   test('a lead resolving no click and no known customer answers 400 and records nothing (docs/decisions.md over rule 3)', async () => {
     const before = customers()
-    for (const body of [{ customer_key: unique('nobody') }, { click_id: 'clk_unknown' }, { click_id: 'clk_unknown', customer_key: unique('nobody') }]) {
+    for (const body of [
+      { customer_key: unique('nobody') },
+      { click_id: 'clk_unknown' },
+      { click_id: 'clk_unknown', customer_key: unique('nobody') },
+    ]) {
       const reply = await k.lead(f, body)
       expect(reply.status).toBe(400)
       expect(reply.body).toEqual(bad('Customer not found. Provide a valid click_id or customer_key.'))
@@ -101,8 +105,9 @@ describe('browser mode (no key, or an empty Bearer token)', () => {
     const readiness = await api.call('GET', '/api/v1/programs/me/readiness', { token: g.apiKey })
     expect(readiness.body.data.counts.live).toMatchObject({ leads: 0, provisional_leads: 1 })
     // The key is unknown to the program, so a sale by customer_key alone does not find it.
-    expect((await k.sale(g, { transaction_id: unique('txn'), customer_key: key })).body.error.message)
-      .toBe('Customer not found. Provide customer_key or click_id.')
+    expect((await k.sale(g, { transaction_id: unique('txn'), customer_key: key })).body.error.message).toBe(
+      'Customer not found. Provide customer_key or click_id.',
+    )
   })
 
   test('a server-mode lead settles the provisional lead: same customer, status lead, counted', async () => {
@@ -111,7 +116,7 @@ describe('browser mode (no key, or an empty Bearer token)', () => {
     const key = unique('cust')
     const settled = await k.lead(f, { click_id: clickId, customer_key: key })
     expect(settled.body).toEqual({ data: { customer_id: provisional.body.data.customer_id, status: 'lead' }, error: null })
-    expect(k.count('SELECT count(*) AS n FROM customers WHERE customer_key = ? AND status = \'lead\' AND lead_at IS NOT NULL', key)).toBe(1)
+    expect(k.count("SELECT count(*) AS n FROM customers WHERE customer_key = ? AND status = 'lead' AND lead_at IS NOT NULL", key)).toBe(1)
   })
 
   test('a sale does not settle a provisional lead; the later server lead does', async () => {
@@ -119,7 +124,9 @@ describe('browser mode (no key, or an empty Bearer token)', () => {
     const provisional = await k.lead(null, { click_id: clickId })
     const sale = await k.sale(f, { transaction_id: unique('txn'), click_id: clickId })
     expect(sale.status).toBe(200)
-    expect(k.count('SELECT count(*) AS n FROM customers WHERE id = ? AND status = \'provisional\'', provisional.body.data.customer_id)).toBe(1)
+    expect(k.count("SELECT count(*) AS n FROM customers WHERE id = ? AND status = 'provisional'", provisional.body.data.customer_id)).toBe(
+      1,
+    )
     expect((await k.lead(null, { click_id: clickId })).body.data.status).toBe('provisional')
     const settled = await k.lead(f, { click_id: clickId, customer_key: unique('cust') })
     expect(settled.body.data).toEqual({ customer_id: provisional.body.data.customer_id, status: 'converted' })
@@ -138,7 +145,9 @@ describe('browser mode (no key, or an empty Bearer token)', () => {
     const key = unique('cust')
     const reply = await k.lead(null, { click_id: clickId, customer_key: key })
     expect(reply.body).toEqual({ data: { customer_id: expect.any(Number), status: 'lead' }, error: null })
-    expect((await k.lead(g, { customer_key: key })).body.error.message).toBe('Customer status cannot be updated to lead. Current status: lead')
+    expect((await k.lead(g, { customer_key: key })).body.error.message).toBe(
+      'Customer status cannot be updated to lead. Current status: lead',
+    )
   })
 
   test('a browser lead with a customer_key only cannot name its program: 400 customer not found', async () => {
@@ -154,7 +163,9 @@ describe('browser mode (no key, or an empty Bearer token)', () => {
     // additional_data.program_id is read in test mode only: outside it, it names no program.
     for (const extra of [{ program_id: open.programId }, { program_id: open.programId, test_mode: false }]) {
       for (const key of [known, unique('cust')]) {
-        expect((await k.lead(null, { customer_key: key, additional_data: extra })).body).toEqual(bad('Customer not found. Provide a valid click_id or customer_key.'))
+        expect((await k.lead(null, { customer_key: key, additional_data: extra })).body).toEqual(
+          bad('Customer not found. Provide a valid click_id or customer_key.'),
+        )
       }
     }
     // In test mode it names the program, and still the answer is the same for both keys.
@@ -180,7 +191,11 @@ describe('test mode', () => {
   test('a Bearer key with another additional_data.program_id answers 403 and records nothing', async () => {
     const clickId = await k.clickId(f)
     const before = customers()
-    const reply = await k.lead(f, { click_id: clickId, customer_key: unique('c'), additional_data: { test_mode: true, program_id: f.programId + 500 } })
+    const reply = await k.lead(f, {
+      click_id: clickId,
+      customer_key: unique('c'),
+      additional_data: { test_mode: true, program_id: f.programId + 500 },
+    })
     expect(reply.status).toBe(403)
     expect(reply.body.error).toEqual({ status: 403, name: 'ForbiddenError', message: 'program_id does not match the API key', details: {} })
     expect(customers()).toBe(before)
@@ -199,10 +214,15 @@ test('a database failure answers 500 "Lead tracking failed"', async () => {
     const g = await broken.setupProgram()
     const bk = kit(broken)
     const clickId = await bk.clickId(g)
-    broken.server.deps.database.client.exec('CREATE TRIGGER fail_lead BEFORE INSERT ON customers BEGIN SELECT RAISE(ABORT, \'disk on fire\'); END')
+    broken.server.deps.database.client.exec(
+      "CREATE TRIGGER fail_lead BEFORE INSERT ON customers BEGIN SELECT RAISE(ABORT, 'disk on fire'); END",
+    )
     const reply = await bk.lead(g, { click_id: clickId, customer_key: 'c1' })
     expect(reply.status).toBe(500)
-    expect(reply.body).toEqual({ data: null, error: { status: 500, name: 'InternalServerError', message: 'Lead tracking failed', details: {} } })
+    expect(reply.body).toEqual({
+      data: null,
+      error: { status: 500, name: 'InternalServerError', message: 'Lead tracking failed', details: {} },
+    })
     expect(reply.headers.get('x-request-id')).toBeTruthy()
   })
 })

@@ -16,7 +16,10 @@ async function recordedSale(fixture = f) {
 }
 const ledger = (saleId: number) =>
   api.server.deps.database.client.prepare('SELECT kind, amount_cents FROM commissions WHERE sale_id = ? ORDER BY id').all(saleId)
-const error = (status: number, name: string, message: string, code: string) => ({ data: null, error: { status, name, message, details: {}, code } })
+const error = (status: number, name: string, message: string, code: string) => ({
+  data: null,
+  error: { status, name, message, details: {}, code },
+})
 
 describe('POST /api/v1/track/refund authentication with error.code unauthorized', () => {
   const rows: [string, Record<string, string>, string][] = [
@@ -48,10 +51,12 @@ describe('refund validation', () => {
   })
 
   test('an unknown transaction_id answers 404 "Sale not found for transaction_id" (not_found)', async () => {
-    expect((await k.refund(f, { transaction_id: unique('nope') })).body).toEqual(error(404, 'NotFoundError', 'Sale not found for transaction_id', 'not_found'))
+    expect((await k.refund(f, { transaction_id: unique('nope') })).body).toEqual(
+      error(404, 'NotFoundError', 'Sale not found for transaction_id', 'not_found'),
+    )
   })
 
-  test('another program\'s sale is not found with this key', async () => {
+  test("another program's sale is not found with this key", async () => {
     const other = await api.setupProgram()
     const { txn } = await recordedSale(other)
     expect((await k.refund(f, { transaction_id: txn })).status).toBe(404)
@@ -64,7 +69,10 @@ describe('a refund of a recorded sale', () => {
     const reply = await k.refund(f, { transaction_id: txn })
     expect(reply.status).toBe(200)
     expect(reply.body).toEqual({ data: { sale_id: saleId, transaction_id: txn, status: 'refunded' }, error: null })
-    expect(ledger(saleId)).toEqual([{ kind: 'commission', amount_cents: 490 }, { kind: 'reversal', amount_cents: -490 }])
+    expect(ledger(saleId)).toEqual([
+      { kind: 'commission', amount_cents: 490 },
+      { kind: 'reversal', amount_cents: -490 },
+    ])
   })
 
   test('a chargeback answers charged_back and keeps refund_reason', async () => {
@@ -103,10 +111,12 @@ test('a database failure answers 500 "Refund tracking failed" (internal_error)',
     const bk = kit(broken)
     await bk.customer(g, 'c1')
     await bk.sale(g, { transaction_id: 't1', customer_key: 'c1' })
-    broken.server.deps.database.client.exec('CREATE TRIGGER fail_refund BEFORE INSERT ON refunds BEGIN SELECT RAISE(ABORT, \'disk on fire\'); END')
+    broken.server.deps.database.client.exec(
+      "CREATE TRIGGER fail_refund BEFORE INSERT ON refunds BEGIN SELECT RAISE(ABORT, 'disk on fire'); END",
+    )
     const reply = await bk.refund(g, { transaction_id: 't1' })
     expect(reply.body).toEqual(error(500, 'InternalServerError', 'Refund tracking failed', 'internal_error'))
     expect(reply.headers.get('x-request-id')).toBeTruthy()
-    expect(bk.count('SELECT count(*) AS n FROM commissions WHERE kind = \'reversal\'')).toBe(0)
+    expect(bk.count("SELECT count(*) AS n FROM commissions WHERE kind = 'reversal'")).toBe(0)
   })
 })

@@ -12,11 +12,21 @@ describe('a valid attributed sale', () => {
     const key = unique('cust')
     await k.customer(f, key)
     const txn = unique('txn')
-    const reply = await k.sale(f, { transaction_id: txn, customer_key: key, amount_cents: 4900, provider: 'stripe', provider_payment_id: 'pi_1', livemode: true })
+    const reply = await k.sale(f, {
+      transaction_id: txn,
+      customer_key: key,
+      amount_cents: 4900,
+      provider: 'stripe',
+      provider_payment_id: 'pi_1',
+      livemode: true,
+    })
     expect(reply.status).toBe(200)
     expect(reply.body).toEqual({
       data: {
-        sale_id: expect.any(Number), transaction_id: txn, amount_cents: 4900, currency: 'USD',
+        sale_id: expect.any(Number),
+        transaction_id: txn,
+        amount_cents: 4900,
+        currency: 'USD',
         commission: { commission_id: expect.any(Number), partner_id: f.partnerId, amount_cents: 490 },
       },
       error: null,
@@ -31,8 +41,17 @@ describe('a valid attributed sale', () => {
     const shown = await api.admin('GET', `/sales/${sale.body.data.sale_id}`)
     expect(shown.status).toBe(200)
     expect(shown.body.data).toMatchObject({
-      sale_id: sale.body.data.sale_id, status: 'recorded', livemode: null,
-      attribution: { rule: 'first_click', resolved_by: 'customer_key', click_id: clickId, partner_id: f.partnerId, link_id: f.linkId, window_days: 60 },
+      sale_id: sale.body.data.sale_id,
+      status: 'recorded',
+      livemode: null,
+      attribution: {
+        rule: 'first_click',
+        resolved_by: 'customer_key',
+        click_id: clickId,
+        partner_id: f.partnerId,
+        link_id: f.linkId,
+        window_days: 60,
+      },
       commissions: [{ kind: 'commission', amount_cents: 490, partner_id: f.partnerId }],
       refund: null,
     })
@@ -45,7 +64,9 @@ describe('a valid attributed sale', () => {
     const key = unique('cust')
     const reply = await k.sale(f, { transaction_id: unique('txn'), click_id: clickId, customer_key: key })
     expect(reply.body.data.commission.partner_id).toBe(f.partnerId)
-    expect((await k.lead(f, { customer_key: key })).body.error.message).toBe('Customer status cannot be updated to lead. Current status: converted')
+    expect((await k.lead(f, { customer_key: key })).body.error.message).toBe(
+      'Customer status cannot be updated to lead. Current status: converted',
+    )
   })
 })
 
@@ -60,12 +81,18 @@ describe('duplicates (docs/api.md: transaction_id unique globally)', () => {
     expect(again.status).toBe(409)
     expect(again.body).toEqual({
       data: null,
-      error: { status: 409, name: 'ConflictError', message: 'Duplicate transaction_id. This sale has already been recorded.', details: { sale_id: first.body.data.sale_id }, code: 'duplicate_transaction' },
+      error: {
+        status: 409,
+        name: 'ConflictError',
+        message: 'Duplicate transaction_id. This sale has already been recorded.',
+        details: { sale_id: first.body.data.sale_id },
+        code: 'duplicate_transaction',
+      },
     })
     expect(k.count('SELECT count(*) AS n FROM commissions WHERE program_id = ?', f.programId)).toBe(1)
   })
 
-  test('the duplicate check is global: another program\'s transaction_id answers 409, without naming that program\'s sale', async () => {
+  test("the duplicate check is global: another program's transaction_id answers 409, without naming that program's sale", async () => {
     const a = await api.setupProgram()
     const b = await api.setupProgram()
     const [ka, kb] = [unique('cust'), unique('cust')]
@@ -118,7 +145,10 @@ describe('attribution window (docs/api.md rule 4) on the injected clock', () => 
     for (let i = 0; i < 2; i++) {
       const reply = await k.sale(f, { transaction_id: unique('txn'), customer_key: key })
       expect(reply.status).toBe(400)
-      expect(reply.body.error).toMatchObject({ message: 'No affiliate attribution found for this customer in this program', code: 'no_attribution' })
+      expect(reply.body.error).toMatchObject({
+        message: 'No affiliate attribution found for this customer in this program',
+        code: 'no_attribution',
+      })
     }
     expect(k.count('SELECT count(*) AS n FROM sales WHERE program_id = ?', f.programId)).toBe(0)
   })
@@ -130,8 +160,9 @@ describe('attribution window (docs/api.md rule 4) on the injected clock', () => 
     api.clock.advance(days(30))
     expect((await k.sale(f, { transaction_id: unique('txn'), click_id: inTime })).status).toBe(200)
     api.clock.advance(days(1))
-    expect((await k.sale(f, { transaction_id: unique('txn'), click_id: late })).body.error.message)
-      .toBe('No affiliate attribution found for this customer in this program')
+    expect((await k.sale(f, { transaction_id: unique('txn'), click_id: late })).body.error.message).toBe(
+      'No affiliate attribution found for this customer in this program',
+    )
   })
 
   test('once a conversion is recorded, later payments are not re-checked', async () => {
@@ -181,7 +212,12 @@ describe('commission types (docs/decisions.md)', () => {
     expect(live.body.data.commission.amount_cents).toBe(500)
     const row = api.server.deps.database.client.prepare('SELECT status, test_mode FROM customers WHERE id = ?').get(customerId)
     expect(row).toEqual({ status: 'converted', test_mode: 0 })
-    expect(k.count('SELECT count(*) AS n FROM commissions WHERE sale_id IN (SELECT id FROM sales WHERE customer_id = ?) AND test_mode = 0', customerId)).toBe(1)
+    expect(
+      k.count(
+        'SELECT count(*) AS n FROM commissions WHERE sale_id IN (SELECT id FROM sales WHERE customer_id = ?) AND test_mode = 0',
+        customerId,
+      ),
+    ).toBe(1)
   })
 })
 
@@ -224,10 +260,15 @@ describe('500s', () => {
       const f = await broken.setupProgram()
       const bk = kit(broken)
       await bk.customer(f, 'c1')
-      broken.server.deps.database.client.exec('CREATE TRIGGER fail_sale BEFORE INSERT ON sales BEGIN SELECT RAISE(ABORT, \'disk on fire\'); END')
+      broken.server.deps.database.client.exec(
+        "CREATE TRIGGER fail_sale BEFORE INSERT ON sales BEGIN SELECT RAISE(ABORT, 'disk on fire'); END",
+      )
       const reply = await bk.sale(f, { transaction_id: 't1', customer_key: 'c1' })
       expect(reply.status).toBe(500)
-      expect(reply.body).toEqual({ data: null, error: { status: 500, name: 'InternalServerError', message: 'Sale tracking failed', details: {}, code: 'internal_error' } })
+      expect(reply.body).toEqual({
+        data: null,
+        error: { status: 500, name: 'InternalServerError', message: 'Sale tracking failed', details: {}, code: 'internal_error' },
+      })
       expect(reply.headers.get('x-request-id')).toBe(broken.errors[0].request_id as string)
     })
   })
@@ -237,12 +278,14 @@ describe('500s', () => {
       const f = await broken.setupProgram()
       const bk = kit(broken)
       await bk.customer(f, 'c1')
-      broken.server.deps.database.client.exec('CREATE TRIGGER fail_commission BEFORE INSERT ON commissions BEGIN SELECT RAISE(ABORT, \'ledger locked\'); END')
+      broken.server.deps.database.client.exec(
+        "CREATE TRIGGER fail_commission BEFORE INSERT ON commissions BEGIN SELECT RAISE(ABORT, 'ledger locked'); END",
+      )
       const reply = await bk.sale(f, { transaction_id: 't1', customer_key: 'c1' })
       expect(reply.status).toBe(500)
       expect(reply.body.error).toMatchObject({ message: 'Failed to create commission', code: 'internal_error' })
       expect(reply.headers.get('x-request-id')).toBe(broken.errors[0].request_id as string)
-      expect(bk.count('SELECT count(*) AS n FROM sales WHERE transaction_id = \'t1\'')).toBe(1)
+      expect(bk.count("SELECT count(*) AS n FROM sales WHERE transaction_id = 't1'")).toBe(1)
       expect(bk.count('SELECT count(*) AS n FROM commissions')).toBe(0)
       expect((await bk.sale(f, { transaction_id: 't1', customer_key: 'c1' })).status).toBe(409)
     })

@@ -16,14 +16,20 @@ beforeAll(async () => {
 afterAll(() => api.stop())
 
 const sales = () => k.count('SELECT count(*) AS n FROM sales')
-const platform = (status: number, name: string, message: string, code: string, details = {}) =>
-  ({ data: null, error: { status, name, message, details, code } })
+const platform = (status: number, name: string, message: string, code: string, details = {}) => ({
+  data: null,
+  error: { status, name, message, details, code },
+})
 const iso = (ms: number) => new Date(ms).toISOString()
 
 describe('POST /api/v1/track/sale authentication (docs/errors.md, 401 table) with error.code unauthorized', () => {
   const rows: [string, Record<string, string>, string][] = [
     ['no Authorization header', {}, 'Missing or malformed Authorization header. Expected: Bearer <token>'],
-    ['a header not starting with Bearer', { authorization: `Token ${'x'}` }, 'Missing or malformed Authorization header. Expected: Bearer <token>'],
+    [
+      'a header not starting with Bearer',
+      { authorization: `Token ${'x'}` },
+      'Missing or malformed Authorization header. Expected: Bearer <token>',
+    ],
     ['an empty token', { authorization: 'Bearer   ' }, 'Missing API token'],
     ['an unknown token', { authorization: 'Bearer svc_live_nope' }, 'Invalid API token'],
   ]
@@ -36,7 +42,7 @@ describe('POST /api/v1/track/sale authentication (docs/errors.md, 401 table) wit
   }
 })
 
-describe('sale validation answers 400 invalid_request in docs/errors.md\'s order and records nothing', () => {
+describe("sale validation answers 400 invalid_request in docs/errors.md's order and records nothing", () => {
   const now = Date.parse('2026-06-01T12:00:00Z')
   const rows: [string, Record<string, unknown>, string][] = [
     ['a missing transaction_id', { transaction_id: undefined, amount_cents: 0 }, 'transaction_id is required and must be a string'],
@@ -47,17 +53,49 @@ describe('sale validation answers 400 invalid_request in docs/errors.md\'s order
     ['a negative amount_cents', { amount_cents: -100 }, 'amount_cents is required and must be a positive integer'],
     ['a fractional amount_cents', { amount_cents: 10.5 }, 'amount_cents is required and must be a positive integer'],
     ['a string amount_cents', { amount_cents: '4900' }, 'amount_cents is required and must be a positive integer'],
-    ['an occurred_at without offset', { occurred_at: '2026-05-31T10:00:00' }, 'occurred_at must be an ISO 8601 time within the last 30 days'],
-    ['an occurred_at that is no real date', { occurred_at: '2026-02-30T10:00:00Z' }, 'occurred_at must be an ISO 8601 time within the last 30 days'],
-    ['an occurred_at older than 30 days', { occurred_at: iso(now - days(30) - 1000) }, 'occurred_at must be an ISO 8601 time within the last 30 days'],
-    ['an occurred_at over 5 minutes ahead', { occurred_at: iso(now + minutes(5) + 1000) }, 'occurred_at must be an ISO 8601 time within the last 30 days'],
+    [
+      'an occurred_at without offset',
+      { occurred_at: '2026-05-31T10:00:00' },
+      'occurred_at must be an ISO 8601 time within the last 30 days',
+    ],
+    [
+      'an occurred_at that is no real date',
+      { occurred_at: '2026-02-30T10:00:00Z' },
+      'occurred_at must be an ISO 8601 time within the last 30 days',
+    ],
+    [
+      'an occurred_at older than 30 days',
+      { occurred_at: iso(now - days(30) - 1000) },
+      'occurred_at must be an ISO 8601 time within the last 30 days',
+    ],
+    [
+      'an occurred_at over 5 minutes ahead',
+      { occurred_at: iso(now + minutes(5) + 1000) },
+      'occurred_at must be an ISO 8601 time within the last 30 days',
+    ],
     ['a numeric occurred_at', { occurred_at: 1717236000 }, 'occurred_at must be an ISO 8601 time within the last 30 days'],
-    ['a provider outside the allowed set', { provider: 'venmo' }, 'provider must be one of: stripe, paddle, lemonsqueezy, paypal, braintree, chargebee, manual'],
+    [
+      'a provider outside the allowed set',
+      { provider: 'venmo' },
+      'provider must be one of: stripe, paddle, lemonsqueezy, paypal, braintree, chargebee, manual',
+    ],
     ['an empty provider_payment_id', { provider_payment_id: '' }, 'provider_payment_id must be a string of 1 to 255 characters'],
-    ['a 256-character provider_payment_id', { provider_payment_id: 'p'.repeat(256) }, 'provider_payment_id must be a string of 1 to 255 characters'],
-    ['a 256-emoji provider_payment_id', { provider_payment_id: '😀'.repeat(256) }, 'provider_payment_id must be a string of 1 to 255 characters'],
+    [
+      'a 256-character provider_payment_id',
+      { provider_payment_id: 'p'.repeat(256) },
+      'provider_payment_id must be a string of 1 to 255 characters',
+    ],
+    [
+      'a 256-emoji provider_payment_id',
+      { provider_payment_id: '😀'.repeat(256) },
+      'provider_payment_id must be a string of 1 to 255 characters',
+    ],
     ['a string livemode', { livemode: 'yes' }, 'livemode must be a boolean'],
-    ['a bad amount and a bad provider together: the amount first', { amount_cents: -1, provider: 'venmo' }, 'amount_cents is required and must be a positive integer'],
+    [
+      'a bad amount and a bad provider together: the amount first',
+      { amount_cents: -1, provider: 'venmo' },
+      'amount_cents is required and must be a positive integer',
+    ],
   ]
   for (const [why, fields, message] of rows) {
     test(`${why} answers "${message}"`, async () => {
@@ -111,7 +149,11 @@ describe('currency (docs/errors.md 422; docs/decisions.md default USD)', () => {
     const g = await api.setupProgram()
     const key = unique('cust')
     await k.customer(g, key)
-    for (const [currency, shown] of [[['USD'], '["USD"]'], [{ a: 1 }, '{"a":1}'], [840, '840']] as const) {
+    for (const [currency, shown] of [
+      [['USD'], '["USD"]'],
+      [{ a: 1 }, '{"a":1}'],
+      [840, '840'],
+    ] as const) {
       const reply = await k.sale(g, { transaction_id: unique('txn'), customer_key: key, currency })
       expect(reply.body).toEqual(platform(422, 'UnprocessableEntityError', `currency ${shown} is not supported`, 'unsupported_currency'))
     }
@@ -148,7 +190,9 @@ describe('customer resolution errors carry error.code no_attribution and record 
     for (const ids of [{}, { customer_key: unique('nobody') }, { click_id: 'clk_nothing' }]) {
       const reply = await k.sale(f, { transaction_id: unique('txn'), ...ids })
       expect(reply.status).toBe(400)
-      expect(reply.body).toEqual(platform(400, 'BadRequestError', 'Customer not found. Provide customer_key or click_id.', 'no_attribution'))
+      expect(reply.body).toEqual(
+        platform(400, 'BadRequestError', 'Customer not found. Provide customer_key or click_id.', 'no_attribution'),
+      )
     }
     expect(sales()).toBe(before)
   })
@@ -157,7 +201,9 @@ describe('customer resolution errors carry error.code no_attribution and record 
     const other = await api.setupProgram()
     const clickId = await k.clickId(other)
     const reply = await k.sale(f, { transaction_id: unique('txn'), click_id: clickId })
-    expect(reply.body).toEqual(platform(400, 'BadRequestError', 'No affiliate attribution found for this customer in this program', 'no_attribution'))
+    expect(reply.body).toEqual(
+      platform(400, 'BadRequestError', 'No affiliate attribution found for this customer in this program', 'no_attribution'),
+    )
   })
 
   test('a customer whose partner is not in the program: "No partner-program relationship found for this customer"', async () => {
@@ -166,7 +212,9 @@ describe('customer resolution errors carry error.code no_attribution and record 
     const { customerId } = await k.customer(f, key)
     api.server.deps.database.client.exec(`UPDATE customers SET partner_id = ${other.partnerId} WHERE id = ${customerId}`)
     const reply = await k.sale(f, { transaction_id: unique('txn'), customer_key: key })
-    expect(reply.body).toEqual(platform(400, 'BadRequestError', 'No partner-program relationship found for this customer', 'no_attribution'))
+    expect(reply.body).toEqual(
+      platform(400, 'BadRequestError', 'No partner-program relationship found for this customer', 'no_attribution'),
+    )
   })
 
   test('a customer without partner: 400 "partnerId required to create commission", the sale is stored and a resend answers 409', async () => {

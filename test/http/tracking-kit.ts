@@ -33,8 +33,7 @@ export function kit(api: Api) {
     return { clickId: id, customerId: reply.body.data.customer_id as number }
   }
   /** A number straight from the database (how many rows a refusal left behind). */
-  const count = (query: string, ...params: unknown[]) =>
-    (api.server.deps.database.client.prepare(query).get(...params) as { n: number }).n
+  const count = (query: string, ...params: unknown[]) => (api.server.deps.database.client.prepare(query).get(...params) as { n: number }).n
   /** A second partner with its own link in the program. */
   const partnerLink = async (f: Fixture, shortLink: string) => {
     const partner = await api.admin('POST', `/programs/${f.programId}/partners`, { name: shortLink })

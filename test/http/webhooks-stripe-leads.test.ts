@@ -21,7 +21,11 @@ describe('provisional leads', () => {
 
   test.each([
     ['checkout.session.completed', (f: Fixture, keys: { clickId: string; customerKey: string }) => checkout(f, keys).event],
-    ['invoice.payment_succeeded', (f: Fixture, keys: { clickId: string; customerKey: string }) => paidInvoice(referralMetadata(f.programId, keys), 'subscription_create').event],
+    [
+      'invoice.payment_succeeded',
+      (f: Fixture, keys: { clickId: string; customerKey: string }) =>
+        paidInvoice(referralMetadata(f.programId, keys), 'subscription_create').event,
+    ],
   ])('%s settles a provisional lead it resolves, then converts it with the sale', async (_type, make) => {
     const { f, send, list, outcomeOf } = await stripeProgram()
     const clickId = await provisional(f)
@@ -29,9 +33,14 @@ describe('provisional leads', () => {
     const e = make(f, { clickId, customerKey })
     await send(e)
     expect((await list('customers'))[0]).toMatchObject({ click_id: clickId, customer_key: customerKey, status: 'converted' })
-    expect(await outcomeOf(e)).toMatchObject({ outcome: 'attributed', detail: expect.stringMatching(/^Provisional lead settled\. Sale \d+ recorded for /) })
+    expect(await outcomeOf(e)).toMatchObject({
+      outcome: 'attributed',
+      detail: expect.stringMatching(/^Provisional lead settled\. Sale \d+ recorded for /),
+    })
     // Settled as the lead endpoint would: a later server lead is told the customer moved on.
-    expect((await k.lead(f, { customer_key: customerKey })).body.error.message).toBe('Customer status cannot be updated to lead. Current status: converted')
+    expect((await k.lead(f, { customer_key: customerKey })).body.error.message).toBe(
+      'Customer status cannot be updated to lead. Current status: converted',
+    )
   })
 
   test("a trial's zero invoice settles the lead without a sale", async () => {
@@ -42,7 +51,10 @@ describe('provisional leads', () => {
     await send(e)
     expect(await list('sales')).toEqual([])
     expect((await list('customers'))[0]).toMatchObject({ customer_key: customerKey, status: 'lead' })
-    expect(await outcomeOf(e)).toMatchObject({ outcome: 'settled', detail: 'Provisional lead settled. Amount paid is zero: no sale recorded' })
+    expect(await outcomeOf(e)).toMatchObject({
+      outcome: 'settled',
+      detail: 'Provisional lead settled. Amount paid is zero: no sale recorded',
+    })
   })
 
   test('an event without svc_click_id cannot find a provisional lead, which stays provisional', async () => {

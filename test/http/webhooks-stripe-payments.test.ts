@@ -19,7 +19,15 @@ describe('checkout.session.completed', () => {
     const { session, event: e } = checkout(f, { customerKey }, { amount_total: 12_345, currency: 'eur' })
     await send(e)
     const [sale] = await list('sales')
-    expect(sale).toMatchObject({ transaction_id: session.payment_intent, amount_cents: 12_345, currency: 'EUR', provider: 'stripe', provider_payment_id: session.id, livemode: true, test_mode: false })
+    expect(sale).toMatchObject({
+      transaction_id: session.payment_intent,
+      amount_cents: 12_345,
+      currency: 'EUR',
+      provider: 'stripe',
+      provider_payment_id: session.id,
+      livemode: true,
+      test_mode: false,
+    })
     expect((await list('commissions')).map((c) => c.amount_cents)).toEqual([1235])
     expect((await list('customers'))[0]).toMatchObject({ customer_key: customerKey, status: 'converted' })
     expect(await outcomeOf(e)).toMatchObject({ outcome: 'attributed', sale_id: sale.sale_id })
@@ -63,7 +71,11 @@ describe('checkout.session.completed', () => {
     expect((await k.sale(f, { transaction_id: session.payment_intent, customer_key: customerKey })).status).toBe(200)
     await send(e)
     expect(await list('sales')).toHaveLength(1)
-    expect(await outcomeOf(e)).toMatchObject({ outcome: 'ignored', sale_id: (await list('sales'))[0].sale_id, detail: `A sale is already recorded under transaction_id ${session.payment_intent}: not counted twice` })
+    expect(await outcomeOf(e)).toMatchObject({
+      outcome: 'ignored',
+      sale_id: (await list('sales'))[0].sale_id,
+      detail: `A sale is already recorded under transaction_id ${session.payment_intent}: not counted twice`,
+    })
   })
 
   test('a visitor who clicked and paid without a signup is attributed through svc_click_id', async () => {
@@ -80,7 +92,10 @@ describe('checkout.session.completed', () => {
     const { event: e } = checkout(f, {})
     await send(e)
     expect(await list('sales')).toEqual([])
-    expect(await outcomeOf(e)).toMatchObject({ outcome: 'ignored', detail: 'No svc_click_id or svc_customer_key in the checkout session metadata: not attributed' })
+    expect(await outcomeOf(e)).toMatchObject({
+      outcome: 'ignored',
+      detail: 'No svc_click_id or svc_customer_key in the checkout session metadata: not attributed',
+    })
   })
 
   test('a subscription checkout is left to its invoice event', async () => {
@@ -113,7 +128,10 @@ describe('invoice.payment_succeeded', () => {
     expect((await list('sales')).map((s) => s.transaction_id).sort()).toEqual(sent.map((s) => s.invoice.id).sort())
     expect((await list('commissions')).map((c) => c.amount_cents)).toEqual(cents)
     for (const { event: e } of sent) expect((await outcomeOf(e)).outcome).toBe('attributed')
-    if (type === 'percent') expect((await outcomeOf(sent[2].event)).detail).toContain('no commission: the non-recurring commission type pays on the first sale only')
+    if (type === 'percent')
+      expect((await outcomeOf(sent[2].event)).detail).toContain(
+        'no commission: the non-recurring commission type pays on the first sale only',
+      )
   })
 
   test('a renewal delivered before the creation still attributes; nothing is lost or doubled', async () => {
@@ -160,7 +178,8 @@ describe('invoice.payment_succeeded', () => {
     await send(e)
     expect(await list('sales')).toEqual([])
     expect(await outcomeOf(e)).toMatchObject({
-      outcome: 'ignored', detail: 'Renewal without svc_click_id or svc_customer_key in the subscription metadata (subscription_data.metadata): not attributed',
+      outcome: 'ignored',
+      detail: 'Renewal without svc_click_id or svc_customer_key in the subscription metadata (subscription_data.metadata): not attributed',
     })
   })
 
@@ -177,7 +196,12 @@ describe('invoice.payment_succeeded', () => {
     const { f, send, list, outcomeOf } = await stripeProgram()
     const customerKey = unique('user')
     await k.customer(f, customerKey)
-    const invoice = subscriptionInvoice({ created: seconds(), subscription: 'sub_gbp', metadata: referralMetadata(f.programId, { customerKey }), currency: 'gbp' })
+    const invoice = subscriptionInvoice({
+      created: seconds(),
+      subscription: 'sub_gbp',
+      metadata: referralMetadata(f.programId, { customerKey }),
+      currency: 'gbp',
+    })
     const e = event('invoice.payment_succeeded', invoice, { created: seconds(), livemode: true })
     await send(e)
     expect(await list('sales')).toEqual([])

@@ -28,9 +28,18 @@ async function stripeProgram(fields: Record<string, unknown> = {}) {
   return { f, secret, customerKey, clickId, path: `/api/v1/webhooks/stripe/${f.programId}` }
 }
 
-function oneOff(f: Fixture, keys: { clickId?: string; customerKey?: string }, options: { livemode?: boolean; account?: string; fields?: Partial<Stripe.Checkout.Session> } = {}) {
+function oneOff(
+  f: Fixture,
+  keys: { clickId?: string; customerKey?: string },
+  options: { livemode?: boolean; account?: string; fields?: Partial<Stripe.Checkout.Session> } = {},
+) {
   const { fields, ...rest } = options
-  const session = checkoutSession({ created: seconds(), metadata: referralMetadata(f.programId, keys), livemode: options.livemode ?? false, ...fields })
+  const session = checkoutSession({
+    created: seconds(),
+    metadata: referralMetadata(f.programId, keys),
+    livemode: options.livemode ?? false,
+    ...fields,
+  })
   return event('checkout.session.completed', session, { created: seconds(), ...rest })
 }
 
@@ -44,7 +53,13 @@ describe('signatures', () => {
     const reply = await deliver(api, path, e, secret)
     expect(reply).toMatchObject({ status: 200, body: { received: true } })
     const [row] = await events(f)
-    expect(row).toMatchObject({ event_id: e.id, program_id: f.programId, type: 'checkout.session.completed', livemode: false, outcome: 'attributed' })
+    expect(row).toMatchObject({
+      event_id: e.id,
+      program_id: f.programId,
+      type: 'checkout.session.completed',
+      livemode: false,
+      outcome: 'attributed',
+    })
   })
 
   test.each([
@@ -116,7 +131,11 @@ describe('bodies', () => {
     expect((await deliver(api, path, JSON.stringify(e, null, 2), secret, { header })).status).toBe(400)
     expect(stored(e.id)).toBe(0)
     const submit = { message: 'é'.repeat(100_000) }
-    const big = oneOff(f, { customerKey }, { fields: { custom_text: { after_submit: null, shipping_address: null, submit, terms_of_service_acceptance: null } } })
+    const big = oneOff(
+      f,
+      { customerKey },
+      { fields: { custom_text: { after_submit: null, shipping_address: null, submit, terms_of_service_acceptance: null } } },
+    )
     expect((await deliver(api, path, big, secret)).status).toBe(200)
     expect(stored(big.id)).toBe(1)
   })
@@ -148,7 +167,10 @@ describe('replays and routing', () => {
     const e = oneOff(f, { customerKey }, { livemode: true })
     expect((await deliver(api, path, e, secret)).status).toBe(200)
     expect((await events(f))[0]).toMatchObject({
-      event_id: e.id, livemode: true, outcome: 'ignored', sale_id: null,
+      event_id: e.id,
+      livemode: true,
+      outcome: 'ignored',
+      sale_id: null,
       detail: 'Livemode mismatch: a live-mode event for a test-mode program',
     })
     expect((await api.admin('GET', `/programs/${f.programId}/sales`)).body.data).toEqual([])
@@ -157,9 +179,16 @@ describe('replays and routing', () => {
   test('an event whose metadata names another program is ignored and explained', async () => {
     const { f, secret, customerKey, path } = await stripeProgram()
     const other = await api.setupProgram()
-    const e = event('checkout.session.completed', checkoutSession({ created: seconds(), metadata: referralMetadata(other.programId, { customerKey }) }), { created: seconds() })
+    const e = event(
+      'checkout.session.completed',
+      checkoutSession({ created: seconds(), metadata: referralMetadata(other.programId, { customerKey }) }),
+      { created: seconds() },
+    )
     expect((await deliver(api, path, e, secret)).status).toBe(200)
-    expect((await events(f))[0]).toMatchObject({ outcome: 'ignored', detail: `Metadata program_id ${other.programId} names another program than this one (${f.programId})` })
+    expect((await events(f))[0]).toMatchObject({
+      outcome: 'ignored',
+      detail: `Metadata program_id ${other.programId} names another program than this one (${f.programId})`,
+    })
   })
 
   test('an event type not used for attribution is stored as ignored', async () => {
@@ -169,7 +198,7 @@ describe('replays and routing', () => {
     expect((await events(f))[0]).toMatchObject({ type: 'checkout.session.expired', outcome: 'ignored' })
   })
 
-  test("Connect events are routed by event.account to the program with that stripe_account_id", async () => {
+  test('Connect events are routed by event.account to the program with that stripe_account_id', async () => {
     const account = `acct_${unique('conn').replace(/_/g, '')}`
     const { f, customerKey } = await stripeProgram({ stripe_account_id: account })
     const e = oneOff(f, { customerKey }, { account })
@@ -184,7 +213,9 @@ describe('replays and routing', () => {
     const { f, customerKey } = await stripeProgram()
     const e = oneOff(f, { customerKey }, { account })
     expect((await deliver(api, '/api/v1/webhooks/stripe', e, CONNECT_SECRET)).status).toBe(200)
-    const row = api.server.deps.database.client.prepare('SELECT program_id, outcome, detail FROM processor_events WHERE event_id = ?').get(e.id)
+    const row = api.server.deps.database.client
+      .prepare('SELECT program_id, outcome, detail FROM processor_events WHERE event_id = ?')
+      .get(e.id)
     expect(row).toEqual({ program_id: null, outcome: 'ignored', detail: `No program has stripe_account_id ${account}: not routed` })
     expect((await api.admin('PATCH', `/programs/${f.programId}`, { stripe_account_id: account })).status).toBe(200)
     expect((await deliver(api, '/api/v1/webhooks/stripe', e, CONNECT_SECRET)).status).toBe(200)
@@ -222,7 +253,12 @@ describe('replays and routing', () => {
 
   test('without STRIPE_CONNECT_WEBHOOK_SECRET the Connect route answers 404', async () => {
     const bare = await startApi()
-    const reply = await deliver(bare, '/api/v1/webhooks/stripe', oneOff(await bare.setupProgram(), { customerKey: 'u' }, { account: 'acct_1' }), CONNECT_SECRET)
+    const reply = await deliver(
+      bare,
+      '/api/v1/webhooks/stripe',
+      oneOff(await bare.setupProgram(), { customerKey: 'u' }, { account: 'acct_1' }),
+      CONNECT_SECRET,
+    )
     expect(reply.status).toBe(404)
     await bare.stop()
   })

@@ -17,14 +17,25 @@ interface Target {
 
 const targets: [string, boolean, (dir: string) => Promise<Target>][] = [
   ['bun (in process)', true, async () => startApi()],
-  ['the compiled binary', true, async (dir) => {
-    const binary = join(dir, 'svc-server')
-    const build = Bun.spawnSync([process.execPath, 'build', '--compile', 'src/main.ts', '--outfile', binary], { cwd: root, stderr: 'pipe' })
-    if (build.exitCode !== 0) throw new Error(build.stderr.toString())
-    return spawnServer([binary], { DATABASE_PATH: join(dir, 'bin.db') })
-  }],
-  ['deno', existsSync(deno), async (dir) =>
-    spawnServer([deno, 'run', '--node-modules-dir=manual', '-A', 'src/main-deno.ts'], { DATABASE_PATH: join(dir, 'deno.db') })],
+  [
+    'the compiled binary',
+    true,
+    async (dir) => {
+      const binary = join(dir, 'svc-server')
+      const build = Bun.spawnSync([process.execPath, 'build', '--compile', 'src/main.ts', '--outfile', binary], {
+        cwd: root,
+        stderr: 'pipe',
+      })
+      if (build.exitCode !== 0) throw new Error(build.stderr.toString())
+      return spawnServer([binary], { DATABASE_PATH: join(dir, 'bin.db') })
+    },
+  ],
+  [
+    'deno',
+    existsSync(deno),
+    async (dir) =>
+      spawnServer([deno, 'run', '--node-modules-dir=manual', '-A', 'src/main-deno.ts'], { DATABASE_PATH: join(dir, 'deno.db') }),
+  ],
 ]
 
 for (const [name, available, start] of targets) {
@@ -47,7 +58,13 @@ for (const [name, available, start] of targets) {
       dir = mkdtempSync(join(tmpdir(), 'svc-contract-'))
       target = await start(dir)
       const account = await admin('POST', '/accounts', { email: 'contract@shop.test' })
-      const program = await admin('POST', '/programs', { account_id: account.body.data.account_id, name: 'Contract', domain: 'shop.test', commission_type: 'percent', commission_rate: 10 })
+      const program = await admin('POST', '/programs', {
+        account_id: account.body.data.account_id,
+        name: 'Contract',
+        domain: 'shop.test',
+        commission_type: 'percent',
+        commission_rate: 10,
+      })
       apiKey = program.body.data.api_key
       const programId = program.body.data.program_id
       const partner = await admin('POST', `/programs/${programId}/partners`, { name: 'Ada' })
@@ -68,19 +85,51 @@ for (const [name, available, start] of targets) {
       const lead = await call('POST', '/api/v1/track/lead', { click_id: click.body.click_id, customer_key: 'cust-1' }, apiKey)
       expect(lead.status).toBe(200)
       expect(lead.body.data.status).toBe('lead')
-      const sale = await call('POST', '/api/v1/track/sale', { transaction_id: `txn-${name}`, amount_cents: 12_345, customer_key: 'cust-1' }, apiKey)
+      const sale = await call(
+        'POST',
+        '/api/v1/track/sale',
+        { transaction_id: `txn-${name}`, amount_cents: 12_345, customer_key: 'cust-1' },
+        apiKey,
+      )
       expect(sale.status).toBe(200)
-      expect(sale.body.data).toMatchObject({ transaction_id: `txn-${name}`, amount_cents: 12_345, currency: 'USD', commission: { amount_cents: 1235 } })
-      const again = await call('POST', '/api/v1/track/sale', { transaction_id: `txn-${name}`, amount_cents: 12_345, customer_key: 'cust-1' }, apiKey)
+      expect(sale.body.data).toMatchObject({
+        transaction_id: `txn-${name}`,
+        amount_cents: 12_345,
+        currency: 'USD',
+        commission: { amount_cents: 1235 },
+      })
+      const again = await call(
+        'POST',
+        '/api/v1/track/sale',
+        { transaction_id: `txn-${name}`, amount_cents: 12_345, customer_key: 'cust-1' },
+        apiKey,
+      )
       expect(again.status).toBe(409)
-      expect(again.body.error).toMatchObject({ status: 409, name: 'ConflictError', code: 'duplicate_transaction', details: { sale_id: sale.body.data.sale_id } })
+      expect(again.body.error).toMatchObject({
+        status: 409,
+        name: 'ConflictError',
+        code: 'duplicate_transaction',
+        details: { sale_id: sale.body.data.sale_id },
+      })
       const refund = await call('POST', '/api/v1/track/refund', { transaction_id: `txn-${name}` }, apiKey)
-      expect(refund.body).toEqual({ data: { sale_id: sale.body.data.sale_id, transaction_id: `txn-${name}`, status: 'refunded' }, error: null })
+      expect(refund.body).toEqual({
+        data: { sale_id: sale.body.data.sale_id, transaction_id: `txn-${name}`, status: 'refunded' },
+        error: null,
+      })
     })
 
     test('errors keep their envelopes: 401 with code on sale, typed invalid_key on readiness, 404 for unknown routes', async () => {
       const sale = await call('POST', '/api/v1/track/sale', { transaction_id: 'x', amount_cents: 1 })
-      expect(sale.body).toEqual({ data: null, error: { status: 401, name: 'UnauthorizedError', message: 'Missing or malformed Authorization header. Expected: Bearer <token>', details: {}, code: 'unauthorized' } })
+      expect(sale.body).toEqual({
+        data: null,
+        error: {
+          status: 401,
+          name: 'UnauthorizedError',
+          message: 'Missing or malformed Authorization header. Expected: Bearer <token>',
+          details: {},
+          code: 'unauthorized',
+        },
+      })
       const readiness = await call('GET', '/api/v1/programs/me/readiness', undefined, 'nope')
       expect(readiness.body).toEqual({ error: { code: 'invalid_key', message: 'Invalid API token.' } })
       expect((await call('GET', '/nowhere')).body.error.name).toBe('NotFoundError')

@@ -21,8 +21,15 @@ export interface LocalS3 {
   stop(): Promise<void>
 }
 
-interface Listed { objects: { key: string }[]; commonPrefixes: string[]; isTruncated: boolean }
-type ListObjects = (bucket: string, options: { delimiter?: string; prefix?: string; maxKeys?: number; startAfter?: string }) => Promise<Listed>
+interface Listed {
+  objects: { key: string }[]
+  commonPrefixes: string[]
+  isTruncated: boolean
+}
+type ListObjects = (
+  bucket: string,
+  options: { delimiter?: string; prefix?: string; maxKeys?: number; startAfter?: string },
+) => Promise<Listed>
 
 /**
  * Wraps a store's listObjects to answer as S3 does: keys in lexicographic order (s3rver yields

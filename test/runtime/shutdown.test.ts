@@ -25,17 +25,34 @@ function rawConnection(url: string) {
   let ended: 'open' | 'closed' | 'reset' = 'open'
   const waiters: (() => void)[] = []
   const wake = () => waiters.splice(0).forEach((w) => w())
-  socket.on('data', (chunk) => { received += chunk.toString('latin1'); wake() })
-  socket.on('error', () => { ended = 'reset'; wake() })
-  socket.on('close', (hadError) => { if (ended === 'open') ended = hadError ? 'reset' : 'closed'; wake() })
+  socket.on('data', (chunk) => {
+    received += chunk.toString('latin1')
+    wake()
+  })
+  socket.on('error', () => {
+    ended = 'reset'
+    wake()
+  })
+  socket.on('close', (hadError) => {
+    if (ended === 'open') ended = hadError ? 'reset' : 'closed'
+    wake()
+  })
   return {
     write: (text: string) => new Promise<void>((resolve) => socket.write(text, () => resolve())),
-    get received() { return received },
-    get ended() { return ended },
+    get received() {
+      return received
+    },
+    get ended() {
+      return ended
+    },
     /** Waits (5 s at most) until `done` holds. */
     async until(done: () => boolean) {
       const deadline = Date.now() + 5_000
-      while (!done() && Date.now() < deadline) await new Promise<void>((resolve) => { waiters.push(resolve); setTimeout(resolve, 100) })
+      while (!done() && Date.now() < deadline)
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve)
+          setTimeout(resolve, 100)
+        })
       return done()
     },
   }
@@ -74,7 +91,8 @@ describe.each(runtimes)('SIGTERM on %s', (_name, cmd) => {
       expect(late).toStartWith('HTTP/1.1 503')
       expect(late.toLowerCase()).toContain('connection: close')
       expect(JSON.parse(late.slice(late.indexOf('\r\n\r\n') + 4))).toEqual({
-        data: null, error: { status: 503, name: 'ServiceUnavailableError', message: 'Service is shutting down', details: {} },
+        data: null,
+        error: { status: 503, name: 'ServiceUnavailableError', message: 'Service is shutting down', details: {} },
       })
 
       // The running request completes normally and its write is committed.

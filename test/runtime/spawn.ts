@@ -17,7 +17,10 @@ export async function spawnServer(cmd: string[], env: Record<string, string>): P
   let text = ''
   const deadline = Date.now() + 15_000
   while (Date.now() < deadline) {
-    const { value, done } = await Promise.race([reader.read(), Bun.sleep(deadline - Date.now()).then(() => ({ value: undefined, done: true }))])
+    const { value, done } = await Promise.race([
+      reader.read(),
+      Bun.sleep(deadline - Date.now()).then(() => ({ value: undefined, done: true })),
+    ])
     if (done) break
     text += new TextDecoder().decode(value)
     const match = text.match(/"url":"(http:\/\/[^"]+)"/)

@@ -1,7 +1,7 @@
 // The service the browser tests talk to: the real server (test/helpers.ts startApi) set up
 // through the operator API of docs/decisions.md. Nothing is faked: the tracker, the click, lead and
 // sale routes and the cookie rules are all the real ones.
-import { startApi } from "../helpers.ts"
+import { startApi } from '../helpers.ts'
 
 export type Backend = {
   /** {base_url}; the tracker is served at `${url}/tracker.js`. */
@@ -16,23 +16,23 @@ export type Backend = {
 
 export type BackendOptions = { windowDays: number; allowedOrigins: string[] }
 
-const DOMAIN = "shop.test"
+const DOMAIN = 'shop.test'
 
 /** Starts the real server with one program on shop.test and two partners, each with a link. */
 export async function startBackend(o: BackendOptions): Promise<Backend> {
   const api = await startApi()
   const stop = () => api.stop()
   const admin = async (path: string, body?: unknown) => {
-    const res = await api.admin("POST", path, body)
+    const res = await api.admin('POST', path, body)
     if (res.status >= 300) throw new Error(`admin ${path}: ${res.status} ${JSON.stringify(res.body)}`)
     return res.body.data
   }
-  const account = await admin("/accounts", { email: "owner@shop.test", name: "Shop owner" })
-  const program = await admin("/programs", {
+  const account = await admin('/accounts', { email: 'owner@shop.test', name: 'Shop owner' })
+  const program = await admin('/programs', {
     account_id: account.account_id,
-    name: "Shop",
+    name: 'Shop',
     domain: DOMAIN,
-    commission_type: "percent",
+    commission_type: 'percent',
     commission_rate: 10,
     attribution_window_days: o.windowDays,
     allowed_origins: o.allowedOrigins,
@@ -44,9 +44,9 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
     const link = await admin(`/programs/${id}/links`, { partner_id, short_link: `${name}-${suffix}` })
     return { partner: partner_id as number, link: link.short_link as string }
   }
-  const alice = await partnerWithLink("alice")
-  const bob = await partnerWithLink("bob")
-  const url = api.url.replace(/\/+$/, "")
+  const alice = await partnerWithLink('alice')
+  const bob = await partnerWithLink('bob')
+  const url = api.url.replace(/\/+$/, '')
   const backend: Backend = {
     url,
     programId: id,

@@ -1,23 +1,23 @@
 // The tracker's size budget (issue 5): at most 800 bytes gzipped, as served.
-import { expect, test } from "bun:test"
-import { gzipSync } from "fflate"
-import { buildTracker } from "../../tracker/build.ts"
+import { expect, test } from 'bun:test'
+import { gzipSync } from 'fflate'
+import { buildTracker } from '../../tracker/build.ts'
 
-test("the minified tracker is at most 800 bytes gzipped", async () => {
+test('the minified tracker is at most 800 bytes gzipped', async () => {
   const source = await buildTracker()
   const gzipped = gzipSync(new TextEncoder().encode(source), { level: 9 }).length
   console.log(`tracker.js: ${source.length} bytes minified, ${gzipped} bytes gzipped (budget 800)`)
   expect(gzipped).toBeLessThanOrEqual(800)
 })
 
-test("the build is one self-contained script with no module syntax", async () => {
+test('the build is one self-contained script with no module syntax', async () => {
   const source = await buildTracker()
   expect(source).not.toMatch(/\bimport\b|\bexport\b|require\(/)
-  expect(source).toStartWith("((")
+  expect(source).toStartWith('((')
 })
 
-test("the server embeds the current build (run `bun tracker/build.ts` after changing tracker/src)", async () => {
-  const { trackerModule } = await import("../../tracker/build.ts")
-  const embedded = await Bun.file(new URL("../../src/tracker-source.ts", import.meta.url)).text()
+test('the server embeds the current build (run `bun tracker/build.ts` after changing tracker/src)', async () => {
+  const { trackerModule } = await import('../../tracker/build.ts')
+  const embedded = await Bun.file(new URL('../../src/tracker-source.ts', import.meta.url)).text()
   expect(embedded).toBe(trackerModule(await buildTracker()))
 })

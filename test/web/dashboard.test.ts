@@ -61,7 +61,7 @@ describeBrowser('dashboard and partner portal', () => {
     other = await api.setupProgram({ name: 'Not yours' })
     // A fortnight of clicks, one day at a time, so that the charts have something to draw.
     for (let day = 0; day < 14; day++) {
-      for (let i = 0; i < (day * 7) % 5 + 1; i++, fortnight++) await k.clickId(f)
+      for (let i = 0; i < ((day * 7) % 5) + 1; i++, fortnight++) await k.clickId(f)
       api.clock.advance(days(1))
     }
     // Ada: three clicks, two customers with sales (one refunded); Bob: two clicks, one sale in EUR.
@@ -75,7 +75,9 @@ describeBrowser('dashboard and partner portal', () => {
     const b = await k.clickId(bob)
     await k.clickId(bob)
     await k.lead(bob, { click_id: b, customer_key: 'bob-customer', email: 'bob-buyer@buyers.test' })
-    expect((await k.sale(bob, { customer_key: 'bob-customer', transaction_id: 'txn-b1', amount_cents: 2000, currency: 'EUR' })).status).toBe(200)
+    expect(
+      (await k.sale(bob, { customer_key: 'bob-customer', transaction_id: 'txn-b1', amount_cents: 2000, currency: 'EUR' })).status,
+    ).toBe(200)
     expect(a1.customerId).toBeGreaterThan(0)
     // Another account's program has data of its own.
     await k.customer(other, 'other-customer')
@@ -111,8 +113,16 @@ describeBrowser('dashboard and partner portal', () => {
 
   test('every page loads with no console error and no request to another host', async () => {
     const base = `${api.url}/dashboard/programs/${f.programId}`
-    const pages: [string, string][] = [['overview', ''], ['overview-90', '?days=90'], ['partners', '/partners'], ['sales', '/sales'],
-      ['commissions', '/commissions'], ['payouts', '/payouts'], ['events', '/events'], ['settings', '/settings']]
+    const pages: [string, string][] = [
+      ['overview', ''],
+      ['overview-90', '?days=90'],
+      ['partners', '/partners'],
+      ['sales', '/sales'],
+      ['commissions', '/commissions'],
+      ['payouts', '/payouts'],
+      ['events', '/events'],
+      ['settings', '/settings'],
+    ]
     for (const [name, path] of pages) {
       const { page, errors } = await watched(owner)
       const response = await page.goto(base + path)
@@ -131,7 +141,9 @@ describeBrowser('dashboard and partner portal', () => {
   test("the overview's figures equal the API's", async () => {
     const { page } = await watched(owner)
     await page.goto(`${api.url}/dashboard/programs/${f.programId}`)
-    const cards = await page.$$eval('[data-funnel] .card', (els) => els.map((e) => [e.querySelector('span')!.textContent, e.querySelector('b')!.textContent]))
+    const cards = await page.$$eval('[data-funnel] .card', (els) =>
+      els.map((e) => [e.querySelector('span')!.textContent, e.querySelector('b')!.textContent]),
+    )
     const shown = Object.fromEntries(cards.map(([label, n]) => [label, Number(n!.replace(/,/g, ''))]))
     const readiness = await api.call('GET', '/api/v1/programs/me/readiness', { token: f.apiKey })
     const live = readiness.body.data.counts.live
@@ -143,8 +155,12 @@ describeBrowser('dashboard and partner portal', () => {
     const ledger = (await api.admin('GET', `/programs/${f.programId}/commissions?limit=200`)).body.data
     for (const currency of ['USD', 'EUR']) {
       const row = await page.$eval(`tr[data-currency="${currency}"]`, (tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent))
-      const revenue = sales.filter((s: { currency: string }) => s.currency === currency).reduce((a: number, s: { amount_cents: number }) => a + s.amount_cents, 0)
-      const commission = ledger.filter((c: { currency: string }) => c.currency === currency).reduce((a: number, c: { amount_cents: number }) => a + c.amount_cents, 0)
+      const revenue = sales
+        .filter((s: { currency: string }) => s.currency === currency)
+        .reduce((a: number, s: { amount_cents: number }) => a + s.amount_cents, 0)
+      const commission = ledger
+        .filter((c: { currency: string }) => c.currency === currency)
+        .reduce((a: number, c: { amount_cents: number }) => a + c.amount_cents, 0)
       expect(row[1]).toBe(`${currency} ${(revenue / 100).toFixed(2)}`)
       expect(row[3]).toBe(`${currency} ${(commission / 100).toFixed(2)}`)
     }
@@ -190,8 +206,14 @@ describeBrowser('dashboard and partner portal', () => {
     expect(await page.textContent('[role=status]')).toBe('Payout run done.')
     const payouts = (await api.admin('GET', `/programs/${f.programId}/payouts`)).body.data
     // Ada: 10% of 100.00 (the refunded sale's pair nets out); Bob: 10% of EUR 20.00.
-    expect(payouts.map((p: { partner_id: number; currency: string; amount_cents: number }) => [p.partner_id, p.currency, p.amount_cents]).sort())
-      .toEqual([[f.partnerId, 'USD', 1000], [bob.partnerId, 'EUR', 200]].sort())
+    expect(
+      payouts.map((p: { partner_id: number; currency: string; amount_cents: number }) => [p.partner_id, p.currency, p.amount_cents]).sort(),
+    ).toEqual(
+      [
+        [f.partnerId, 'USD', 1000],
+        [bob.partnerId, 'EUR', 200],
+      ].sort(),
+    )
     const ada = payouts.find((p: { partner_id: number }) => p.partner_id === f.partnerId)
     await page.fill(`tr[data-payout="${ada.payout_id}"] input[name=reference]`, 'WIRE-42')
     await page.click(`tr[data-payout="${ada.payout_id}"] button:text("Mark paid")`)

@@ -1,15 +1,19 @@
 // The browser tracker served at GET /tracker.js. Budget: 800 bytes gzipped (see
 // test/tracker/size.test.ts), so the code favours short constructs over helpers.
-import type { SvcApi, SvcInitOptions, SvcStub } from "./api.ts"
+import type { SvcApi, SvcInitOptions, SvcStub } from './api.ts'
 
 type Answer = Record<string, any> | null
 
 ;((
-  w: any, d: Document, L: Location, opts: SvcInitOptions = {},
+  w: any,
+  d: Document,
+  L: Location,
+  opts: SvcInitOptions = {},
   // Errors always, info and warnings with debug; answers null (a failed request's result).
   // A parameter, so that the outer catch can use it whatever threw.
-  log = (level: "info" | "warn" | "error", ...args: unknown[]): null =>
-    ((level == "error" || opts.debug) && console[level]("[svc]", ...args), null),
+  log = (level: 'info' | 'warn' | 'error', ...args: unknown[]): null => (
+    (level == 'error' || opts.debug) && console[level]('[svc]', ...args), null
+  ),
 ) => {
   try {
     const prev: SvcStub & { getClickId?: unknown } = w.svc || {}
@@ -31,47 +35,54 @@ type Answer = Record<string, any> | null
     // A non-JSON answer lands in catch, logged like a network error.
     const post = (path: string, body: object, keepalive?: boolean): Promise<Answer> =>
       start
-        .then(() => fetch(new URL("api/v1/track/" + path, script.src), { method: "POST", body: JSON.stringify(body), keepalive }))
-        .then((r) => r.json().then((json) => (r.ok ? json : log("error", path, r.status, (json.error || json).message))))
-        .catch((e) => log("error", path, e))
+        .then(() => fetch(new URL('api/v1/track/' + path, script.src), { method: 'POST', body: JSON.stringify(body), keepalive }))
+        .then((r) => r.json().then((json) => (r.ok ? json : log('error', path, r.status, (json.error || json).message))))
+        .catch((e) => log('error', path, e))
 
     // The click starts a microtask later, so init calls made right after the script (queued
     // or inline) apply to it, and a signup queued on `ready` carries its click id.
     const ready = start.then<unknown>(() => {
       const existing = read()
-      return /[?&]aff=[^&]/.test(L.search) && post("click", { affiliate_url: L.href, click_id: existing }).then((res) => {
-        const id = res?.click_id
-        // First click wins: the server repeats a known id and the cookie keeps its expiry.
-        if (!id || id == existing) return
-        // The cookie goes on the widest domain the browser accepts, tried from the
-        // registrable-looking end inwards, else host-only. Browsers refuse public suffixes, so
-        // no suffix list is shipped; single labels (localhost, a bare TLD) and IP hosts get a
-        // host-only cookie, and cookieDomain, when given, is the only domain tried.
-        const labels = L.hostname.split(".")
-        const age = Math.min(res!.cookie_window_days, 400) * 86400
-        for (let i = opts.cookieDomain || /^[\d.]+$|:/.test(L.hostname) ? -1 : labels.length - 2, domain; i >= -1 && read() != id; i--) {
-          domain = i < 0 ? opts.cookieDomain : labels.slice(i).join(".")
-          // Values go in unencoded: click ids are URL-safe tokens issued by the server.
-          try {
-            d.cookie = "svc_click_id=" + id + ";path=/;samesite=lax;max-age=" + age +
-              (domain ? ";domain=" + domain : "") + (L.protocol > "https" ? ";secure" : "") // "https:" only
-          } catch {}
-        }
-        read() == id ? log("info", "click", id) : log("warn", "cookies blocked")
-      })
+      return (
+        /[?&]aff=[^&]/.test(L.search) &&
+        post('click', { affiliate_url: L.href, click_id: existing }).then((res) => {
+          const id = res?.click_id
+          // First click wins: the server repeats a known id and the cookie keeps its expiry.
+          if (!id || id == existing) return
+          // The cookie goes on the widest domain the browser accepts, tried from the
+          // registrable-looking end inwards, else host-only. Browsers refuse public suffixes, so
+          // no suffix list is shipped; single labels (localhost, a bare TLD) and IP hosts get a
+          // host-only cookie, and cookieDomain, when given, is the only domain tried.
+          const labels = L.hostname.split('.')
+          const age = Math.min(res!.cookie_window_days, 400) * 86400
+          for (let i = opts.cookieDomain || /^[\d.]+$|:/.test(L.hostname) ? -1 : labels.length - 2, domain; i >= -1 && read() != id; i--) {
+            domain = i < 0 ? opts.cookieDomain : labels.slice(i).join('.')
+            // Values go in unencoded: click ids are URL-safe tokens issued by the server.
+            try {
+              d.cookie =
+                'svc_click_id=' +
+                id +
+                ';path=/;samesite=lax;max-age=' +
+                age +
+                (domain ? ';domain=' + domain : '') +
+                (L.protocol > 'https' ? ';secure' : '') // "https:" only
+            } catch {}
+          }
+          read() == id ? log('info', 'click', id) : log('warn', 'cookies blocked')
+        })
+      )
     })
     const api: SvcApi = {
       getClickId: () => read() || null,
       init(o) {
         Object.assign(opts, o)
       },
-      signup: (customerId, email) =>
-        ready.then(() => post("lead", { click_id: read(), customer_key: customerId, email }, true)),
+      signup: (customerId, email) => ready.then(() => post('lead', { click_id: read(), customer_key: customerId, email }, true)),
     }
     w.svc = api
     // apply takes the stub's `arguments` objects as they are, and anything not array-like as no arguments.
     prev.q?.map(([m, a]) => (api as any)[m].apply(api, a))
   } catch (e) {
-    log("error", e)
+    log('error', e)
   }
 })(window, document, location)

@@ -21,30 +21,52 @@ export function accountAdminRoutes(deps: Deps) {
     if (!account) throw new HttpError(404, 'Account not found')
     return account
   }
-  const setSuspended = (suspended: boolean) => async ({ params }: { params: { id: string } }) => {
-    const id = idParam(params.id, 'Account')
-    await writer.run(() => {
-      findAccount(id)
-      stores.accounts.setSuspended(id, suspended)
-    })
-    return ok({ account_id: id, suspended })
-  }
+  const setSuspended =
+    (suspended: boolean) =>
+    async ({ params }: { params: { id: string } }) => {
+      const id = idParam(params.id, 'Account')
+      await writer.run(() => {
+        findAccount(id)
+        stores.accounts.setSuspended(id, suspended)
+      })
+      return ok({ account_id: id, suspended })
+    }
 
   return new Elysia({ name: 'admin-accounts' })
     .onBeforeHandle(({ request }) => requireAdmin(deps, request))
-    .post('/api/v1/admin/accounts', async ({ body, set }) => {
-      const input = checkCreate(body)
-      const created = await writer.run(() =>
-        stores.accounts.createAccount({ email: input.email.toLowerCase(), name: input.name, createdAt: deps.clock.now() }))
-      set.status = 201
-      return ok({ account_id: created.accountId, advertiser_id: created.advertiserId })
-    }, { detail: doc('Create an account and its advertiser', 'operator', { security: 'adminToken', body: CreateAccount }) })
-    .post('/api/v1/admin/accounts/:id/suspend', setSuspended(true), { detail: doc('Suspend an account (CLI login answers 403)', 'operator', { security: 'adminToken' }) })
-    .post('/api/v1/admin/accounts/:id/unsuspend', setSuspended(false), { detail: doc('Lift a suspension', 'operator', { security: 'adminToken' }) })
-    .post('/api/v1/admin/accounts/:id/id-token', ({ params }) => {
-      const account = findAccount(idParam(params.id, 'Account'))
-      const iat = Math.floor(deps.clock.now() / 1000)
-      const claims = { sub: account.id, iss: deps.config.publicBaseUrl, aud: 'svc-cli' as const, iat, exp: iat + ID_TOKEN_LIFETIME_S, jti: randomUUID() }
-      return ok({ id_token: signIdToken(claims, deps.secret), expires_at: iso(claims.exp * 1000) })
-    }, { detail: doc('Issue an id_token for the CLI login callback (valid 10 minutes)', 'operator', { security: 'adminToken' }) })
+    .post(
+      '/api/v1/admin/accounts',
+      async ({ body, set }) => {
+        const input = checkCreate(body)
+        const created = await writer.run(() =>
+          stores.accounts.createAccount({ email: input.email.toLowerCase(), name: input.name, createdAt: deps.clock.now() }),
+        )
+        set.status = 201
+        return ok({ account_id: created.accountId, advertiser_id: created.advertiserId })
+      },
+      { detail: doc('Create an account and its advertiser', 'operator', { security: 'adminToken', body: CreateAccount }) },
+    )
+    .post('/api/v1/admin/accounts/:id/suspend', setSuspended(true), {
+      detail: doc('Suspend an account (CLI login answers 403)', 'operator', { security: 'adminToken' }),
+    })
+    .post('/api/v1/admin/accounts/:id/unsuspend', setSuspended(false), {
+      detail: doc('Lift a suspension', 'operator', { security: 'adminToken' }),
+    })
+    .post(
+      '/api/v1/admin/accounts/:id/id-token',
+      ({ params }) => {
+        const account = findAccount(idParam(params.id, 'Account'))
+        const iat = Math.floor(deps.clock.now() / 1000)
+        const claims = {
+          sub: account.id,
+          iss: deps.config.publicBaseUrl,
+          aud: 'svc-cli' as const,
+          iat,
+          exp: iat + ID_TOKEN_LIFETIME_S,
+          jti: randomUUID(),
+        }
+        return ok({ id_token: signIdToken(claims, deps.secret), expires_at: iso(claims.exp * 1000) })
+      },
+      { detail: doc('Issue an id_token for the CLI login callback (valid 10 minutes)', 'operator', { security: 'adminToken' }) },
+    )
 }

@@ -43,7 +43,8 @@ export function page(query: Record<string, string | undefined>): { limit: number
   const limit = query.limit === undefined ? 50 : Number(query.limit)
   if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw new HttpError(400, 'limit must be a whole number from 1 to 200')
   const cursor = query.cursor === undefined ? null : Number(query.cursor)
-  if (cursor !== null && (!Number.isSafeInteger(cursor) || cursor < 1)) throw new HttpError(400, 'cursor must be an id from a previous page')
+  if (cursor !== null && (!Number.isSafeInteger(cursor) || cursor < 1))
+    throw new HttpError(400, 'cursor must be an id from a previous page')
   return { limit, cursor }
 }
 

@@ -23,15 +23,26 @@ export function listAdminRoutes(deps: Deps) {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   let app: any = new Elysia({ name: 'admin-lists' }).onBeforeHandle(({ request }) => requireAdmin(deps, request))
   for (const [segment, name, summary] of lists) {
-    app = app.get(`/api/v1/admin/programs/:id/${segment}`, ({ params, query }: { params: { id: string }; query: Record<string, string | undefined> }) => {
-      const programId = idParam(params.id, 'Program')
-      const { limit, cursor } = page(query)
-      if (!store.programExists(programId)) throw new HttpError(404, 'Program not found')
-      const rows = store.page(segment, programId, limit + 1, cursor)
-      // docs/decisions.md, Payouts: the commissions read route shows each entry's status.
-      const statuses = segment === 'commissions' ? commissionStatuses(deps, programId, rows.map((r) => r.id)) : null
-      return listed(rows, limit, (row) => ({ ...presentRow(name, row), ...(statuses && { status: statuses.get(row.id) }) }))
-    }, { detail: doc(summary, 'operator', { security: 'adminToken' }) })
+    app = app.get(
+      `/api/v1/admin/programs/:id/${segment}`,
+      ({ params, query }: { params: { id: string }; query: Record<string, string | undefined> }) => {
+        const programId = idParam(params.id, 'Program')
+        const { limit, cursor } = page(query)
+        if (!store.programExists(programId)) throw new HttpError(404, 'Program not found')
+        const rows = store.page(segment, programId, limit + 1, cursor)
+        // docs/decisions.md, Payouts: the commissions read route shows each entry's status.
+        const statuses =
+          segment === 'commissions'
+            ? commissionStatuses(
+                deps,
+                programId,
+                rows.map((r) => r.id),
+              )
+            : null
+        return listed(rows, limit, (row) => ({ ...presentRow(name, row), ...(statuses && { status: statuses.get(row.id) }) }))
+      },
+      { detail: doc(summary, 'operator', { security: 'adminToken' }) },
+    )
   }
   return app
 }

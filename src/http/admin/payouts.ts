@@ -68,51 +68,98 @@ export function payoutAdminRoutes(deps: Deps) {
     return { programId, terms }
   }
 
-  return new Elysia({ name: 'admin-payouts' })
-    .onBeforeHandle(({ request }) => requireAdmin(deps, request))
-    .post('/api/v1/admin/programs/:id/payouts', async ({ params, body, set }) => {
-      const programId = idParam(params.id, 'Program')
-      const input = checkRun(body)
-      // One writer unit: what it reads as due is what it writes, and runs queued together
-      // see each other's payouts (the UNIQUE index payout_entries_once is the last word).
-      const created = await writer.run(() => {
-        const { terms } = programOf(params.id)
-        const now = deps.clock.now()
-        const due = dueEntries(store.unpaidLedger(programId), terms.holdingPeriodDays, now, untilOf(input.until, now))
-        return store.createPayouts(programId, planPayouts(due, terms.minimumPayout), now)
-      })
-      set.status = 201
-      return ok(created.map(presentPayout))
-    }, { detail: doc('Run payouts: one per partner and currency whose due net is positive and at least minimum_payout', 'operator', { security, body: RunPayouts }) })
-    .get('/api/v1/admin/programs/:id/payouts', ({ params, query }) => {
-      const { programId } = programOf(params.id)
-      const { limit, cursor } = page(query)
-      return listed(store.listPayouts(programId, limit, cursor), limit, presentPayout)
-    }, { detail: doc('Payouts of a program, newest first', 'operator', { security }) })
-    .get('/api/v1/admin/programs/:id/payouts.csv', ({ params, query, set }) => {
-      const { programId } = programOf(params.id)
-      const rows = store.payoutsWithPartners(programId, statusesOf(query.status))
-      set.headers['content-type'] = 'text/csv; charset=utf-8'
-      set.headers['content-disposition'] = `attachment; filename="payouts-program-${programId}.csv"`
-      const lines = rows.map((p) => csvLine([p.id, p.partnerId, p.partnerName, p.partnerEmail, p.currency, formatAmount(p.amountCents, p.currency), p.commissions, p.status]))
-      return [csvLine(CSV_HEADER), ...lines].join('\r\n') + '\r\n'
-    }, { detail: doc('Payouts as CSV for batch payment tools (default: pending and paid)', 'operator', { security }) })
-    // A list of one, like GET /programs/:id (docs/decisions.md: "a list of one payout with its ledger entries").
-    .get('/api/v1/admin/payouts/:id', ({ params }) => {
-      const payout = store.findPayout(idParam(params.id, 'Payout'))
-      if (!payout) throw new HttpError(404, messages.notFound)
-      const entries = store.entriesOf(payout.id).map((e) => presentRow('commission', e))
-      return { data: [{ ...presentPayout(payout), entries }], error: null, next_cursor: null }
-    }, { detail: doc('Show a payout with its ledger entries, as a list of one', 'operator', { security }) })
-    .post('/api/v1/admin/payouts/:id/paid', async ({ params, body }) => {
-      const id = idParam(params.id, 'Payout')
-      const { reference } = checkPaid(body)
-      const change = await writer.run(() => store.markPaid(id, reference ?? null, deps.clock.now()))
-      return changed(change, messages.canceledCannotPay)
-    }, { detail: doc('Mark a payout paid, with the payment reference; repeating it answers the same payout', 'operator', { security, body: MarkPaid }) })
-    .post('/api/v1/admin/payouts/:id/cancel', async ({ params }) => {
-      const id = idParam(params.id, 'Payout')
-      const change = await writer.run(() => store.cancel(id, deps.clock.now()))
-      return changed(change, messages.paidCannotCancel)
-    }, { detail: doc('Cancel a pending payout: its entries are due again (a paid payout answers 409)', 'operator', { security }) })
+  return (
+    new Elysia({ name: 'admin-payouts' })
+      .onBeforeHandle(({ request }) => requireAdmin(deps, request))
+      .post(
+        '/api/v1/admin/programs/:id/payouts',
+        async ({ params, body, set }) => {
+          const programId = idParam(params.id, 'Program')
+          const input = checkRun(body)
+          // One writer unit: what it reads as due is what it writes, and runs queued together
+          // see each other's payouts (the UNIQUE index payout_entries_once is the last word).
+          const created = await writer.run(() => {
+            const { terms } = programOf(params.id)
+            const now = deps.clock.now()
+            const due = dueEntries(store.unpaidLedger(programId), terms.holdingPeriodDays, now, untilOf(input.until, now))
+            return store.createPayouts(programId, planPayouts(due, terms.minimumPayout), now)
+          })
+          set.status = 201
+          return ok(created.map(presentPayout))
+        },
+        {
+          detail: doc('Run payouts: one per partner and currency whose due net is positive and at least minimum_payout', 'operator', {
+            security,
+            body: RunPayouts,
+          }),
+        },
+      )
+      .get(
+        '/api/v1/admin/programs/:id/payouts',
+        ({ params, query }) => {
+          const { programId } = programOf(params.id)
+          const { limit, cursor } = page(query)
+          return listed(store.listPayouts(programId, limit, cursor), limit, presentPayout)
+        },
+        { detail: doc('Payouts of a program, newest first', 'operator', { security }) },
+      )
+      .get(
+        '/api/v1/admin/programs/:id/payouts.csv',
+        ({ params, query, set }) => {
+          const { programId } = programOf(params.id)
+          const rows = store.payoutsWithPartners(programId, statusesOf(query.status))
+          set.headers['content-type'] = 'text/csv; charset=utf-8'
+          set.headers['content-disposition'] = `attachment; filename="payouts-program-${programId}.csv"`
+          const lines = rows.map((p) =>
+            csvLine([
+              p.id,
+              p.partnerId,
+              p.partnerName,
+              p.partnerEmail,
+              p.currency,
+              formatAmount(p.amountCents, p.currency),
+              p.commissions,
+              p.status,
+            ]),
+          )
+          return [csvLine(CSV_HEADER), ...lines].join('\r\n') + '\r\n'
+        },
+        { detail: doc('Payouts as CSV for batch payment tools (default: pending and paid)', 'operator', { security }) },
+      )
+      // A list of one, like GET /programs/:id (docs/decisions.md: "a list of one payout with its ledger entries").
+      .get(
+        '/api/v1/admin/payouts/:id',
+        ({ params }) => {
+          const payout = store.findPayout(idParam(params.id, 'Payout'))
+          if (!payout) throw new HttpError(404, messages.notFound)
+          const entries = store.entriesOf(payout.id).map((e) => presentRow('commission', e))
+          return { data: [{ ...presentPayout(payout), entries }], error: null, next_cursor: null }
+        },
+        { detail: doc('Show a payout with its ledger entries, as a list of one', 'operator', { security }) },
+      )
+      .post(
+        '/api/v1/admin/payouts/:id/paid',
+        async ({ params, body }) => {
+          const id = idParam(params.id, 'Payout')
+          const { reference } = checkPaid(body)
+          const change = await writer.run(() => store.markPaid(id, reference ?? null, deps.clock.now()))
+          return changed(change, messages.canceledCannotPay)
+        },
+        {
+          detail: doc('Mark a payout paid, with the payment reference; repeating it answers the same payout', 'operator', {
+            security,
+            body: MarkPaid,
+          }),
+        },
+      )
+      .post(
+        '/api/v1/admin/payouts/:id/cancel',
+        async ({ params }) => {
+          const id = idParam(params.id, 'Payout')
+          const change = await writer.run(() => store.cancel(id, deps.clock.now()))
+          return changed(change, messages.paidCannotCancel)
+        },
+        { detail: doc('Cancel a pending payout: its entries are due again (a paid payout answers 409)', 'operator', { security }) },
+      )
+  )
 }

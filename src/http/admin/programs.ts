@@ -24,7 +24,9 @@ function originsOf(input: string[]): string[] {
     try {
       const url = new URL(value)
       if ((url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value.replace(/\/$/, '')) return url.origin
-    } catch { /* answered below */ }
+    } catch {
+      /* answered below */
+    }
     throw new HttpError(400, 'allowed_origins must be an array of origins such as https://shop.example')
   })
 }
@@ -42,76 +44,119 @@ export function programAdminRoutes(deps: Deps) {
   }
   const currentKey = (programId: number) => programs.currentKey(programId)
 
-  return new Elysia({ name: 'admin-programs' })
-    .onBeforeHandle(({ request }) => requireAdmin(deps, request))
-    .post('/api/v1/admin/programs', async ({ body, set }) => {
-      const input = checkCreate(body)
-      const domain = domainOf(input.domain)
-      const origins = originsOf(input.allowed_origins ?? [])
-      const created = await writer.run(() => {
-        const advertiser = stores.accounts.findAdvertiser(input.account_id)
-        if (!advertiser) throw new HttpError(400, 'account_id must be the id of an existing account')
-        return programs.createProgram({
-          advertiserId: advertiser.id, name: input.name, domain, commissionType: input.commission_type,
-          commissionRate: input.commission_rate, leadAuth: input.lead_auth, attributionWindowDays: input.attribution_window_days,
-          allowedOrigins: origins, livemode: input.livemode, createdAt: now(),
-          holdingPeriodDays: input.holding_period_days, minimumPayout: input.minimum_payout,
-        })
-      })
-      set.status = 201
-      return ok({ program_id: created.programId, api_key: created.apiKey })
-    }, { detail: doc('Create a program; answers its API key once', 'operator', { security: 'adminToken', body: CreateProgram }) })
-    .get('/api/v1/admin/programs', () => {
-      return ok(programs.listPrograms().map((p) => presentProgram(p, currentKey(p.id))))
-    }, { detail: doc('List programs, newest first', 'operator', { security: 'adminToken' }) })
-    // docs/decisions.md lists GET /programs/:id among the read routes that answer `data` as a list:
-    // a list of the one program, with the same next_cursor as the others (always null).
-    .get('/api/v1/admin/programs/:id', ({ params }) => {
-      const program = findProgram(idParam(params.id, 'Program'))
-      return { data: [presentProgram(program, currentKey(program.id))], error: null, next_cursor: null }
-    }, { detail: doc('Show a program (API key masked), as a list of one like the other read routes', 'operator', { security: 'adminToken' }) })
-    .patch('/api/v1/admin/programs/:id', async ({ params, body }) => {
-      const id = idParam(params.id, 'Program')
-      const input = checkUpdate(body)
-      const secrets = input.stripe_webhook_secret
-      const changes = {
-        name: input.name, commissionType: input.commission_type, commissionRate: input.commission_rate,
-        leadAuth: input.lead_auth, attributionWindowDays: input.attribution_window_days, livemode: input.livemode,
-        domain: input.domain === undefined ? undefined : domainOf(input.domain),
-        allowedOrigins: input.allowed_origins === undefined ? undefined : originsOf(input.allowed_origins),
-        stripeAccountId: input.stripe_account_id,
-        holdingPeriodDays: input.holding_period_days, minimumPayout: input.minimum_payout,
-        stripeWebhookSecrets: secrets === undefined ? undefined : Array.isArray(secrets) ? secrets : [secrets],
-      }
-      const program = await writer.run(() => programs.updateProgram(id, changes))
-      if (!program) throw new HttpError(404, 'Program not found')
-      if ('kind' in program) throw new HttpError(409, 'stripe_account_id is already connected to another program')
-      return ok(presentProgram(program, currentKey(id)))
-    }, { detail: doc('Change a program', 'operator', { security: 'adminToken', body: UpdateProgram }) })
-    .post('/api/v1/admin/programs/:id/api-key', async ({ params }) => {
-      const id = idParam(params.id, 'Program')
-      // The old key answers 401 at once: the store drops the catalog's copy of it.
-      const apiKey = await writer.run(() => {
-        findProgram(id)
-        return programs.issueKey(id, now())
-      })
-      return ok({ program_id: id, api_key: apiKey })
-    }, { detail: doc('Regenerate the API key; the old key answers 401 at once', 'operator', { security: 'adminToken' }) })
-    .post('/api/v1/admin/programs/:id/api-key/rotation', async ({ params, body }) => {
-      const id = idParam(params.id, 'Program')
-      const { rotate_by } = checkRotation(body)
-      // An ISO 8601 date or date-time. A time already past retires the key at once (the
-      // operator's "stop this key now", and how a deployment checks its clients' 401 handling).
-      const rotateBy = Date.parse(rotate_by)
-      if (!/^\d{4}-\d{2}-\d{2}(T|$)/.test(rotate_by) || Number.isNaN(rotateBy)) {
-        throw new HttpError(400, 'rotate_by must be an ISO 8601 date or time')
-      }
-      const key = await writer.run(() => {
-        findProgram(id)
-        const marked = programs.markRotation(id, now(), rotateBy)
-        if (!marked) throw new HttpError(404, 'Program has no active API key')
-        return marked
-      })
-      return ok({ program_id: id, marked_at: iso(key.rotationMarkedAt!), rotate_by: iso(rotateBy) })
-    }, { detail: doc('Mark the current key for mandatory rotation', 'operator', { security: 'adminToken', body: Rotation }) })
+  return (
+    new Elysia({ name: 'admin-programs' })
+      .onBeforeHandle(({ request }) => requireAdmin(deps, request))
+      .post(
+        '/api/v1/admin/programs',
+        async ({ body, set }) => {
+          const input = checkCreate(body)
+          const domain = domainOf(input.domain)
+          const origins = originsOf(input.allowed_origins ?? [])
+          const created = await writer.run(() => {
+            const advertiser = stores.accounts.findAdvertiser(input.account_id)
+            if (!advertiser) throw new HttpError(400, 'account_id must be the id of an existing account')
+            return programs.createProgram({
+              advertiserId: advertiser.id,
+              name: input.name,
+              domain,
+              commissionType: input.commission_type,
+              commissionRate: input.commission_rate,
+              leadAuth: input.lead_auth,
+              attributionWindowDays: input.attribution_window_days,
+              allowedOrigins: origins,
+              livemode: input.livemode,
+              createdAt: now(),
+              holdingPeriodDays: input.holding_period_days,
+              minimumPayout: input.minimum_payout,
+            })
+          })
+          set.status = 201
+          return ok({ program_id: created.programId, api_key: created.apiKey })
+        },
+        { detail: doc('Create a program; answers its API key once', 'operator', { security: 'adminToken', body: CreateProgram }) },
+      )
+      .get(
+        '/api/v1/admin/programs',
+        () => {
+          return ok(programs.listPrograms().map((p) => presentProgram(p, currentKey(p.id))))
+        },
+        { detail: doc('List programs, newest first', 'operator', { security: 'adminToken' }) },
+      )
+      // docs/decisions.md lists GET /programs/:id among the read routes that answer `data` as a list:
+      // a list of the one program, with the same next_cursor as the others (always null).
+      .get(
+        '/api/v1/admin/programs/:id',
+        ({ params }) => {
+          const program = findProgram(idParam(params.id, 'Program'))
+          return { data: [presentProgram(program, currentKey(program.id))], error: null, next_cursor: null }
+        },
+        {
+          detail: doc('Show a program (API key masked), as a list of one like the other read routes', 'operator', {
+            security: 'adminToken',
+          }),
+        },
+      )
+      .patch(
+        '/api/v1/admin/programs/:id',
+        async ({ params, body }) => {
+          const id = idParam(params.id, 'Program')
+          const input = checkUpdate(body)
+          const secrets = input.stripe_webhook_secret
+          const changes = {
+            name: input.name,
+            commissionType: input.commission_type,
+            commissionRate: input.commission_rate,
+            leadAuth: input.lead_auth,
+            attributionWindowDays: input.attribution_window_days,
+            livemode: input.livemode,
+            domain: input.domain === undefined ? undefined : domainOf(input.domain),
+            allowedOrigins: input.allowed_origins === undefined ? undefined : originsOf(input.allowed_origins),
+            stripeAccountId: input.stripe_account_id,
+            holdingPeriodDays: input.holding_period_days,
+            minimumPayout: input.minimum_payout,
+            stripeWebhookSecrets: secrets === undefined ? undefined : Array.isArray(secrets) ? secrets : [secrets],
+          }
+          const program = await writer.run(() => programs.updateProgram(id, changes))
+          if (!program) throw new HttpError(404, 'Program not found')
+          if ('kind' in program) throw new HttpError(409, 'stripe_account_id is already connected to another program')
+          return ok(presentProgram(program, currentKey(id)))
+        },
+        { detail: doc('Change a program', 'operator', { security: 'adminToken', body: UpdateProgram }) },
+      )
+      .post(
+        '/api/v1/admin/programs/:id/api-key',
+        async ({ params }) => {
+          const id = idParam(params.id, 'Program')
+          // The old key answers 401 at once: the store drops the catalog's copy of it.
+          const apiKey = await writer.run(() => {
+            findProgram(id)
+            return programs.issueKey(id, now())
+          })
+          return ok({ program_id: id, api_key: apiKey })
+        },
+        { detail: doc('Regenerate the API key; the old key answers 401 at once', 'operator', { security: 'adminToken' }) },
+      )
+      .post(
+        '/api/v1/admin/programs/:id/api-key/rotation',
+        async ({ params, body }) => {
+          const id = idParam(params.id, 'Program')
+          const { rotate_by } = checkRotation(body)
+          // An ISO 8601 date or date-time. A time already past retires the key at once (the
+          // operator's "stop this key now", and how a deployment checks its clients' 401 handling).
+          const rotateBy = Date.parse(rotate_by)
+          if (!/^\d{4}-\d{2}-\d{2}(T|$)/.test(rotate_by) || Number.isNaN(rotateBy)) {
+            throw new HttpError(400, 'rotate_by must be an ISO 8601 date or time')
+          }
+          const key = await writer.run(() => {
+            findProgram(id)
+            const marked = programs.markRotation(id, now(), rotateBy)
+            if (!marked) throw new HttpError(404, 'Program has no active API key')
+            return marked
+          })
+          return ok({ program_id: id, marked_at: iso(key.rotationMarkedAt!), rotate_by: iso(rotateBy) })
+        },
+        { detail: doc('Mark the current key for mandatory rotation', 'operator', { security: 'adminToken', body: Rotation }) },
+      )
+  )
 }

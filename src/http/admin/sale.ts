@@ -10,15 +10,23 @@ export function saleAdminRoutes(deps: Deps) {
   const { lists } = deps.database.stores
   return new Elysia({ name: 'admin-sale' })
     .onBeforeHandle(({ request }) => requireAdmin(deps, request))
-    .get('/api/v1/admin/sales/:id', ({ params }) => {
-      const id = idParam(params.id, 'Sale')
-      const found = lists.saleDetail(id)
-      if (!found) throw new HttpError(404, 'Sale not found')
-      const { sale, ledger, refund } = found
-      return ok({
-        ...presentRow('sale', sale),
-        commissions: ledger.map((entry) => presentRow('commission', entry)),
-        refund: refund ? presentRow('refund', refund) : null,
-      })
-    }, { detail: doc('Show a sale with its attribution record (which click, partner, link and rule decided it)', 'operator', { security: 'adminToken' }) })
+    .get(
+      '/api/v1/admin/sales/:id',
+      ({ params }) => {
+        const id = idParam(params.id, 'Sale')
+        const found = lists.saleDetail(id)
+        if (!found) throw new HttpError(404, 'Sale not found')
+        const { sale, ledger, refund } = found
+        return ok({
+          ...presentRow('sale', sale),
+          commissions: ledger.map((entry) => presentRow('commission', entry)),
+          refund: refund ? presentRow('refund', refund) : null,
+        })
+      },
+      {
+        detail: doc('Show a sale with its attribution record (which click, partner, link and rule decided it)', 'operator', {
+          security: 'adminToken',
+        }),
+      },
+    )
 }

@@ -8,21 +8,35 @@ import { COMMISSION_TYPES } from '../../domain/commission.ts'
 const programFields = {
   name: t.String({ minLength: 1, maxLength: 200, error: 'name must be a non-empty string' }),
   domain: t.String({ minLength: 1, maxLength: 253, error: 'domain must be a host name such as shop.example' }),
-  commission_type: t.Union(COMMISSION_TYPES.map((v) => t.Literal(v)), {
-    error: `commission_type must be one of: ${COMMISSION_TYPES.join(', ')}`,
-  }),
+  commission_type: t.Union(
+    COMMISSION_TYPES.map((v) => t.Literal(v)),
+    {
+      error: `commission_type must be one of: ${COMMISSION_TYPES.join(', ')}`,
+    },
+  ),
   commission_rate: t.Number({ exclusiveMinimum: 0, maximum: 1e9, error: 'commission_rate must be a positive number' }),
-  lead_auth: t.Optional(t.Union([t.Literal('server_required'), t.Literal('browser_allowed')], {
-    error: 'lead_auth must be server_required or browser_allowed',
-  })),
-  attribution_window_days: t.Optional(Type.Integer({ minimum: 1, maximum: 3650, error: 'attribution_window_days must be a whole number from 1 to 3650' })),
-  allowed_origins: t.Optional(t.Array(t.String({ maxLength: 300 }), {
-    maxItems: 100, error: 'allowed_origins must be an array of origins such as https://shop.example',
-  })),
+  lead_auth: t.Optional(
+    t.Union([t.Literal('server_required'), t.Literal('browser_allowed')], {
+      error: 'lead_auth must be server_required or browser_allowed',
+    }),
+  ),
+  attribution_window_days: t.Optional(
+    Type.Integer({ minimum: 1, maximum: 3650, error: 'attribution_window_days must be a whole number from 1 to 3650' }),
+  ),
+  allowed_origins: t.Optional(
+    t.Array(t.String({ maxLength: 300 }), {
+      maxItems: 100,
+      error: 'allowed_origins must be an array of origins such as https://shop.example',
+    }),
+  ),
   livemode: t.Optional(t.Union([t.Boolean(), t.Null()], { error: 'livemode must be a boolean or null' })),
   // docs/decisions.md, Payouts.
-  holding_period_days: t.Optional(Type.Integer({ minimum: 0, maximum: 365, error: 'holding_period_days must be a whole number from 0 to 365' })),
-  minimum_payout: t.Optional(t.Number({ minimum: 0, maximum: 1e12, error: 'minimum_payout must be a number of major units from 0 to 1000000000000' })),
+  holding_period_days: t.Optional(
+    Type.Integer({ minimum: 0, maximum: 365, error: 'holding_period_days must be a whole number from 0 to 365' }),
+  ),
+  minimum_payout: t.Optional(
+    t.Number({ minimum: 0, maximum: 1e12, error: 'minimum_payout must be a number of major units from 0 to 1000000000000' }),
+  ),
 }
 
 export const CreateAccount = t.Object({
@@ -38,14 +52,20 @@ export const CreateProgram = t.Object({
 export const UpdateProgram = t.Object({
   ...t.Partial(t.Object(programFields)).properties,
   stripe_account_id: t.Optional(t.String({ pattern: '^acct_[A-Za-z0-9]+$', error: 'stripe_account_id must look like acct_…' })),
-  stripe_webhook_secret: t.Optional(t.Union([
-    t.String({ minLength: 1, maxLength: 200 }),
-    t.Array(t.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: 5 }),
-  ], { error: 'stripe_webhook_secret must be a signing secret (whsec_…) or an array of them' })),
+  stripe_webhook_secret: t.Optional(
+    t.Union(
+      [t.String({ minLength: 1, maxLength: 200 }), t.Array(t.String({ minLength: 1, maxLength: 200 }), { minItems: 1, maxItems: 5 })],
+      { error: 'stripe_webhook_secret must be a signing secret (whsec_…) or an array of them' },
+    ),
+  ),
 })
 
 export const Rotation = t.Object({
-  rotate_by: t.String({ minLength: 1, error: 'rotate_by must be an ISO 8601 date or time', description: 'When the key stops working; a time already past retires it at once' }),
+  rotate_by: t.String({
+    minLength: 1,
+    error: 'rotate_by must be an ISO 8601 date or time',
+    description: 'When the key stops working; a time already past retires it at once',
+  }),
 })
 
 export const CreatePartner = t.Object({
@@ -63,9 +83,21 @@ export const UpdateLink = t.Object({
 })
 
 export const RunPayouts = t.Object({
-  until: t.Optional(t.String({ maxLength: 64, error: 'until must be an ISO 8601 date or time', description: 'Pay what is due up to this time (default now)' })),
+  until: t.Optional(
+    t.String({
+      maxLength: 64,
+      error: 'until must be an ISO 8601 date or time',
+      description: 'Pay what is due up to this time (default now)',
+    }),
+  ),
 })
 
 export const MarkPaid = t.Object({
-  reference: t.Optional(t.String({ maxLength: 500, error: 'reference must be a string of at most 500 characters', description: 'The bank transfer or batch reference' })),
+  reference: t.Optional(
+    t.String({
+      maxLength: 500,
+      error: 'reference must be a string of at most 500 characters',
+      description: 'The bank transfer or batch reference',
+    }),
+  ),
 })
