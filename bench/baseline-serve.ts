@@ -119,7 +119,10 @@ function serveGroup(db: Database) {
       for (const p of batch) p.reject(error)
       return
     }
-    batch.forEach((p, i) => (outcomes[i].ok ? p.resolve(outcomes[i].value as number) : p.reject(outcomes[i].value)))
+    batch.forEach((p, i) => {
+      if (outcomes[i].ok) p.resolve(outcomes[i].value as number)
+      else p.reject(outcomes[i].value)
+    })
   }
   return serveInserts(
     db,

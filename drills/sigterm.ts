@@ -91,7 +91,9 @@ if (import.meta.main) {
     width: Number(process.env.DRILL_WIDTH ?? 32),
     runtime,
   })
-  rounds.forEach((r, i) => console.log(line(`SIGTERM round ${i + 1} (${runtime})`, { ...r })))
+  rounds.forEach((r, i) => {
+    console.log(line(`SIGTERM round ${i + 1} (${runtime})`, { ...r }))
+  })
   const sum = (key: keyof SigtermRound) => rounds.reduce((a, r) => a + Number(r[key]), 0)
   const total = {
     rounds: rounds.length,

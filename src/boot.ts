@@ -16,7 +16,7 @@ export interface BootOptions {
 
 /** Starts the service on `runtime` from the environment; exits 2 with a clear message on a bad value. */
 export function boot(runtime: Runtime, env: Record<string, string | undefined>, options: BootOptions = {}): void {
-  let config
+  let config: ReturnType<typeof loadConfig>
   try {
     config = loadConfig(env)
   } catch (error) {
@@ -26,7 +26,7 @@ export function boot(runtime: Runtime, env: Record<string, string | undefined>, 
     }
     throw error
   }
-  let server
+  let server: ReturnType<typeof startServer>
   try {
     server = startServer({ config, clock: options.clock ?? systemClock, runtime, trackerSource, catalog: options.catalog })
   } catch (error) {

@@ -61,12 +61,13 @@ export type Parsed = { command?: string; args: string[]; flags: Flags }
 
 /** Splits argv into command, positionals and flags; throws a usage error (exit 2) on a bad flag. */
 export function parse(argv: string[]): Parsed {
-  let parsed
-  try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true })
-  } catch (e) {
-    throw usageError((e as Error).message)
-  }
+  const parsed = (() => {
+    try {
+      return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true })
+    } catch (e) {
+      throw usageError((e as Error).message)
+    }
+  })()
   const [command, ...args] = parsed.positionals
   const flags = parsed.values as Flags
   if (command && COMMAND_FLAGS[command]) {

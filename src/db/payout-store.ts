@@ -38,8 +38,6 @@ const pairPayout = alias(payoutEntries, 'pair_payout')
 const activePayoutOf = (entryId: SQLiteColumn) =>
   sql<PayoutState>`(select pe.status from payout_entries pe where pe.ledger_entry_id = ${entryId} and pe.status <> 'canceled')`
 
-const FACT_PAYOUT = (id: string) =>
-  `coalesce((SELECT pe.status FROM payout_entries pe WHERE pe.ledger_entry_id = ${id} AND pe.status <> 'canceled'), '')`
 const BALANCE_KEY = 'program_id, partner_id, currency, kind, payout, pair, day'
 /**
  * Keeps ledger_balances (schema.ts) when the entries of one payout (?1) have changed payout state from ?2 to ?3

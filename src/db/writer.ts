@@ -106,6 +106,9 @@ export class Writer {
     }
     this.stats.batches++
     this.stats.units += batch.length
-    batch.forEach((p, i) => (outcomes[i].ok ? p.resolve(outcomes[i].value) : p.reject(outcomes[i].value)))
+    batch.forEach((p, i) => {
+      if (outcomes[i].ok) p.resolve(outcomes[i].value)
+      else p.reject(outcomes[i].value)
+    })
   }
 }

@@ -68,7 +68,7 @@ export function cliAuthRoutes(deps: Deps) {
           const at = now()
           const session = sessions.findSession(input.state)
           // A signed-in or consumed session reads as "already used": its state cannot sign in twice.
-          if (!session || session.status !== 'pending') throw new HttpError(404, cli.callbackNotFound)
+          if (session?.status !== 'pending') throw new HttpError(404, cli.callbackNotFound)
           if (sessionExpired(session.createdAt, at)) throw new HttpError(400, cli.sessionExpired)
           // A refused id_token leaves the session pending, so that a corrected token can still sign in.
           const check = verifyIdToken(input.id_token, deps.secret, deps.config.publicBaseUrl, at)

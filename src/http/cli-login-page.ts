@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import type { Deps } from './deps.ts'
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 /**
  * The page behind auth/start's login_url. A self-hosted server has no hosted dashboard to sign
@@ -9,8 +9,8 @@ const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCode
  * session's state to the callback, after which the waiting `svc login` collects its token.
  */
 function page(baseUrl: string, state: string | null): string {
-  const base = escape(baseUrl)
-  const shownState = state ? escape(state) : '&lt;state&gt;'
+  const base = escapeHtml(baseUrl)
+  const shownState = state ? escapeHtml(state) : '&lt;state&gt;'
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>svc login</title>
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <style>body{font:15px/1.5 system-ui,sans-serif;max-width:44rem;margin:2rem auto;padding:0 1rem;color:#222}
@@ -24,7 +24,7 @@ ${state ? '' : '<p><strong>This link has no login session.</strong> Run <code>sv
   ${base}/api/v1/admin/accounts/&lt;account_id&gt;/id-token</pre>
 <p>Paste <code>data.id_token</code> here; <code>svc login</code>, still waiting in your terminal, then finishes by
 itself. The session expires 5 minutes after <code>svc login</code> started.</p>
-<form id="f"><input type="hidden" name="state" value="${state ? escape(state) : ''}">
+<form id="f"><input type="hidden" name="state" value="${state ? escapeHtml(state) : ''}">
 <textarea name="id_token" required placeholder="id_token"></textarea><p><button ${state ? '' : 'disabled'}>Sign in</button>
 <span id="out" role="status"></span></p></form>
 <p>Without a browser, the same call is:</p>

@@ -86,7 +86,7 @@ export function webRoutes(deps: Deps) {
     ) =>
     async ({ request, params, query }: { request: Request; params: Record<string, string>; query: Query }) => {
       const signed = signedIn(deps, request)
-      if (!signed || signed.session.kind !== 'account') return seeOther('/sign-in')
+      if (signed?.session.kind !== 'account') return seeOther('/sign-in')
       const programId = positiveId(params.id)
       const program = programId === null ? null : store.findOwnedProgram(signed.session.accountId, programId)
       if (!program) return notFound(signed)
@@ -100,7 +100,7 @@ export function webRoutes(deps: Deps) {
     async ({ request, params, body }: { request: Request; params: Record<string, string>; body: unknown }) => {
       const form = (body ?? {}) as Form
       const signed = signedIn(deps, request)
-      if (!signed || signed.session.kind !== 'account') return seeOther('/sign-in')
+      if (signed?.session.kind !== 'account') return seeOther('/sign-in')
       if (!sameSitePost(deps, request, signed, form)) return forbidden()
       const programId = positiveId(params.id)
       const program = programId === null ? null : store.findOwnedProgram(signed.session.accountId, programId)
@@ -155,7 +155,7 @@ export function webRoutes(deps: Deps) {
       '/dashboard',
       ({ request }) => {
         const signed = signedIn(deps, request)
-        if (!signed || signed.session.kind !== 'account') return seeOther('/sign-in')
+        if (signed?.session.kind !== 'account') return seeOther('/sign-in')
         const list = store.accountPrograms(signed.session.accountId).map((program) => ({
           program,
           funnel: store.programFunnel(program.id),
@@ -445,7 +445,7 @@ export function webRoutes(deps: Deps) {
       '/partner',
       ({ request, query }) => {
         const signed = signedIn(deps, request)
-        if (!signed || signed.session.kind !== 'partner') return seeOther('/sign-in')
+        if (signed?.session.kind !== 'partner') return seeOther('/sign-in')
         const { partnerId, programId } = signed.session as Extract<SessionOf, { kind: 'partner' }>
         const program = store.findProgramById(programId)
         const partner = store.findPartner(partnerId)

@@ -69,7 +69,7 @@ async function run(ops: Op[]) {
     const f = programs[o.program]
     const key = 'key' in o && o.key !== null ? `${run}_c${o.key}` : undefined
     const clickId = 'visitor' in o && o.visitor !== null ? visitors[o.visitor] : undefined
-    let reply
+    let reply: { status: number; body: any }
     if (o.kind === 'click') {
       reply = await k.click(f, clickId ? { click_id: clickId } : {})
       if (reply.status === 200 && o.visitor !== null) visitors[o.visitor] = reply.body.click_id

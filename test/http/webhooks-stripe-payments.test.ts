@@ -173,7 +173,7 @@ describe('invoice.payment_succeeded', () => {
   })
 
   test('a renewal without the keys in the subscription metadata does not attribute, and says so', async () => {
-    const { f, send, list, outcomeOf } = await stripeProgram()
+    const { send, list, outcomeOf } = await stripeProgram()
     const { event: e } = paidInvoice({}, 'subscription_cycle')
     await send(e)
     expect(await list('sales')).toEqual([])

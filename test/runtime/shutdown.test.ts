@@ -24,7 +24,9 @@ function rawConnection(url: string) {
   let received = ''
   let ended: 'open' | 'closed' | 'reset' = 'open'
   const waiters: (() => void)[] = []
-  const wake = () => waiters.splice(0).forEach((w) => w())
+  const wake = () => {
+    for (const w of waiters.splice(0)) w()
+  }
   socket.on('data', (chunk) => {
     received += chunk.toString('latin1')
     wake()

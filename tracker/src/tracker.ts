@@ -55,7 +55,11 @@ type Answer = Record<string, any> | null
           // host-only cookie, and cookieDomain, when given, is the only domain tried.
           const labels = L.hostname.split('.')
           const age = Math.min(res!.cookie_window_days, 400) * 86400
-          for (let i = opts.cookieDomain || /^[\d.]+$|:/.test(L.hostname) ? -1 : labels.length - 2, domain; i >= -1 && read() != id; i--) {
+          for (
+            let i: number = opts.cookieDomain || /^[\d.]+$|:/.test(L.hostname) ? -1 : labels.length - 2, domain: string | undefined;
+            i >= -1 && read() != id;
+            i--
+          ) {
             domain = i < 0 ? opts.cookieDomain : labels.slice(i).join('.')
             // Values go in unencoded: click ids are URL-safe tokens issued by the server.
             try {
