@@ -1,10 +1,10 @@
-import { and, asc, eq, isNull } from 'drizzle-orm'
+import { and, asc, eq } from 'drizzle-orm'
 import type { Catalog } from './catalog.ts'
 import type { ReadinessFacts } from './count-store.ts'
 import { uniqueViolation } from './errors.ts'
 import type { Connection } from './open.ts'
-import type { ProgramStore } from './program-store.ts'
-import { advertisers, apiKeys, links, partners, payouts, programs, type ApiKey, type Payout, type Program } from './schema.ts'
+import type { ProgramChanges, ProgramStore } from './program-store.ts'
+import { advertisers, links, partners, payouts, programs, type ApiKey, type Payout, type Program } from './schema.ts'
 
 // Figures of the dashboard and partner portal pages (src/web) come from
 // the rollups daily_counts and daily_money (kept by triggers, migration 0005); lists page
@@ -186,22 +186,6 @@ export type LinkRow = typeof links.$inferSelect
 
 export type LinkCreation = { kind: 'created'; linkId: number } | { kind: 'taken' } | { kind: 'no_partner' }
 
-export type ProgramChanges = Partial<
-  Pick<
-    Program,
-    | 'name'
-    | 'domain'
-    | 'commissionType'
-    | 'commissionRate'
-    | 'leadAuth'
-    | 'attributionWindowDays'
-    | 'allowedOrigins'
-    | 'stripeWebhookSecrets'
-    | 'holdingPeriodDays'
-    | 'minimumPayout'
-  >
->
-
 /**
  * The reads and writes of the dashboard and partner portal pages (src/web). Writes to programs,
  * links and keys drop the catalog's copies (src/db/catalog.ts) like ProgramStore's do.
@@ -249,16 +233,9 @@ export class DashboardStore {
     return db.select().from(programs).where(eq(programs.id, programId)).get() ?? null
   }
 
-  /** The program's current (unrevoked) API key, or null. */
+  /** The program's current (unrevoked) API key, or null (the program store's read). */
   currentApiKey(programId: number): ApiKey | null {
-    const { db } = this.connection
-    return (
-      db
-        .select()
-        .from(apiKeys)
-        .where(and(eq(apiKeys.programId, programId), isNull(apiKeys.revokedAt)))
-        .get() ?? null
-    )
+    return this.programs.currentKey(programId)
   }
 
   /** Live funnel totals of a program (test-mode with `testMode`). */
@@ -429,11 +406,9 @@ export class DashboardStore {
     )
   }
 
-  /** Changes a program's fields. */
+  /** Changes a program's fields, through the program store (which clears the catalog). */
   updateProgram(programId: number, changes: ProgramChanges): void {
-    const { db } = this.connection
-    this.catalog.changed()
-    if (Object.keys(changes).length) db.update(programs).set(changes).where(eq(programs.id, programId)).run()
+    this.programs.updateProgram(programId, changes)
   }
 
   /** Regenerates the program's API key (the old one stops at once); returns the new key, shown once. */
@@ -443,12 +418,7 @@ export class DashboardStore {
 
   /** Marks the current key for rotation by `rotateBy`; false when the program has no active key. */
   markKeyRotation(programId: number, now: number, rotateBy: number): boolean {
-    const { db } = this.connection
-    const key = this.currentApiKey(programId)
-    if (!key) return false
-    this.catalog.changed()
-    db.update(apiKeys).set({ rotationMarkedAt: now, rotateBy }).where(eq(apiKeys.id, key.id)).run()
-    return true
+    return this.programs.markRotation(programId, now, rotateBy) !== null
   }
 
   /** A page of the program's payouts with partner names, newest first; the cursor is the last payout id. */

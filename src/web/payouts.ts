@@ -1,7 +1,7 @@
 import type { PayoutRow } from '../db/dashboard-store.ts'
 import type { Program } from '../db/schema.ts'
-import { balances, dueCutoffs, dueEntries, formatAmount, planPayouts } from '../domain/payout.ts'
-import { csvLine } from '../http/admin/csv.ts'
+import { balances, dueCutoffs, dueEntries, planPayouts } from '../domain/payout.ts'
+import { payoutsCsvText } from '../http/admin/csv.ts'
 import type { Deps } from '../http/deps.ts'
 import { money, when } from './format.ts'
 import { html, type Safe } from './html.ts'
@@ -34,24 +34,10 @@ export async function runPayouts(deps: Deps, program: Program, until: number | n
   })
 }
 
-const CSV_HEADER = ['payout_id', 'partner_id', 'partner_name', 'partner_email', 'currency', 'amount', 'commissions', 'status']
-
 /** The payouts CSV of the operator API (pending and paid), for the dashboard's download link. */
 export function payoutsCsv(deps: Deps, program: Program): Response {
   const rows = deps.database.stores.payouts.payoutsWithPartners(program.id, ['pending', 'paid'])
-  const lines = rows.map((p) =>
-    csvLine([
-      p.id,
-      p.partnerId,
-      p.partnerName,
-      p.partnerEmail,
-      p.currency,
-      formatAmount(p.amountCents, p.currency),
-      p.commissions,
-      p.status,
-    ]),
-  )
-  return new Response([csvLine(CSV_HEADER), ...lines].join('\r\n') + '\r\n', {
+  return new Response(payoutsCsvText(rows), {
     headers: {
       'content-type': 'text/csv; charset=utf-8',
       'cache-control': 'no-store',

@@ -1,13 +1,13 @@
 import { Elysia } from 'elysia'
 import type { PayoutChange, PayoutStatus } from '../../db/payout-store.ts'
 import type { Payout } from '../../db/schema.ts'
-import { dueEntries, entryStatus, formatAmount, planPayouts, type CommissionStatus } from '../../domain/payout.ts'
+import { dueEntries, entryStatus, planPayouts, type CommissionStatus } from '../../domain/payout.ts'
 import type { Deps } from '../deps.ts'
 import { doc } from '../docs.ts'
 import { HttpError, ok } from '../envelope.ts'
 import { payout as messages } from '../messages.ts'
 import { bodyChecker } from '../validate.ts'
-import { csvLine } from './csv.ts'
+import { payoutsCsvText } from './csv.ts'
 import { idParam, listed, page, requireAdmin } from './guard.ts'
 import { presentRow } from './present.ts'
 import { MarkPaid, RunPayouts } from './schemas.ts'
@@ -15,8 +15,6 @@ import { MarkPaid, RunPayouts } from './schemas.ts'
 const checkRun = bodyChecker(RunPayouts)
 const checkPaid = bodyChecker(MarkPaid)
 const STATUSES: PayoutStatus[] = ['pending', 'paid', 'canceled']
-const CSV_HEADER = ['payout_id', 'partner_id', 'partner_name', 'partner_email', 'currency', 'amount', 'commissions', 'status']
-
 /** An ISO 8601 date or date-time as epoch ms; the 400 naming `until` otherwise. */
 function untilOf(value: string | undefined, now: number): number {
   if (value === undefined) return now
@@ -110,19 +108,7 @@ export function payoutAdminRoutes(deps: Deps) {
           const rows = store.payoutsWithPartners(programId, statusesOf(query.status))
           set.headers['content-type'] = 'text/csv; charset=utf-8'
           set.headers['content-disposition'] = `attachment; filename="payouts-program-${programId}.csv"`
-          const lines = rows.map((p) =>
-            csvLine([
-              p.id,
-              p.partnerId,
-              p.partnerName,
-              p.partnerEmail,
-              p.currency,
-              formatAmount(p.amountCents, p.currency),
-              p.commissions,
-              p.status,
-            ]),
-          )
-          return [csvLine(CSV_HEADER), ...lines].join('\r\n') + '\r\n'
+          return payoutsCsvText(rows)
         },
         { detail: doc('Payouts as CSV for batch payment tools (default: pending and paid)', 'operator', { security }) },
       )
