@@ -13,35 +13,22 @@
  * figures at rest. Settings: ABUSE_SECONDS (5, the slash flood's length), ABUSE_JUNK (20000),
  * ABUSE_BODIES (64).
  */
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { freePort, killAllNow, rssMb, spawnChild, stopChild, waitReady, type Child } from './lib/proc.ts'
+import { freePort, runFolder, rssMb, spawnChild, stopChild, waitReady, type Child } from './lib/proc.ts'
 
 const env = process.env
 const SECONDS = Math.min(60, Number(env.ABUSE_SECONDS ?? 5) || 5)
 const JUNK = Math.min(200_000, Number(env.ABUSE_JUNK ?? 20_000) || 20_000)
 const BODIES = Math.min(1_000, Number(env.ABUSE_BODIES ?? 64) || 64)
 const ROOT = join(import.meta.dir, '..')
-const TMP = mkdtempSync(join(tmpdir(), 'svc-abuse-'))
+const TMP = runFolder('svc-abuse-')
 const KiB = 1024
 const MiB = 1024 * KiB
 
-const cleanup = () => {
-  killAllNow()
-  rmSync(TMP, { recursive: true, force: true })
-}
-process.on('exit', cleanup)
-for (const signal of ['SIGINT', 'SIGTERM'] as const)
-  process.on(signal, () => {
-    cleanup()
-    process.exit(130)
-  })
 const watchdog = setTimeout(
   () => {
     console.error('abuse: watchdog, stopping')
-    cleanup()
-    process.exit(1)
+    process.exit(1) // the exit handler of runFolder kills the children and removes the folder
   },
   (SECONDS * 4 + 240) * 1000,
 )

@@ -125,20 +125,7 @@ try {
   console.log(
     `filled ${ROWS.toLocaleString('en')} sales, commissions and customers, ${(ROWS / 10).toLocaleString('en')} events in ${(fillMs / 1000).toFixed(1)} s; file ${(statSync(path).size / 1e6).toFixed(0)} MB`,
   )
-  const server = startServer({
-    config: loadConfig({
-      DATABASE_PATH: path,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      SVC_ADMIN_TOKEN: TOKEN,
-      SVC_LOG_REQUESTS: 'false',
-      SVC_RATE_LIMIT_SCALE: '1000',
-    }),
-    clock: systemClock,
-    runtime: bunRuntime,
-    trackerSource,
-    log: () => {},
-  })
+  const server = serve(path)
   const reader = new Database(path, { readonly: true })
   console.log('route        | HTTP page ms (median): first  middle  last | query alone ms | plan')
   for (const route of ['sales', 'commissions', 'customers', 'events', 'partners', 'links']) {
@@ -156,7 +143,22 @@ try {
   const db = new Database(path)
   db.exec('DROP INDEX sales_program_id')
   db.close()
-  const before = startServer({
+  const before = serve(path)
+  const old = await timePages(before.url, 'sales')
+  const oldReader = new Database(path, { readonly: true })
+  const oldQuery = timeQuery(oldReader, 'sales')
+  oldReader.close()
+  console.log(
+    `sales, index (program_id, created_at) as before issue 10 | ${old.first.padStart(7)} ${old.middle.padStart(7)} ${old.last.padStart(5)} | ${oldQuery.query_ms.padStart(8)} | ${oldQuery.plan}`,
+  )
+  await before.stop()
+} finally {
+  rmSync(dir, { recursive: true, force: true })
+}
+
+/** The service over `path`, quiet, limits raised: the operator API's pages are what is timed. */
+function serve(path: string) {
+  return startServer({
     config: loadConfig({
       DATABASE_PATH: path,
       PORT: '0',
@@ -170,14 +172,4 @@ try {
     trackerSource,
     log: () => {},
   })
-  const old = await timePages(before.url, 'sales')
-  const oldReader = new Database(path, { readonly: true })
-  const oldQuery = timeQuery(oldReader, 'sales')
-  oldReader.close()
-  console.log(
-    `sales, index (program_id, created_at) as before issue 10 | ${old.first.padStart(7)} ${old.middle.padStart(7)} ${old.last.padStart(5)} | ${oldQuery.query_ms.padStart(8)} | ${oldQuery.plan}`,
-  )
-  await before.stop()
-} finally {
-  rmSync(dir, { recursive: true, force: true })
 }

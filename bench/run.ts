@@ -14,12 +14,11 @@
  * comma list of parts to run: baselines, click (with the flood), sale, log; all by default),
  * BENCH_SERVICE_MAIN (the service entry point; default src/main.ts of this checkout).
  */
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { createPrograms, post, prepareCustomers, visitorIp, type ProgramFixture } from './lib/fixtures.ts'
 import { generator, load, type LoadResult, type Shape } from './lib/load.ts'
-import { cpuSeconds, freePort, killAllNow, rssMb, spawnChild, stopAll, stopChild, waitReady, type Child } from './lib/proc.ts'
+import { cpuSeconds, freePort, runFolder, rssMb, spawnChild, stopAll, stopChild, waitReady, type Child } from './lib/proc.ts'
 import { pct, printTable, ratio, type Row } from './lib/report.ts'
 import { checkClicks, checkSales, type Check } from './lib/verify.ts'
 
@@ -42,26 +41,15 @@ const SALE_SCALE = Math.max(1, Math.ceil((60_000 * (SECONDS + WARMUP + 10)) / (1
 
 const ROOT = join(import.meta.dir, '..')
 const BUN = process.execPath
-const TMP = mkdtempSync(join(tmpdir(), 'svc-bench-'))
+const TMP = runFolder('svc-bench-')
 const ADMIN_TOKEN = `bench-admin-${crypto.randomUUID()}`
 const RUN = Date.now().toString(36)
 
 // Everything started here dies with the run: normal end, error, Ctrl-C, or the watchdog.
-const cleanup = () => {
-  killAllNow()
-  rmSync(TMP, { recursive: true, force: true })
-}
-process.on('exit', cleanup)
-for (const signal of ['SIGINT', 'SIGTERM'] as const)
-  process.on(signal, () => {
-    cleanup()
-    process.exit(130)
-  })
 const budgetMs = (SECONDS + WARMUP) * 1000 * 12 + 240_000
 const watchdog = setTimeout(() => {
   console.error(`bench: watchdog after ${budgetMs / 1000} s, stopping`)
-  cleanup()
-  process.exit(1)
+  process.exit(1) // the exit handler of runFolder kills the children and removes the folder
 }, budgetMs)
 
 /** A warm-up run (discarded figures, counted 2xx), then the measured run. */

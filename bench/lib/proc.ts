@@ -2,7 +2,9 @@
  * Child processes of the benchmark: every server it starts is tracked here and killed at the end,
  * on error, on Ctrl-C and on the watchdog, so that a run never leaves a server behind.
  */
-import { openSync, closeSync, readFileSync } from 'node:fs'
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { Subprocess } from 'bun'
 
 export interface Child {
@@ -102,6 +104,25 @@ export function killAllNow(): void {
     }
   }
   children.clear()
+}
+
+/**
+ * A temporary folder for one run, removed with every started child at exit, on error and on
+ * Ctrl-C (SIGINT/SIGTERM exit 130), so that a run leaves neither a server nor files behind.
+ */
+export function runFolder(prefix: string): string {
+  const folder = mkdtempSync(join(tmpdir(), prefix))
+  const cleanup = () => {
+    killAllNow()
+    rmSync(folder, { recursive: true, force: true })
+  }
+  process.on('exit', cleanup)
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.on(signal, () => {
+      cleanup()
+      process.exit(130)
+    })
+  return folder
 }
 
 export async function stopAll(): Promise<void> {

@@ -243,15 +243,7 @@ export class PayoutStore {
 
   /** A partner's payouts, newest first, one page (as listPayouts). */
   listPartnerPayouts(partnerId: number, limit: number, cursor: number | null): Payout[] {
-    const { db } = this.connection
-    const where = cursor === null ? eq(payouts.partnerId, partnerId) : and(eq(payouts.partnerId, partnerId), lt(payouts.id, cursor))
-    return db
-      .select()
-      .from(payouts)
-      .where(where)
-      .orderBy(desc(payouts.id))
-      .limit(limit + 1)
-      .all()
+    return this.payoutPage(eq(payouts.partnerId, partnerId), limit, cursor)
   }
 
   /**
@@ -282,9 +274,13 @@ export class PayoutStore {
 
   /** The program's payouts, newest first: one page of `limit` (+1 to tell whether more follow) before `cursor`. */
   listPayouts(programId: number, limit: number, cursor: number | null): Payout[] {
-    const { db } = this.connection
-    const where = cursor === null ? eq(payouts.programId, programId) : and(eq(payouts.programId, programId), lt(payouts.id, cursor))
-    return db
+    return this.payoutPage(eq(payouts.programId, programId), limit, cursor)
+  }
+
+  /** Payouts matching `owner`, newest first, before `cursor`: `limit` + 1 rows (the extra one tells whether more follow). */
+  private payoutPage(owner: SQL, limit: number, cursor: number | null): Payout[] {
+    const where = cursor === null ? owner : and(owner, lt(payouts.id, cursor))
+    return this.connection.db
       .select()
       .from(payouts)
       .where(where)

@@ -7,9 +7,8 @@ import { apiKeys, links, partners, programs, type ApiKey, type Link, type Progra
 
 const p = sql.placeholder
 
-export type NewProgram = Pick<
-  typeof programs.$inferInsert,
-  | 'advertiserId'
+/** The fields an owner sets on a program, at creation and in later changes. */
+type ProgramSettings =
   | 'name'
   | 'domain'
   | 'commissionType'
@@ -20,26 +19,10 @@ export type NewProgram = Pick<
   | 'livemode'
   | 'holdingPeriodDays'
   | 'minimumPayout'
-  | 'createdAt'
->
 
-export type ProgramChanges = Partial<
-  Pick<
-    Program,
-    | 'name'
-    | 'domain'
-    | 'commissionType'
-    | 'commissionRate'
-    | 'leadAuth'
-    | 'attributionWindowDays'
-    | 'allowedOrigins'
-    | 'livemode'
-    | 'stripeAccountId'
-    | 'stripeWebhookSecrets'
-    | 'holdingPeriodDays'
-    | 'minimumPayout'
-  >
->
+export type NewProgram = Pick<typeof programs.$inferInsert, 'advertiserId' | ProgramSettings | 'createdAt'>
+
+export type ProgramChanges = Partial<Pick<Program, ProgramSettings | 'stripeAccountId' | 'stripeWebhookSecrets'>>
 
 /**
  * Programs, their API keys, partners and referral links: the rows the catalog copies. Every
