@@ -9,6 +9,8 @@
  *   group   the group-commit writer of docs/decisions.md reduced to its core: writes queued in one turn
  *           share one BEGIN IMMEDIATE … COMMIT flushed on setImmediate, each in a SAVEPOINT, and
  *           every request is answered only after COMMIT
+ *   group-elysia  the same group commit behind a bare Elysia route (issue 14's "bare Elysia + bun:sqlite server
+ *           doing group commit"): the like-for-like ceiling of a service built on Elysia
  *   elysia  a bare Elysia JSON route, no database: the yardstick for how cheap a 429 should be
  * sync: FULL (default, like the service) or NORMAL.
  *
@@ -20,8 +22,8 @@ import { Database } from 'bun:sqlite'
 const [mode, portText, dbPath, syncText] = process.argv.slice(2)
 const port = Number(portText ?? 0)
 const sync = (syncText ?? 'FULL').toUpperCase()
-if (!['commit', 'group', 'elysia'].includes(mode ?? '')) {
-  console.error('usage: bun bench/baseline-serve.ts commit|group|elysia <port> [db path] [FULL|NORMAL]')
+if (!['commit', 'group', 'group-elysia', 'elysia'].includes(mode ?? '')) {
+  console.error('usage: bun bench/baseline-serve.ts commit|group|group-elysia|elysia <port> [db path] [FULL|NORMAL]')
   process.exit(2)
 }
 if (sync !== 'FULL' && sync !== 'NORMAL') {
@@ -64,29 +66,32 @@ async function readJson(request: Request): Promise<Body | null> {
   }
 }
 
-/** Serves POSTs that insert one row each through `write`; a UNIQUE violation answers 409. */
-function serveInserts(db: Database, write: (insertOne: () => number) => number | Promise<number>) {
+type Write = (insertOne: () => number) => number | Promise<number>
+
+/** Answers one parsed body by inserting its row through `write`; a UNIQUE violation answers 409. */
+function inserter(db: Database, write: Write) {
   const insert = db.prepare('INSERT INTO events (key, amount_cents, created_at) VALUES (?, ?, ?)')
-  return Bun.serve({
-    port,
-    hostname: '127.0.0.1',
-    async fetch(request) {
-      const body = await readJson(request)
-      if (!body) return bad('Malformed JSON')
-      try {
-        return ok(await write(() => Number(insert.run(keyOf(body), Number(body.amount_cents ?? 1), Date.now()).lastInsertRowid)))
-      } catch {
-        return bad('duplicate', 409)
-      }
-    },
-  })
+  return async (body: Body | null): Promise<Response> => {
+    if (!body) return bad('Malformed JSON')
+    try {
+      return ok(await write(() => Number(insert.run(keyOf(body), Number(body.amount_cents ?? 1), Date.now()).lastInsertRowid)))
+    } catch {
+      return bad('duplicate', 409)
+    }
+  }
+}
+
+/** Serves POSTs that insert one row each through `write`, on Bun.serve alone. */
+function serveInserts(db: Database, write: Write) {
+  const answer = inserter(db, write)
+  return Bun.serve({ port, hostname: '127.0.0.1', fetch: async (request) => answer(await readJson(request)) })
 }
 
 /** bun:sqlite in autocommit mode: one implicit transaction, one fsync of the WAL at FULL, per request. */
 const serveCommit = (db: Database) => serveInserts(db, (insertOne) => insertOne())
 
 /** The group-commit writer of docs/decisions.md reduced to its core. */
-function serveGroup(db: Database) {
+function groupWrite(db: Database): Write {
   type Pending = { unit: () => number; resolve: (v: number) => void; reject: (e: unknown) => void }
   let queue: Pending[] = []
   let scheduled = false
@@ -124,17 +129,22 @@ function serveGroup(db: Database) {
       else p.reject(outcomes[i].value)
     })
   }
-  return serveInserts(
-    db,
-    (unit) =>
-      new Promise<number>((resolve, reject) => {
-        queue.push({ unit, resolve, reject })
-        if (!scheduled) {
-          scheduled = true
-          setImmediate(flush)
-        }
-      }),
-  )
+  return (unit) =>
+    new Promise<number>((resolve, reject) => {
+      queue.push({ unit, resolve, reject })
+      if (!scheduled) {
+        scheduled = true
+        setImmediate(flush)
+      }
+    })
+}
+
+/** Group commit behind a bare Elysia route: Elysia parses the JSON body, the route inserts the row. */
+async function serveGroupElysia(db: Database) {
+  const { Elysia } = await import('elysia')
+  const answer = inserter(db, groupWrite(db))
+  const app = new Elysia().post('/*', ({ body }) => answer(body && typeof body === 'object' ? (body as Body) : null))
+  return Bun.serve({ port, hostname: '127.0.0.1', fetch: app.fetch })
 }
 
 async function serveElysia() {
@@ -144,7 +154,14 @@ async function serveElysia() {
 }
 
 const db = mode === 'elysia' ? null : openDb(dbPath ?? ':memory:')
-const server = mode === 'commit' ? serveCommit(db!) : mode === 'group' ? serveGroup(db!) : await serveElysia()
+const server =
+  mode === 'commit'
+    ? serveCommit(db!)
+    : mode === 'group'
+      ? serveInserts(db!, groupWrite(db!))
+      : mode === 'group-elysia'
+        ? await serveGroupElysia(db!)
+        : await serveElysia()
 console.log(JSON.stringify({ ready: true, mode, sync, port: server.port, pid: process.pid }))
 
 const stop = () => {

@@ -18,55 +18,118 @@ export interface Decision {
 }
 
 const WINDOW_MS = 60_000
-/**
- * Past this many live buckets (about 7 MB) the oldest half is dropped even before its window
- * ends: only more distinct clients than this within one minute ever get a fresh bucket early.
- */
-const HARD_CAP = 100_000
+/** 2^17 buckets in 3 MB, allocated once: far more distinct clients a minute than one server sees. */
+const SLOTS = 1 << 17
+/** How many neighbouring slots a key may occupy (linear probing); the least recently used of them makes room. */
+const PROBES = 16
 
+/**
+ * The buckets live in a fixed table of typed arrays, indexed by a seeded hash of the key: no
+ * object, string or Map entry is kept per client, so a request allocates nothing here, memory
+ * never grows, and nothing ever walks or sweeps the buckets. (A Map of 100,000 buckets held
+ * 35 MB, and sweeping 50,000 of them at once stalled every request behind it: issue 14, the
+ * click's p99 was 8 ms with the sweep and 3.4 ms without any limiter.) A key is found by its
+ * slot and a second, independent 32-bit fingerprint, so two clients share a bucket only if both
+ * hashes agree (about one chance in 2^31 per neighbour). When all of a key's slots hold open
+ * windows, the least recently used one is given up: only more distinct clients than the table
+ * holds, within one minute and one neighbourhood, ever get a fresh bucket early, and a client
+ * that keeps sending (a flood) keeps its own. The seed is random per process, so that nobody can
+ * choose keys that crowd one neighbourhood.
+ */
 export class RateLimiter {
-  private buckets = new Map<string, Bucket>()
-  private lastSweep = 0
+  private readonly fingerprints: Uint32Array
+  private readonly resets: Float64Array
+  private readonly lastUsed: Float64Array
+  private readonly remaining: Int32Array
+  private readonly mask: number
+  private readonly seed = crypto.getRandomValues(new Uint32Array(2))
 
   constructor(
     private readonly now: () => number,
-    private readonly hardCap = HARD_CAP,
-  ) {}
+    /** The table's size, rounded up to a power of two (tests use small tables). */
+    slots = SLOTS,
+  ) {
+    let size = PROBES
+    while (size < slots) size *= 2
+    this.mask = size - 1
+    this.fingerprints = new Uint32Array(size)
+    this.resets = new Float64Array(size)
+    this.lastUsed = new Float64Array(size)
+    this.remaining = new Int32Array(size)
+  }
 
   /** Takes one request from `key`'s bucket of `limit` per minute. */
   take(key: string, limit: number): Decision {
     const now = this.now()
-    if (now - this.lastSweep >= WINDOW_MS || this.buckets.size > this.hardCap) this.sweep(now)
-    let bucket = this.buckets.get(key)
-    if (!bucket || bucket.resetAt <= now) {
-      bucket = { remaining: limit, resetAt: now + WINDOW_MS }
-      this.buckets.set(key, bucket)
-    }
-    if (bucket.remaining <= 0) return { allowed: false, limit, remaining: 0, resetAt: bucket.resetAt }
-    bucket.remaining--
-    return { allowed: true, limit, remaining: bucket.remaining, resetAt: bucket.resetAt }
+    const slot = this.slotOf(key, now, true, limit)
+    const resetAt = this.resets[slot]
+    const left = this.remaining[slot]
+    if (left <= 0) return { allowed: false, limit, remaining: 0, resetAt }
+    this.remaining[slot] = left - 1
+    return { allowed: true, limit, remaining: left - 1, resetAt }
   }
 
   /** What `take` would see, without taking (a CORS preflight reports the limit but spends none of it). */
   peek(key: string, limit: number): Decision {
     const now = this.now()
-    const bucket = this.buckets.get(key)
-    if (!bucket || bucket.resetAt <= now) return { allowed: true, limit, remaining: limit, resetAt: now + WINDOW_MS }
-    return { allowed: bucket.remaining > 0, limit, remaining: bucket.remaining, resetAt: bucket.resetAt }
+    const slot = this.slotOf(key, now, false)
+    if (slot < 0) return { allowed: true, limit, remaining: limit, resetAt: now + WINDOW_MS }
+    return { allowed: this.remaining[slot] > 0, limit, remaining: this.remaining[slot], resetAt: this.resets[slot] }
   }
 
-  /** How many buckets are held (for the eviction test and the benchmark). */
+  /** How many buckets have an open window (for the tests and the benchmark). */
   get size(): number {
-    return this.buckets.size
+    const now = this.now()
+    let open = 0
+    for (let slot = 0; slot <= this.mask; slot++) if (this.fingerprints[slot] !== 0 && this.resets[slot] > now) open++
+    return open
   }
 
-  private sweep(now: number): void {
-    this.lastSweep = now
-    for (const [key, bucket] of this.buckets) if (bucket.resetAt <= now) this.buckets.delete(key)
-    // Map iterates in insertion order: what is left over the cap is the oldest.
-    for (const key of this.buckets.keys()) {
-      if (this.buckets.size <= this.hardCap / 2) break
-      this.buckets.delete(key)
+  /**
+   * The slot of `key`'s open bucket. Without one: -1 when only looking, else a fresh bucket of
+   * `limit` for a whole window in the first free or expired slot of its neighbourhood, or in its
+   * least recently used one.
+   */
+  private slotOf(key: string, now: number, create: boolean, limit = 0): number {
+    // Two 32-bit hashes in one pass over the key (FNV-1a and a multiplicative mix), both seeded.
+    let h1 = 0x811c9dc5 ^ this.seed[0]
+    let h2 = this.seed[1] | 1
+    for (let i = 0; i < key.length; i++) {
+      const c = key.charCodeAt(i)
+      h1 = Math.imul(h1 ^ c, 0x01000193)
+      h2 = Math.imul(h2 + c, 0x5bd1e995) ^ (h2 >>> 15)
     }
+    // The slot's bits well mixed (murmur3's finaliser), so that similar keys spread over the table.
+    h1 = Math.imul(h1 ^ (h1 >>> 16), 0x85ebca6b)
+    h1 = Math.imul(h1 ^ (h1 >>> 13), 0xc2b2ae35)
+    h1 ^= h1 >>> 16
+    // 0 marks a slot never used.
+    const fingerprint = h2 >>> 0 || 1
+    let candidate = -1
+    for (let probe = 0; probe < PROBES; probe++) {
+      const slot = (h1 + probe) & this.mask
+      const held = this.fingerprints[slot]
+      if (held === fingerprint) {
+        if (this.resets[slot] > now) {
+          this.lastUsed[slot] = now
+          return slot
+        }
+        candidate = slot
+        break
+      }
+      if (held === 0) {
+        // Keys are placed at the first usable slot, so none of them lies past a slot never used.
+        if (candidate < 0 || this.resets[candidate] > now) candidate = slot
+        break
+      }
+      if (candidate < 0 || (this.resets[candidate] > now && (this.resets[slot] <= now || this.lastUsed[slot] < this.lastUsed[candidate])))
+        candidate = slot
+    }
+    if (!create) return -1
+    this.fingerprints[candidate] = fingerprint
+    this.resets[candidate] = now + WINDOW_MS
+    this.lastUsed[candidate] = now
+    this.remaining[candidate] = limit
+    return candidate
   }
 }

@@ -127,15 +127,59 @@ describe('the bucket store', () => {
     expect(limiter.size).toBe(1)
   })
 
-  test('past the hard cap the oldest half is dropped within the window; the newest keep their counts', () => {
-    const limiter = new RateLimiter(() => 0, 1_000)
-    for (let i = 0; i <= 1_000; i++) limiter.take(`ip:${i}`, 60)
-    expect(limiter.size).toBe(1_001)
-    limiter.take('ip:1000', 60)
-    expect(limiter.size).toBe(500)
-    // The newest bucket kept its count (two taken); the oldest starts again.
-    expect(limiter.take('ip:1000', 60).remaining).toBe(57)
+  test('past the hard cap the least recently used are dropped within the window; active keys keep their counts', () => {
+    let now = 0
+    const limiter = new RateLimiter(() => now, 1_024)
+    limiter.take('busy', 60)
+    for (let i = 0; i < 5_000; i++) {
+      limiter.take(`ip:${i}`, 60)
+      if (i % 100 === 0) limiter.take('busy', 60)
+      now += 1
+    }
+    expect(limiter.size).toBeLessThanOrEqual(1_024)
+    expect(limiter.size).toBeGreaterThan(900)
+    // The key that kept sending kept its count (1 + 50 taken); the oldest starts again.
+    expect(limiter.take('busy', 60).remaining).toBe(60 - 52)
     expect(limiter.take('ip:0', 60).remaining).toBe(59)
+    expect(limiter.take('ip:4999', 60).remaining).toBe(58)
+  })
+
+  test('a flooding key stays refused while many new keys come and go', () => {
+    let now = 0
+    const limiter = new RateLimiter(() => now, 4_096)
+    for (let i = 0; i < 3; i++) limiter.take('flood', 3)
+    for (let i = 0; i < 20_000; i++) {
+      limiter.take(`ip:${i}`, 60)
+      if (i % 200 === 0) expect(limiter.take('flood', 3).allowed).toBe(false)
+      now += 2
+    }
+    expect(limiter.size).toBeLessThanOrEqual(4_096)
+    now = 60_000
+    expect(limiter.take('flood', 3)).toMatchObject({ allowed: true, remaining: 2 })
+  })
+
+  test('buckets of a window that ended are dropped whole, and peek spends nothing', () => {
+    let now = 0
+    const limiter = new RateLimiter(() => now)
+    limiter.take('a', 5)
+    expect(limiter.peek('a', 5)).toMatchObject({ allowed: true, remaining: 4, resetAt: 60_000 })
+    expect(limiter.peek('b', 5)).toMatchObject({ allowed: true, remaining: 5 })
+    now = 30_000
+    limiter.take('b', 5)
+    now = 70_000
+    // a's window ended; b's is open until 90,000 and survives the new generation.
+    expect(limiter.take('b', 5).remaining).toBe(3)
+    expect(limiter.take('a', 5).remaining).toBe(4)
+    now = 200_000
+    limiter.take('c', 5)
+    expect(limiter.size).toBe(1)
+  })
+
+  test('distinct keys keep distinct buckets while the table has room', () => {
+    const limiter = new RateLimiter(() => 0, 1 << 16)
+    for (let i = 0; i < 20_000; i++) limiter.take(`click:ip:10.0.${i >> 8}.${i & 255}`, 60)
+    expect(limiter.size).toBe(20_000)
+    for (let i = 0; i < 20_000; i++) expect(limiter.peek(`click:ip:10.0.${i >> 8}.${i & 255}`, 60).remaining).toBe(59)
   })
 
   test('a refused key stays refused until its window ends, then gets the whole limit again', () => {
