@@ -69,6 +69,7 @@ export function startServer(options: StartOptions): Started {
     secret: config.secret ?? database.stores.settings.serverSecret(),
     trackerSource: options.trackerSource,
     log: options.log ?? stdoutLog!,
+    discardsUnreadBodies: runtime.discardsUnreadBodies,
   }
   const gate = drainable(createApp(deps).fetch)
   const fetch = gate.fetch

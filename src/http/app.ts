@@ -187,8 +187,8 @@ export function createApp(deps: Deps) {
     // An answer decided before the body was read (429, 404, a 401 of a route without a body) is
     // sent only once the client has finished sending, or it would read a reset instead.
     // (drainBody looks at the body itself: reading `request.body` here would build a stream for nothing.)
-    if (!request.bodyUsed) await drainBody(request)
-    if (received !== request && !received.bodyUsed) await drainBody(received)
+    if (!request.bodyUsed) await drainBody(request, deps.discardsUnreadBodies)
+    if (received !== request && !received.bodyUsed) await drainBody(received, deps.discardsUnreadBodies)
 
     decorate(response, state, request)
     if (config.logRequests) {

@@ -18,4 +18,6 @@ export interface Deps {
   /** The minified tracker script served at GET /tracker.js. */
   trackerSource: string
   log: (line: Record<string, unknown>) => void
+  /** The runtime drops a small body the app did not read (Runtime.discardsUnreadBodies); unset: the app drains it. */
+  discardsUnreadBodies?: boolean
 }

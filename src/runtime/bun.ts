@@ -4,6 +4,7 @@ import type { Runtime, SqliteDatabase } from './runtime.ts'
 /** The Bun adapter: bun:sqlite and Bun.serve. */
 export const bunRuntime: Runtime = {
   name: 'bun',
+  discardsUnreadBodies: true,
   openSqlite(path) {
     return new Database(path, { create: true, strict: true }) as unknown as SqliteDatabase
   },

@@ -42,6 +42,7 @@ class Connection implements SqliteDatabase {
 
 export const denoRuntime: Runtime = {
   name: 'deno',
+  discardsUnreadBodies: false,
   openSqlite(path) {
     return new Connection(new DatabaseSync(path))
   },

@@ -28,6 +28,12 @@ export interface Served {
 
 export interface Runtime {
   name: 'bun' | 'deno'
+  /**
+   * Whether the server reads and drops a request body the app answered without reading, and keeps
+   * the connection: Bun does (at any size up to its own limit), so the app need not wait for a
+   * body it refuses; Deno closes the connection after such an answer, so there the app drains it.
+   */
+  discardsUnreadBodies: boolean
   openSqlite(path: string): SqliteDatabase
   /**
    * Serves fetch. `peer` finds the TCP peer address of the request; it is called only when
