@@ -1,8 +1,37 @@
 import { and, eq, sql } from 'drizzle-orm'
+import { plainInsert } from './columns.ts'
 import type { Connection } from './open.ts'
 import { commissions, refunds, sales, type Sale } from './schema.ts'
 
 const p = sql.placeholder
+
+/** The columns SaleStore.insertSale binds, in its order (status takes its default). */
+const saleColumns = [
+  sales.programId,
+  sales.customerId,
+  sales.transactionId,
+  sales.amountCents,
+  sales.currency,
+  sales.occurredAt,
+  sales.provider,
+  sales.providerPaymentId,
+  sales.livemode,
+  sales.testMode,
+  sales.attribution,
+  sales.createdAt,
+]
+
+/** The columns SaleStore.insertCommission binds, in its order. */
+const commissionColumns = [
+  commissions.programId,
+  commissions.saleId,
+  commissions.partnerId,
+  commissions.kind,
+  commissions.amountCents,
+  commissions.currency,
+  commissions.testMode,
+  commissions.createdAt,
+]
 
 function build({ db, client }: Connection) {
   return {
@@ -10,39 +39,9 @@ function build({ db, client }: Connection) {
     attemptBegin: client.prepare('SAVEPOINT attempt'),
     attemptRelease: client.prepare('RELEASE attempt'),
     attemptRollback: client.prepare('ROLLBACK TO attempt'),
-    insertSale: db
-      .insert(sales)
-      .values({
-        programId: p('programId'),
-        customerId: p('customerId'),
-        transactionId: p('transactionId'),
-        amountCents: p('amountCents'),
-        currency: p('currency'),
-        occurredAt: p('occurredAt'),
-        provider: p('provider'),
-        providerPaymentId: p('providerPaymentId'),
-        // Nullable boolean: Drizzle's boolean encoder would turn null into 0, so the caller encodes it.
-        livemode: sql`${p('livemode')}`,
-        testMode: p('testMode'),
-        attribution: p('attribution'),
-        createdAt: p('createdAt'),
-      })
-      .returning({ id: sales.id })
-      .prepare(),
-    insertCommission: db
-      .insert(commissions)
-      .values({
-        programId: p('programId'),
-        saleId: p('saleId'),
-        partnerId: p('partnerId'),
-        kind: p('kind'),
-        amountCents: p('amountCents'),
-        currency: p('currency'),
-        testMode: p('testMode'),
-        createdAt: p('createdAt'),
-      })
-      .returning({ id: commissions.id })
-      .prepare(),
+    // The sale path's two writes as plain statements (columns.ts, plainInsert): values bound in these orders.
+    insertSale: plainInsert(client, sales, saleColumns, true),
+    insertCommission: plainInsert(client, commissions, commissionColumns, true),
     saleIdByTransaction: db
       .select({ id: sales.id })
       .from(sales)
@@ -103,12 +102,35 @@ export class SaleStore {
 
   /** Inserts a sale; throws the UNIQUE violation when transaction_id is taken in any program (uniqueViolation names it). */
   insertSale(sale: NewSale): number {
-    const livemode = sale.livemode === null ? null : sale.livemode ? 1 : 0
-    return this.s.insertSale.get({ ...sale, livemode })!.id
+    const row = this.s.insertSale.get(
+      sale.programId,
+      sale.customerId,
+      sale.transactionId,
+      sale.amountCents,
+      sale.currency,
+      sale.occurredAt,
+      sale.provider,
+      sale.providerPaymentId,
+      sale.livemode === null ? null : sale.livemode ? 1 : 0,
+      sale.testMode ? 1 : 0,
+      JSON.stringify(sale.attribution),
+      sale.createdAt,
+    ) as { id: number }
+    return row.id
   }
 
   insertCommission(entry: NewCommission): number {
-    return this.s.insertCommission.get({ ...entry })!.id
+    const row = this.s.insertCommission.get(
+      entry.programId,
+      entry.saleId,
+      entry.partnerId,
+      entry.kind,
+      entry.amountCents,
+      entry.currency,
+      entry.testMode ? 1 : 0,
+      entry.createdAt,
+    ) as { id: number }
+    return row.id
   }
 
   /** The id of the sale recorded under transaction_id in any program (docs/api.md: duplicates are global). */

@@ -1,7 +1,8 @@
-import { and, asc, eq, getTableName, ne, sql } from 'drizzle-orm'
+import { and, asc, eq, ne, sql } from 'drizzle-orm'
 import type { FirstClick } from '../domain/lead.ts'
 import type { SaleCustomer } from '../domain/attribution.ts'
 import type { Catalog } from './catalog.ts'
+import { plainInsert } from './columns.ts'
 import type { Connection } from './open.ts'
 import { clicks, customers, links, partners, programs, testFixtures } from './schema.ts'
 
@@ -71,11 +72,8 @@ function build({ db, client }: Connection) {
       .where(and(eq(clicks.clickId, p('clickId')), eq(clicks.programId, p('programId'))))
       .limit(1)
       .prepare(),
-    // The click path's one write, as a plain statement: Drizzle's placeholder filling and value
-    // mapping cost a few µs per click (issue 14). Names from schema.ts, values in this order.
-    insertClick: client.prepare(
-      `INSERT INTO "${getTableName(clicks)}" (${clickColumns.map((c) => `"${c.name}"`).join(', ')}) VALUES (${clickColumns.map(() => '?').join(', ')})`,
-    ),
+    // The click path's one write, as a plain statement (columns.ts, plainInsert).
+    insertClick: plainInsert(client, clicks, clickColumns),
     firstClick: db
       .select({
         clickId: clicks.clickId,
