@@ -8,7 +8,7 @@ import type { Deps } from './deps.ts'
 import { errorBody, HttpError, json } from './envelope.ts'
 import { internalError } from './errors.ts'
 import { shared } from './messages.ts'
-import { drainBody, readBody } from './body.ts'
+import { drainBody, mustDrain, readBody } from './body.ts'
 import { docsRoutes } from './docs.ts'
 import { limits, routeOf, type LimitGroup } from './route-table.ts'
 import { setState, stateOf, type RequestState } from './request-state.ts'
@@ -137,8 +137,13 @@ export function createApp(deps: Deps) {
   const { config, clock, limiter } = deps
   const scale = config.rateLimitScale
 
-  /** `peer` is the runtime's lookup of the TCP peer address (absent under app.handle in tests). */
-  async function fetch(received: Request, peer?: PeerAddress): Promise<Response> {
+  /**
+   * `peer` is the runtime's lookup of the TCP peer address (absent under app.handle in tests). An
+   * answer decided before any route runs (a 429, a preflight, a 404 of an unroutable method) is
+   * returned as it is, not in a promise, so that the runtime writes it in the same turn (issue 14:
+   * the 429 flood's cost).
+   */
+  function fetch(received: Request, peer?: PeerAddress): Response | Promise<Response> {
     const started = performance.now()
     const target = requestTarget(received.url)
     const { path } = target
@@ -161,7 +166,7 @@ export function createApp(deps: Deps) {
       },
     }
 
-    let response: Response
+    let response: Response | null = null
     try {
       // Elysia finds the path at the first '/' from index 11 of the URL: route it on our own path
       // whenever that would differ (a short or absent Host, trailing slashes), so that routing,
@@ -177,25 +182,62 @@ export function createApp(deps: Deps) {
       else if (unroutable) response = renderError(deps, request, new HttpError(404, shared.notFound), null)
       // Only the browser routes answer preflights; elsewhere OPTIONS is a route that does not exist.
       else if (method === 'OPTIONS' && entry?.browser) response = preflight(deps, request, entry)
-      else response = await app.handle(request)
     } catch (error) {
-      // What fails outside the routes (a Request that cannot be rebuilt, the limiter) still ends
-      // in the route's 500 envelope with its request id, never the runtime's bare 500.
-      setState(request, state)
-      response = renderError(deps, request, error, null)
+      response = failedOutside(error, state, request)
     }
-    // An answer decided before the body was read (429, 404, a 401 of a route without a body) is
-    // sent only once the client has finished sending, or it would read a reset instead.
-    // (drainBody looks at the body itself: reading `request.body` here would build a stream for nothing.)
-    if (!request.bodyUsed) await drainBody(request, deps.discardsUnreadBodies)
-    if (received !== request && !received.bodyUsed) await drainBody(received, deps.discardsUnreadBodies)
+    const answered = { received, request, state, method, started }
+    if (response) return finish(response, answered)
+    return routed(answered)
+  }
 
+  interface Answered {
+    received: Request
+    request: Request
+    state: RequestState
+    method: string
+    started: number
+  }
+
+  /** What fails outside the routes (a Request that cannot be rebuilt, the limiter) still ends in the route's 500 envelope with its request id, never the runtime's bare 500. */
+  function failedOutside(error: unknown, state: RequestState, request: Request): Response {
+    setState(request, state)
+    return renderError(deps, request, error, null)
+  }
+
+  async function routed(answered: Answered): Promise<Response> {
+    let response: Response
+    try {
+      response = await app.handle(answered.request)
+    } catch (error) {
+      response = failedOutside(error, answered.state, answered.request)
+    }
+    return finish(response, answered)
+  }
+
+  /**
+   * An answer decided before the body was read (429, 404, a 401 of a route without a body) is
+   * sent only once the client has finished sending, or it would read a reset instead: unless the
+   * runtime drops such a body itself (drainBody), the body is drained first.
+   */
+  function finish(response: Response, answered: Answered): Response | Promise<Response> {
+    const { received, request } = answered
+    const discards = deps.discardsUnreadBodies
+    if (mustDrain(request, discards) || (received !== request && mustDrain(received, discards))) {
+      // One after the other: a rebuilt request may share its body with the one received.
+      return drainBody(request, discards)
+        .then(() => (received === request ? undefined : drainBody(received, discards)))
+        .then(() => decorated(response, answered))
+    }
+    return decorated(response, answered)
+  }
+
+  function decorated(response: Response, { request, state, method, started }: Answered): Response {
     decorate(response, state, request)
     if (config.logRequests) {
       deps.log({
         level: 'info',
         method,
-        route: state.route ?? path,
+        route: state.route ?? state.path,
         status: response.status,
         duration_ms: Math.round((performance.now() - started) * 100) / 100,
         request_id: state.id,

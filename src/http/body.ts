@@ -105,12 +105,10 @@ export async function readLimited(request: Request, limit: number): Promise<Uint
  * 5.5 µs in process, issue 14). Larger and chunked bodies are always drained here.
  */
 export async function drainBody(request: Request, runtimeDiscards = false): Promise<void> {
-  if (request.bodyUsed) return
+  if (!mustDrain(request, runtimeDiscards)) return
   // A body that declares a length within BODY_LIMIT is read whole by the runtime: no stream, no
   // reader, no promise per chunk (the stream cost a 429 flood a fifth of its samples, issue 14).
-  const length = request.headers.get('content-length')
-  if (length !== null && Number(length) <= BODY_LIMIT) {
-    if (runtimeDiscards) return
+  if (declaredWithin(request)) {
     try {
       await request.arrayBuffer()
     } catch {
@@ -120,6 +118,23 @@ export async function drainBody(request: Request, runtimeDiscards = false): Prom
   }
   const reader = request.body?.getReader()
   if (reader) await drainReader(reader, 0)
+}
+
+/** A declared Content-Length within BODY_LIMIT: read whole by the runtime. */
+function declaredWithin(request: Request): boolean {
+  const length = request.headers.get('content-length')
+  return length !== null && Number(length) <= BODY_LIMIT
+}
+
+/**
+ * Whether drainBody has anything to do: a body left unread that the runtime does not drop
+ * itself. (It looks at `request.body` only without a declared length: building a stream for a
+ * body already whole would cost a 429 flood for nothing.)
+ */
+export function mustDrain(request: Request, runtimeDiscards = false): boolean {
+  if (request.bodyUsed) return false
+  if (declaredWithin(request)) return !runtimeDiscards
+  return request.body !== null
 }
 
 async function drainReader(reader: ReadableStreamDefaultReader<Uint8Array>, seen: number): Promise<void> {

@@ -18,7 +18,7 @@ export interface Decision {
 }
 
 const WINDOW_MS = 60_000
-/** 2^17 buckets in 3 MB, allocated once: far more distinct clients a minute than one server sees. */
+/** 2^17 buckets in 3.7 MB, allocated once: far more distinct clients a minute than one server sees. */
 const SLOTS = 1 << 17
 /** How many neighbouring slots a key may occupy (linear probing); the least recently used of them makes room. */
 const PROBES = 16
@@ -40,7 +40,8 @@ export class RateLimiter {
   private readonly fingerprints: Uint32Array
   private readonly resets: Float64Array
   private readonly lastUsed: Float64Array
-  private readonly remaining: Int32Array
+  // Float64: a limit times SVC_RATE_LIMIT_SCALE (no upper bound) may pass 2^31.
+  private readonly remaining: Float64Array
   private readonly mask: number
   private readonly seed = crypto.getRandomValues(new Uint32Array(2))
 
@@ -55,7 +56,7 @@ export class RateLimiter {
     this.fingerprints = new Uint32Array(size)
     this.resets = new Float64Array(size)
     this.lastUsed = new Float64Array(size)
-    this.remaining = new Int32Array(size)
+    this.remaining = new Float64Array(size)
   }
 
   /** Takes one request from `key`'s bucket of `limit` per minute. */

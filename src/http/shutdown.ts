@@ -23,18 +23,32 @@ export function drainable(fetch: Fetch) {
   let lastArrival = 0
   let onIdle: (() => void) | null = null
 
-  async function gated(request: Request, peer?: PeerAddress): Promise<Response> {
+  const done = () => {
+    if (--inFlight === 0) onIdle?.()
+  }
+  const settled = (response: Response) => {
+    done()
+    return draining ? closing(response) : response
+  }
+  const failed = (error: unknown): never => {
+    done()
+    throw error
+  }
+
+  /** An answer the app gives at once is passed on at once: no promise per request for a 429. */
+  function gated(request: Request, peer?: PeerAddress): Response | Promise<Response> {
     if (draining) {
       lastArrival = performance.now()
       return shuttingDown(request)
     }
     inFlight++
+    let answer: Response | Promise<Response>
     try {
-      const response = await fetch(request, peer)
-      return draining ? closing(response) : response
-    } finally {
-      if (--inFlight === 0) onIdle?.()
+      answer = fetch(request, peer)
+    } catch (error) {
+      return failed(error)
     }
+    return answer instanceof Response ? settled(answer) : answer.then(settled, failed)
   }
 
   /**

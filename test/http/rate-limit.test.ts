@@ -218,6 +218,12 @@ describe('the bucket store', () => {
     for (let i = 0; i < 20_000; i++) expect(limiter.peek(`click:ip:10.0.${i >> 8}.${i & 255}`, 60).remaining).toBe(59)
   })
 
+  test('a limit scaled past 2^31 counts down exactly', () => {
+    const limiter = new RateLimiter(() => 0, 1_024)
+    expect(limiter.take('k', 3e9).remaining).toBe(3e9 - 1)
+    expect(limiter.take('k', 3e9).remaining).toBe(3e9 - 2)
+  })
+
   test('a refused key stays refused until its window ends, then gets the whole limit again', () => {
     let now = 0
     const limiter = new RateLimiter(() => now)
