@@ -21,7 +21,7 @@ const WINDOW_MS = 60_000
 /** 2^17 buckets in 3.7 MB, allocated once: far more distinct clients a minute than one server sees. */
 const SLOTS = 1 << 17
 /** How many neighbouring slots a key may occupy (linear probing); the least recently used of them makes room. */
-const PROBES = 16
+const PROBES = 32
 
 /**
  * The buckets live in a fixed table of typed arrays, indexed by a seeded hash of the key: no
