@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from 'bun:test'
+import fc from 'fast-check'
 import net from 'node:net'
 import { RateLimiter } from '../../src/http/rate-limit.ts'
 import { minutes, startApi, testRuntime, type Api } from '../helpers.ts'
@@ -216,6 +217,46 @@ describe('the bucket store', () => {
     for (let i = 0; i < 20_000; i++) limiter.take(`click:ip:10.0.${i >> 8}.${i & 255}`, 60)
     expect(limiter.size).toBe(20_000)
     for (let i = 0; i < 20_000; i++) expect(limiter.peek(`click:ip:10.0.${i >> 8}.${i & 255}`, 60).remaining).toBe(59)
+  })
+
+  test('while the table has room it decides exactly as one bucket per key would (random takes, peeks and time)', () => {
+    type Op = { kind: 'take' | 'peek'; key: number; limit: number; advance: number }
+    const op = fc.record({
+      kind: fc.constantFrom<'take' | 'peek'>('take', 'take', 'take', 'peek'),
+      key: fc.oneof(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 150 })),
+      limit: fc.constantFrom(1, 3, 60),
+      advance: fc.oneof(
+        fc.constant(0),
+        fc.constantFrom(1, 59_999, 60_000),
+        fc.integer({ min: 0, max: 2_000 }),
+        fc.integer({ min: 0, max: 70_000 }),
+      ),
+    })
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 400 }), (ops: Op[]) => {
+        let now = 1_000
+        const limiter = new RateLimiter(() => now, 4_096)
+        // The model: a bucket per key, a fresh whole window once the last one has ended.
+        const model = new Map<string, { remaining: number; resetAt: number }>()
+        for (const { kind, key, limit, advance } of ops) {
+          now += advance
+          const name = `click:ip:198.51.100.${key}`
+          let bucket = model.get(name)
+          if (!bucket || bucket.resetAt <= now) bucket = { remaining: limit, resetAt: now + 60_000 }
+          if (kind === 'peek') {
+            const open = model.get(name)?.resetAt ?? 0
+            const expected = open > now ? bucket : { remaining: limit, resetAt: now + 60_000 }
+            expect(limiter.peek(name, limit)).toEqual({ allowed: expected.remaining > 0, limit, ...expected })
+            continue
+          }
+          model.set(name, bucket)
+          const allowed = bucket.remaining > 0
+          if (allowed) bucket.remaining--
+          expect(limiter.take(name, limit)).toEqual({ allowed, limit, remaining: bucket.remaining, resetAt: bucket.resetAt })
+        }
+      }),
+      { numRuns: 200 },
+    )
   })
 
   test('a limit scaled past 2^31 counts down exactly', () => {
