@@ -7,31 +7,18 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { systemClock } from '../src/clock.ts'
-import { loadConfig } from '../src/config.ts'
 import { createApp } from '../src/http/app.ts'
-import { bunRuntime } from '../src/runtime/bun.ts'
-import { startServer } from '../src/server.ts'
-import { trackerSource } from '../src/tracker-source.ts'
 import { createPrograms, prepareCustomers, visitorIp } from './lib/fixtures.ts'
+import { startQuiet } from './lib/in-process.ts'
 
 const kind = process.argv[2] ?? 'flood'
 const TMP = mkdtempSync(join(tmpdir(), 'svc-micro-'))
 const ADMIN = `micro-${crypto.randomUUID()}`
-const started = startServer({
-  config: loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATABASE_PATH: join(TMP, 'svc.db'),
-    SVC_ADMIN_TOKEN: ADMIN,
-    TRUST_PROXY: 'true',
-    SVC_LOG_REQUESTS: 'false',
-    SVC_RATE_LIMIT_SCALE: kind === 'sale' ? '1000' : '1',
-  }),
-  clock: systemClock,
-  runtime: bunRuntime,
-  trackerSource,
-  log: () => {},
+const started = startQuiet({
+  DATABASE_PATH: join(TMP, 'svc.db'),
+  SVC_ADMIN_TOKEN: ADMIN,
+  TRUST_PROXY: 'true',
+  SVC_RATE_LIMIT_SCALE: kind === 'sale' ? '1000' : '1',
 })
 const { fetch } = createApp(started.deps)
 if (process.env.MICRO_CACHE_KB) started.deps.database.client.exec(`PRAGMA cache_size = -${process.env.MICRO_CACHE_KB}`)

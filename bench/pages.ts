@@ -14,12 +14,8 @@ import { Database } from 'bun:sqlite'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { loadConfig } from '../src/config.ts'
-import { bunRuntime } from '../src/runtime/bun.ts'
-import { startServer } from '../src/server.ts'
-import { trackerSource } from '../src/tracker-source.ts'
-import { systemClock } from '../src/clock.ts'
 import { createPrograms, prepareCustomers, visitorIp } from './lib/fixtures.ts'
+import { startQuiet } from './lib/in-process.ts'
 
 const env = process.env
 const num = (name: string, fallback: number) => Number(env[name] ?? fallback) || fallback
@@ -33,21 +29,7 @@ const SALE_CUSTOMERS = num('BENCH_SALE_CUSTOMERS', 4)
 const TMP = mkdtempSync(join(tmpdir(), 'svc-pages-'))
 const dbPath = join(TMP, 'svc.db')
 const ADMIN = `pages-${crypto.randomUUID()}`
-const started = startServer({
-  config: loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATABASE_PATH: dbPath,
-    SVC_ADMIN_TOKEN: ADMIN,
-    TRUST_PROXY: 'true',
-    SVC_LOG_REQUESTS: 'false',
-    SVC_RATE_LIMIT_SCALE: '1000',
-  }),
-  clock: systemClock,
-  runtime: bunRuntime,
-  trackerSource,
-  log: () => {},
-})
+const started = startQuiet({ DATABASE_PATH: dbPath, SVC_ADMIN_TOKEN: ADMIN, TRUST_PROXY: 'true', SVC_RATE_LIMIT_SCALE: '1000' })
 const { client, writer } = started.deps.database
 client.exec('PRAGMA wal_autocheckpoint = 0')
 const pageSize = (() => {

@@ -13,12 +13,9 @@ import { Database } from 'bun:sqlite'
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { systemClock } from '../src/clock.ts'
-import { loadConfig } from '../src/config.ts'
 import { openDatabase } from '../src/db/open.ts'
 import { bunRuntime } from '../src/runtime/bun.ts'
-import { startServer } from '../src/server.ts'
-import { trackerSource } from '../src/tracker-source.ts'
+import { startQuiet } from './lib/in-process.ts'
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000)
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 30)
@@ -158,18 +155,5 @@ try {
 
 /** The service over `path`, quiet, limits raised: the operator API's pages are what is timed. */
 function serve(path: string) {
-  return startServer({
-    config: loadConfig({
-      DATABASE_PATH: path,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      SVC_ADMIN_TOKEN: TOKEN,
-      SVC_LOG_REQUESTS: 'false',
-      SVC_RATE_LIMIT_SCALE: '1000',
-    }),
-    clock: systemClock,
-    runtime: bunRuntime,
-    trackerSource,
-    log: () => {},
-  })
+  return startQuiet({ DATABASE_PATH: path, SVC_ADMIN_TOKEN: TOKEN, SVC_RATE_LIMIT_SCALE: '1000' })
 }
