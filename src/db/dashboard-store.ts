@@ -131,7 +131,8 @@ export interface SaleRow {
   partnerName: string | null
 }
 
-export interface LedgerRow {
+/** A commission ledger entry as both ledger pages show it. */
+interface LedgerEntryRow {
   id: number
   kind: 'commission' | 'reversal'
   amountCents: number
@@ -139,19 +140,17 @@ export interface LedgerRow {
   testMode: number
   createdAt: number
   saleId: number
+}
+
+/** The owner's commissions page: the entry with its sale's transaction id and its partner. */
+export interface LedgerRow extends LedgerEntryRow {
   transactionId: string
   partnerId: number
   partnerName: string | null
 }
 
-export interface PartnerLedgerRow {
-  id: number
-  kind: 'commission' | 'reversal'
-  amountCents: number
-  currency: string
-  testMode: number
-  createdAt: number
-  saleId: number
+/** The partner portal's ledger: the entry with its sale's amount and time. */
+export interface PartnerLedgerRow extends LedgerEntryRow {
   saleCents: number
   occurredAt: number
 }
