@@ -33,7 +33,10 @@ async function npmRunShop(env: Record<string, string>) {
 }
 
 test('npm run shop starts the shop without Bun on PATH and allows its own origin in the program', async () => {
-  const port = 20_000 + Math.floor(Math.random() * 20_000)
+  // A port the system just handed out and took back, rather than a random one that may be in use.
+  const probe = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response() })
+  const port = probe.port
+  probe.stop(true)
   const origin = `http://localhost:${port}`
   const shop = await npmRunShop({
     SVC_URL: api.url,
