@@ -26,6 +26,7 @@ export function boot(runtime: Runtime, env: Record<string, string | undefined>, 
     }
     throw error
   }
+  for (const warning of config.warnings) console.error(JSON.stringify({ level: 'warn', msg: warning }))
   let server: ReturnType<typeof startServer>
   try {
     server = startServer({ config, clock: options.clock ?? systemClock, runtime, trackerSource, catalog: options.catalog })

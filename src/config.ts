@@ -15,6 +15,8 @@ export interface Config {
   rateLimitScale: number
   /** One JSON log line per request unless "off" (the tests turn it off). */
   logRequests: boolean
+  /** Values that work but are weak (a short admin token or secret): logged at start, never refused. */
+  warnings: string[]
 }
 
 export class ConfigError extends Error {}
@@ -66,8 +68,8 @@ const url = (name: string, trim = true) =>
     ),
   )
 
-const minLength = (name: string, length: number) =>
-  text.refine((value) => value === null || value.length >= length, `${name} must be at least ${length} characters`)
+/** The advised least length of a credential: shorter ones start with a warning (README, Configuration). */
+const ADVISED_LENGTH = { SVC_ADMIN_TOKEN: 16, SVC_SECRET: 32 } as const
 
 // Declared in the order the variables are checked: the first failing one is reported.
 const Environment = z.object({
@@ -80,8 +82,8 @@ const Environment = z.object({
         (value) => `PORT must be a whole number from 0 to 65535, got "${value}"`,
       ),
     ),
-  SVC_ADMIN_TOKEN: minLength('SVC_ADMIN_TOKEN', 16),
-  SVC_SECRET: minLength('SVC_SECRET', 32),
+  SVC_ADMIN_TOKEN: text,
+  SVC_SECRET: text,
   PUBLIC_BASE_URL: url('PUBLIC_BASE_URL'),
   SVC_RATE_LIMIT_SCALE: z
     .string()
@@ -119,5 +121,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     docsUrl: e.DOCS_URL ?? `${publicBaseUrl}/docs`,
     rateLimitScale: e.SVC_RATE_LIMIT_SCALE,
     logRequests: e.SVC_LOG_REQUESTS,
+    warnings: Object.entries(ADVISED_LENGTH)
+      .filter(([name, length]) => {
+        const value = e[name as keyof typeof ADVISED_LENGTH]
+        return value !== null && value.length < length
+      })
+      .map(([name, length]) => `${name} is shorter than ${length} characters: a longer random value is advised`),
   }
 }

@@ -30,10 +30,20 @@ describe('configuration (README, Configuration)', () => {
     [{ PORT: 'abc' }, 'PORT must be a whole number from 0 to 65535, got "abc"'],
     [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY must be true or false, got "maybe"'],
     [{ PUBLIC_BASE_URL: 'ftp://x' }, 'PUBLIC_BASE_URL must be an http(s) URL, got "ftp://x"'],
-    [{ SVC_ADMIN_TOKEN: 'short' }, 'SVC_ADMIN_TOKEN must be at least 16 characters'],
-    [{ SVC_SECRET: 'short' }, 'SVC_SECRET must be at least 32 characters'],
   ])('%j is refused at start with "%s"', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message)
+  })
+
+  test('a short admin token or secret is taken as given, with a warning at start (no length is part of the contract)', () => {
+    expect(loadConfig({ SVC_ADMIN_TOKEN: 'adm', SVC_SECRET: 'short' })).toMatchObject({
+      adminToken: 'adm',
+      secret: 'short',
+      warnings: [
+        'SVC_ADMIN_TOKEN is shorter than 16 characters: a longer random value is advised',
+        'SVC_SECRET is shorter than 32 characters: a longer random value is advised',
+      ],
+    })
+    expect(loadConfig({ SVC_ADMIN_TOKEN: 'a'.repeat(16), SVC_SECRET: 's'.repeat(32) }).warnings).toEqual([])
   })
 
   test('a bad value stops `npm start` with a clear message and exit code 2', () => {
@@ -71,4 +81,44 @@ describe('configuration (README, Configuration)', () => {
       taken.stop(true)
     }
   })
+})
+
+test('`npm start` with a short SVC_ADMIN_TOKEN serves the operator API with it and warns once on stderr', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-start-'))
+  const child = Bun.spawn([process.execPath, 'src/main.ts'], {
+    env: {
+      ...process.env,
+      DATABASE_PATH: join(dir, 'svc.db'),
+      HOST: '127.0.0.1',
+      PORT: '0',
+      SVC_ADMIN_TOKEN: 'adm-xyz',
+      SVC_LOG_REQUESTS: 'false',
+    },
+    stdout: 'pipe',
+    stderr: 'pipe',
+  })
+  try {
+    const reader = child.stdout.getReader()
+    let out = ''
+    while (!out.includes('"url"')) {
+      const { value, done } = await reader.read()
+      if (done) throw new Error(`svc did not start: ${out}`)
+      out += new TextDecoder().decode(value)
+    }
+    const url = JSON.parse(out.split('\n').find((line) => line.includes('"url"'))!).url
+    const made = await fetch(`${url}/api/v1/admin/accounts`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer adm-xyz', 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'short-token@shop.test' }),
+    })
+    expect(made.status).toBe(201)
+  } finally {
+    child.kill('SIGTERM')
+    await child.exited
+    rmSync(dir, { recursive: true, force: true })
+  }
+  const warnings = (await new Response(child.stderr).text()).split('\n').filter((line) => line.includes('"warn"'))
+  expect(warnings).toEqual([
+    JSON.stringify({ level: 'warn', msg: 'SVC_ADMIN_TOKEN is shorter than 16 characters: a longer random value is advised' }),
+  ])
 })
