@@ -3,8 +3,12 @@
 
 /** docs/api.md, Limits: a CLI login session lives 5 minutes. */
 export const SESSION_LIFETIME_MS = 5 * 60_000
-/** Pending login sessions one client IP may hold at once (our choice; docs/cli-server.md). */
-export const PENDING_SESSIONS_PER_IP = 10
+/**
+ * Pending login sessions one client IP may hold at once (our choice; docs/cli-server.md): well under
+ * the 300 the 60-a-minute limit would let in over a session's 5 minutes, well over what a team or a
+ * test suite behind one address starts.
+ */
+export const PENDING_SESSIONS_PER_IP = 100
 /** A login token works for 30 days after sign-in (our choice; docs/cli-server.md). */
 export const LOGIN_TOKEN_LIFETIME_MS = 30 * 86_400_000
 /** Sessions older than this are deleted when a new one starts: nothing can use them any more. */
