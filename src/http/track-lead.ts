@@ -10,7 +10,8 @@ import { LeadBody } from './track-schemas.ts'
 import { bodyChecker } from './validate.ts'
 import { LeadData, answer } from './track-answers.ts'
 
-const check = bodyChecker(LeadBody)
+// Neither identifier can be read from a body that is no object: the message of "neither sent".
+const check = bodyChecker(LeadBody, lead.identifierRequired)
 
 /**
  * The answer to a lead outcome (docs/decisions.md: `{ data: { customer_id, status } }`, plus

@@ -9,10 +9,12 @@ type Described = TSchema & { error?: string }
 /**
  * A checker for a request body `t` schema whose properties carry docs/errors.md's message as `error`.
  * On failure it throws a 400 with the message of the first failing property in declaration
- * order, which is the order of docs/errors.md's tables; a body that is not an object gets the first
- * property's message. JSON null in an optional field counts as absent. No coercion: "5" is not 5.
+ * order, which is the order of docs/errors.md's tables; a body that is not an object (an array,
+ * null, a number) gets the message an empty one would: `notObject` where no property is required
+ * (lead: "click_id or customer_key is required"), else the first property's. JSON null in an
+ * optional field counts as absent. No coercion: "5" is not 5.
  */
-export function bodyChecker<T extends TObject>(schema: T): (body: unknown) => Static<T> {
+export function bodyChecker<T extends TObject>(schema: T, notObject?: string): (body: unknown) => Static<T> {
   const compiled = TypeCompiler.Compile(schema)
   const entries = Object.entries(schema.properties) as [string, Described][]
   const required = new Set(schema.required ?? [])
@@ -21,7 +23,10 @@ export function bodyChecker<T extends TObject>(schema: T): (body: unknown) => St
   }
   return (received) => {
     const body = acceptedBody(received)
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) return fail(entries[0][1])
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      if (notObject !== undefined) throw new HttpError(400, notObject)
+      return fail(entries[0][1])
+    }
     const input = body as Record<string, unknown>
     for (const [key, value] of Object.entries(input)) if (value === null && !required.has(key)) delete input[key]
     if (compiled.Check(input)) return input as Static<T>

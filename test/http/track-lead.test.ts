@@ -36,10 +36,17 @@ describe('POST /api/v1/track/lead in server mode (program key)', () => {
   })
 
   test('neither click_id nor customer_key answers 400 "click_id or customer_key is required"', async () => {
-    for (const body of [{}, { email: 'a@b.test' }, { click_id: '', customer_key: '  ' }]) {
-      const reply = await k.lead(f, body)
-      expect(reply.status).toBe(400)
-      expect(reply.body).toEqual(bad('click_id or customer_key is required'))
+    // A body that is JSON but no object (an array, null, a number, a string) sends neither either.
+    for (const body of [{}, { email: 'a@b.test' }, { click_id: '', customer_key: '  ' }, '[]', 'null', '5', '"text"']) {
+      for (const mode of [f, null]) {
+        const reply = await k.lead(mode, body)
+        expect({ body, server: mode !== null, status: reply.status, reply: reply.body }).toEqual({
+          body,
+          server: mode !== null,
+          status: 400,
+          reply: bad('click_id or customer_key is required'),
+        })
+      }
     }
   })
 
