@@ -4,7 +4,8 @@
  * (setImmediate), so that a request costs one string and no console call of its own; the
  * ISO time is formatted once per millisecond, not once per line. Nothing is lost at shutdown:
  * flush() writes what is pending, server.stop() calls it, and so does process exit. An error
- * line is written at once, with what was pending before it: it comes before the 500 it explains.
+ * or warn line is written at once, with what was pending before it: it comes before the answer it
+ * explains (a 500, a refused id_token).
  */
 export interface LineLog {
   /** Queues one line; it is written by the end of the current event-loop turn. */
@@ -49,7 +50,7 @@ export function lineLog(write: (text: string) => void = (text) => console.log(te
           ? `{"time":"${lastIso}",${fields.slice(1)}`
           : `{"time":"${lastIso}"}`
     pending = pending === '' ? text : `${pending}\n${text}`
-    if (pending.length >= MAX_PENDING || line.level === 'error') flush()
+    if (pending.length >= MAX_PENDING || line.level === 'error' || line.level === 'warn') flush()
     else if (!scheduled) {
       scheduled = true
       setImmediate(flush)

@@ -25,6 +25,8 @@ export interface Api {
   dir: string
   /** Error lines the server logged (unexpected failures); tests that inject a failure read them. */
   errors: Record<string, unknown>[]
+  /** Warn lines the server logged (a refusal whose cause is told to the operator, not the caller). */
+  warnings: Record<string, unknown>[]
   /** Calls the real server; `body` objects are sent as JSON. */
   call(method: string, path: string, options?: { body?: unknown; headers?: Record<string, string>; token?: string }): Promise<Reply>
   /** Calls the operator API with the admin token. */
@@ -70,6 +72,7 @@ interface Hosted {
   server: Started
   clock: TestClock
   readonly errors: Record<string, unknown>[]
+  readonly warnings: Record<string, unknown>[]
   stop(): Promise<void>
 }
 
@@ -77,14 +80,15 @@ interface Hosted {
 function hostInProcess(env: Record<string, string>): Hosted {
   const clock = new ManualClock(START)
   const errors: Record<string, unknown>[] = []
+  const warnings: Record<string, unknown>[] = []
   const server = startServer({
     config: loadConfig(env),
     clock,
     runtime: bunRuntime,
     trackerSource,
-    log: (line) => line.level === 'error' && errors.push(line),
+    log: (line) => (line.level === 'error' ? errors : line.level === 'warn' ? warnings : []).push(line),
   })
-  return { server, clock, errors, stop: () => server.stop() }
+  return { server, clock, errors, warnings, stop: () => server.stop() }
 }
 
 /**
@@ -119,6 +123,16 @@ async function hostOnDeno(dir: string, env: Record<string, string>): Promise<Hos
       `deno did not start: ${lines().join('\n')} ${existsSync(join(dir, 'server.err')) ? readFileSync(join(dir, 'server.err'), 'utf8') : ''}`,
     )
   }
+  const logged = (level: string) =>
+    lines()
+      .map((l) => {
+        try {
+          return JSON.parse(l)
+        } catch {
+          return null
+        }
+      })
+      .filter((l) => l?.level === level)
   const client = new Database(env.DATABASE_PATH, { strict: true })
   client.exec('PRAGMA busy_timeout = 5000')
   const config = loadConfig(env)
@@ -136,15 +150,10 @@ async function hostOnDeno(dir: string, env: Record<string, string>): Promise<Hos
     server,
     clock,
     get errors() {
-      return lines()
-        .map((l) => {
-          try {
-            return JSON.parse(l)
-          } catch {
-            return null
-          }
-        })
-        .filter((l) => l?.level === 'error')
+      return logged('error')
+    },
+    get warnings() {
+      return logged('warn')
     },
     async stop() {
       child.kill('SIGTERM')
@@ -238,6 +247,9 @@ export async function startApi(options: { env?: Record<string, string> } = {}): 
     setupProgram,
     get errors() {
       return hosted.errors
+    },
+    get warnings() {
+      return hosted.warnings
     },
     async stop() {
       await hosted.stop()

@@ -62,8 +62,14 @@ export function cliAuthRoutes(deps: Deps) {
 
     .post(
       '/api/v1/cli/auth/callback',
-      async ({ body }) => {
+      async ({ body, request }) => {
         const input = checkCallback(body)
+        // Every refused id_token gets the same answer, `details` empty as on every 401 (docs/errors.md):
+        // a replayed one is refused like a forged one. Why it was refused goes to the operator's log.
+        const refuse: (reason: string) => never = (reason) => {
+          deps.log({ level: 'warn', msg: 'id_token refused', reason, request_id: stateOf(request).id, path: '/api/v1/cli/auth/callback' })
+          throw new HttpError(401, cli.invalidIdToken)
+        }
         await writer.run(() => {
           const at = now()
           const session = sessions.findSession(input.state)
@@ -72,15 +78,13 @@ export function cliAuthRoutes(deps: Deps) {
           if (sessionExpired(session.createdAt, at)) throw new HttpError(400, cli.sessionExpired)
           // A refused id_token leaves the session pending, so that a corrected token can still sign in.
           const check = verifyIdToken(input.id_token, deps.secret, deps.config.publicBaseUrl, at)
-          if (!check.ok) throw new HttpError(401, cli.invalidIdToken, { details: { reason: check.reason } })
+          if (!check.ok) refuse(check.reason)
           const account = stores.accounts.findAccount(check.claims.sub)
-          if (!account) throw new HttpError(401, cli.invalidIdToken, { details: { reason: 'unknown_account' } })
+          if (!account) refuse('unknown_account')
           if (account.suspended) throw new HttpError(403, cli.suspended, { details: { code: 'ACCOUNT_BLOCKED' } })
           // An id_token signs in once (docs/decisions.md, Hostile input); this unit's rollback on any
           // later failure leaves it unused.
-          if (!sessions.useIdToken(hashSecret(input.id_token), check.claims.exp * 1000, at)) {
-            throw new HttpError(401, cli.invalidIdToken, { details: { reason: 'used' } })
-          }
+          if (!sessions.useIdToken(hashSecret(input.id_token), check.claims.exp * 1000, at)) refuse('used')
           sessions.completeSession(session, account.id, at)
         })
         return ok({ state: input.state, status: 'complete' })
@@ -89,7 +93,7 @@ export function cliAuthRoutes(deps: Deps) {
         detail: doc('Sign a CLI login session in with an id_token', 'cli', {
           body: CallbackBody,
           description:
-            'Answers data.status `complete`. A refused id_token answers 401 `Invalid id_token` with error.details.reason one of malformed, bad_signature, expired, foreign, unknown_account, used (an id_token signs in once).',
+            'Answers data.status `complete`. A refused id_token (malformed, tampered, expired, foreign, of an unknown account, or used already: an id_token signs in once) answers 401 `Invalid id_token` with empty details; the reason is in the server log.',
         }),
       },
     )
