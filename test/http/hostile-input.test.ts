@@ -17,7 +17,7 @@ const raw = (head: string, body?: (string | Uint8Array)[]) => rawRequest(api.por
 const get = (target: string, host = 'svc.test') => raw(`GET ${target} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`)
 
 describe('a path of many slashes (item 1)', () => {
-  test('is routed on its path without the trailing slashes, under 8 KiB, in the route envelope with X-Request-ID', async () => {
+  test('is routed on its path without repeated or trailing slashes, under 8 KiB, in the route envelope with X-Request-ID', async () => {
     const flood = await get(`/api${'/'.repeat(7000)}a/`)
     expect(flood.status).toBe(404)
     expect(flood.json).toEqual({ data: null, error: { status: 404, name: 'NotFoundError', message: 'Route not found', details: {} } })
@@ -29,6 +29,32 @@ describe('a path of many slashes (item 1)', () => {
     expect(click.json.error.message).toBe('affiliate_url is required')
     expect(click.headers['x-ratelimit-limit']).toBeTruthy()
     expect((await get('/healthz///')).json).toEqual({ data: { status: 'ok' }, error: null })
+  })
+
+  test('repeated slashes anywhere in the path are one: the same route, limit bucket and envelope', async () => {
+    for (const target of ['//healthz', '///healthz', '/healthz//', '//healthz//?x=1']) {
+      expect({ target, body: (await get(target)).json }).toEqual({ target, body: { data: { status: 'ok' }, error: null } })
+    }
+    const click = (target: string) =>
+      raw(`POST ${target} HTTP/1.1\r\nHost: svc.test\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`)
+    const remaining: number[] = []
+    for (const target of ['/api/v1/track/click', '//api//v1///track/click///', '/api//v1/track//click']) {
+      const reply = await click(target)
+      expect({ target, status: reply.status, message: reply.json.error.message }).toEqual({
+        target,
+        status: 400,
+        message: 'affiliate_url is required',
+      })
+      remaining.push(Number(reply.headers['x-ratelimit-remaining']))
+    }
+    // One bucket: each spelling took a token from the same count.
+    expect(remaining[1]).toBe(remaining[0] - 1)
+    expect(remaining[2]).toBe(remaining[0] - 2)
+    const sale = await raw(
+      `POST //api/v1//track/sale HTTP/1.1\r\nHost: svc.test\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+    )
+    expect(sale.status).toBe(401)
+    expect(sale.json.error.code).toBe('unauthorized')
   })
 
   test('a URL over 8 KiB is refused with 400 in the route envelope', async () => {
