@@ -73,6 +73,23 @@ describe('a path of many slashes (item 1)', () => {
     // 8 KiB itself is still a URL.
     expect((await get(`/healthz?x=${'a'.repeat(8192 - '/healthz?x='.length)}`)).status).toBe(200)
   })
+
+  test('URLs and Authorization headers far over their limits still get the envelope, not a bare 431 from the transport', async () => {
+    // The transport refuses a request head over 64 KiB (bun --max-http-header-size, package.json); below
+    // that every oversized URL or token reaches the app and its documented answer.
+    const url = await get(`/api/v1/track/click?x=${'a'.repeat(60 * KiB)}`)
+    expect(url.status).toBe(400)
+    expect(url.json.error.message).toBe('URL too long (limit 8192 bytes)')
+    const sale = await raw(
+      `POST /api/v1/track/sale HTTP/1.1\r\nHost: svc.test\r\nAuthorization: Bearer ${'k'.repeat(60 * KiB)}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+    )
+    expect(sale.status).toBe(401)
+    expect(sale.json.error).toMatchObject({ code: 'unauthorized', message: 'Invalid API token' })
+    // The same transport limit wherever the service runs: npm start, the compiled binary, the suite.
+    const scripts = (await Bun.file('package.json').json()).scripts
+    for (const name of ['start', 'build:server', 'test'])
+      expect({ name, script: scripts[name] }).toMatchObject({ name, script: expect.stringContaining('--max-http-header-size=65536 ') })
+  })
 })
 
 describe('an odd Host header (item 3)', () => {
