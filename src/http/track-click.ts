@@ -60,7 +60,8 @@ export function trackClickRoutes(deps: Deps) {
         },
         (program) => {
           guardOrigin(program, request)
-          guardTestProgram(deps, request, input.additional_data, key ? key.program : undefined)
+          // Only a known key is checked against program_id: an unknown token is ignored on click (browser mode).
+          guardTestProgram(deps, request, input.additional_data, key?.program ?? null)
         },
       )
       if (outcome.kind === 'refused') throw clickFailure(outcome.reason)

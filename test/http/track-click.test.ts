@@ -164,6 +164,13 @@ describe('test mode', () => {
     expect((await k.click(f, { additional_data: { test_mode: true, program_id: 999_999 } })).status).toBe(200)
   })
 
+  test('an unknown Bearer token is ignored on click, in test mode with a program_id too: browser mode, not checked', async () => {
+    for (const extra of [{}, { additional_data: { test_mode: true, program_id: f.programId + 1000 } }]) {
+      const reply = await k.click(f, extra, { authorization: 'Bearer junk-token-nobody-issued' })
+      expect({ extra, status: reply.status, success: reply.body.success }).toEqual({ extra, status: 200, success: true })
+    }
+  })
+
   test('additional_data that is not an object answers 400', async () => {
     const reply = await k.click(f, { additional_data: 'test' })
     expect(reply.status).toBe(400)
