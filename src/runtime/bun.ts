@@ -12,10 +12,10 @@ export const bunRuntime: Runtime = {
     const server = Bun.serve({
       port,
       hostname,
-      // Bodies above a route's limit are refused by the app with the JSON envelope, after it has
-      // drained them (src/http/body.ts, DRAIN_LIMIT: 64 MiB). This ceiling sits above that so that
-      // Bun's own bare 413 or reset never answers first; past it the transport closes.
-      maxRequestBodySize: 65 * 1024 * 1024,
+      // Bodies above a route's limit are refused by the app with the JSON envelope (src/http/body.ts):
+      // Bun's own ceiling is lifted so that its bare 413 never answers first, whatever length a
+      // request declares. The app never holds more than a route's limit of any body.
+      maxRequestBodySize: Number.MAX_SAFE_INTEGER,
       fetch(request, srv) {
         return fetch(request, () => srv.requestIP(request)?.address)
       },

@@ -13,7 +13,8 @@ afterAll(() => api.stop())
 
 const KiB = 1024
 const MiB = 1024 * KiB
-const raw = (head: string, body?: (string | Uint8Array)[]) => rawRequest(api.port, head, body)
+const raw = (head: string, body?: (string | Uint8Array)[], options?: { hangUpWhenAnswered?: boolean }) =>
+  rawRequest(api.port, head, body, options)
 const get = (target: string, host = 'svc.test') => raw(`GET ${target} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`)
 
 describe('a path of many slashes (item 1)', () => {
@@ -184,6 +185,29 @@ describe('an oversized body (item 4)', () => {
     expect(reply.status).toBe(400)
     expect(reply.json.error.message).toBe('Request body too large (limit 65536 bytes)')
     expect(reply.headers['x-request-id']).toBeTruthy()
+  })
+})
+
+describe('a body declared past 64 MiB', () => {
+  test('is answered at once in the route envelope, without waiting for the body: never a bare 413', async () => {
+    // 1 GiB declared, 1 MiB sent: the answer must not wait for the rest (nor for the idle timeout).
+    const part = new Uint8Array(64 * KiB).fill(32)
+    const started = performance.now()
+    for (const [path, message] of [
+      ['/api/v1/track/click', 'Request body too large (limit 65536 bytes)'],
+      ['/api/v1/track/sale', 'Request body too large (limit 65536 bytes)'],
+      [`/api/v1/webhooks/stripe/${f.programId}`, 'Request body too large (limit 524288 bytes)'],
+    ]) {
+      const reply = await raw(
+        `POST ${path} HTTP/1.1\r\nHost: svc.test\r\nAuthorization: Bearer ${f.apiKey}\r\nContent-Length: ${1024 * MiB}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n`,
+        Array.from({ length: 16 }, () => part),
+        { hangUpWhenAnswered: true },
+      )
+      expect({ path, status: reply.status, message: reply.json?.error?.message }).toEqual({ path, status: 400, message })
+      expect(reply.headers['x-request-id']).toBeTruthy()
+    }
+    // Answered before the body, not after the transport's idle timeout (10 s on Bun) closed the connection.
+    expect(performance.now() - started).toBeLessThan(9_000)
   })
 })
 

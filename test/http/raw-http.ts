@@ -15,12 +15,21 @@ export interface RawReply {
  * test can send what fetch refuses to: any Host header or none, any request target, a body that
  * keeps coming after the answer. `body` chunks are written in order, each awaited.
  */
-export function rawRequest(port: number, head: string, body: (string | Uint8Array)[] = []): Promise<RawReply> {
+export function rawRequest(
+  port: number,
+  head: string,
+  body: (string | Uint8Array)[] = [],
+  options: { hangUpWhenAnswered?: boolean } = {},
+): Promise<RawReply> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1')
     const chunks: Buffer[] = []
     let broken = false
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk))
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk)
+      // A client that reads the answer and goes, instead of waiting for the server to close.
+      if (options.hangUpWhenAnswered && answered(Buffer.concat(chunks))) socket.destroy()
+    })
     socket.on('error', () => {
       broken = true
     })
@@ -33,6 +42,12 @@ export function rawRequest(port: number, head: string, body: (string | Uint8Arra
       }
     })()
   })
+}
+
+/** A whole answer with a Content-Length has arrived. */
+function answered(bytes: Buffer): boolean {
+  const reply = parse(bytes, false)
+  return reply.status !== 0 && reply.headers['content-length'] !== undefined && !reply.reset && reply.json !== undefined
 }
 
 function parse(bytes: Buffer, broken: boolean): RawReply {
