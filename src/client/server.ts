@@ -34,7 +34,7 @@ export type TrackSaleInput = {
   amount: number
   /** Idempotency key, globally unique: retries and resends reuse it. */
   invoiceId: string
-  /** USD (the default), EUR or VND; lower case is accepted. Others answer 422 unsupported_currency. */
+  /** USD (the default), EUR or VND; lower case is accepted here and sent in capitals. Others answer 422 unsupported_currency. */
   currency?: Currency | Lowercase<Currency>
   /** When the payment happened (ISO 8601 with offset, or a Date): at most 30 days old, 5 minutes ahead. Default: now. */
   occurredAt?: string | Date
@@ -84,7 +84,7 @@ export class Svc {
       customer_key: input.customerExternalId,
       amount_cents: input.amount,
       transaction_id: input.invoiceId,
-      currency: input.currency,
+      currency: input.currency?.toUpperCase(),
       occurred_at: occurredAt instanceof Date ? occurredAt.toISOString() : occurredAt,
       provider: input.provider,
       provider_payment_id: input.providerPaymentId,

@@ -38,9 +38,10 @@ export function parseSale(received: unknown, now: number): SaleInput {
     if (parsed === null || !occurredAtInBounds(parsed, now)) throw new HttpError(400, sale.occurredAt)
     occurredAt = parsed
   }
-  // Omitted currency is USD (docs/decisions.md); case is forgiven since processors send "usd".
+  // Omitted currency is USD (docs/decisions.md); a given one is one of the three codes exactly, as
+  // written in docs/api.md ("usd" is 422: the processor events' lower case is read in their own parser).
   const given: unknown = input.currency
-  const currency = given === undefined ? 'USD' : typeof given === 'string' ? given.toUpperCase() : null
+  const currency = given === undefined ? 'USD' : given
   if (!isCurrency(currency)) {
     throw new HttpError(422, sale.currency(quoteValue(given)))
   }

@@ -67,7 +67,7 @@ export const SaleBody = t.Object({
   click_id: t.Optional(clickId(sale.clickIdType)),
   additional_data: t.Optional(AdditionalData),
   // Checked after the 400s, answering 422 unsupported_currency (docs/errors.md), so any JSON value passes here.
-  currency: t.Optional(t.Any({ description: 'USD (default), EUR or VND, case-insensitive; others answer 422', examples: ['USD'] })),
+  currency: t.Optional(t.Any({ description: 'USD (default), EUR or VND, in capitals; others (usd too) answer 422', examples: ['USD'] })),
 })
 
 export const RefundBody = t.Object({

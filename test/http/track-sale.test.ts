@@ -175,12 +175,22 @@ describe('currency (docs/errors.md 422; docs/decisions.md default USD)', () => {
     expect((await k.sale(g, { transaction_id: unique('txn'), customer_key: key, provider_payment_id: '😀'.repeat(255) })).status).toBe(200)
   })
 
-  test('an omitted currency is USD and a lower-case one is accepted', async () => {
+  test('an omitted currency is USD; a lower-case code is not one of USD, EUR, VND and answers 422', async () => {
     const g = await api.setupProgram({ commission_type: 'recurring_percent' })
     const key = unique('cust')
     await k.customer(g, key)
     expect((await k.sale(g, { transaction_id: unique('txn'), customer_key: key })).body.data.currency).toBe('USD')
-    expect((await k.sale(g, { transaction_id: unique('txn'), customer_key: key, currency: 'vnd' })).body.data.currency).toBe('VND')
+    expect((await k.sale(g, { transaction_id: unique('txn'), customer_key: key, currency: 'VND' })).body.data.currency).toBe('VND')
+    const before = sales()
+    for (const currency of ['usd', 'Eur', 'vnd']) {
+      const reply = await k.sale(g, { transaction_id: unique('txn'), customer_key: key, currency })
+      expect({ currency, status: reply.status, body: reply.body }).toEqual({
+        currency,
+        status: 422,
+        body: platform(422, 'UnprocessableEntityError', `currency ${currency} is not supported`, 'unsupported_currency'),
+      })
+    }
+    expect(sales()).toBe(before)
   })
 })
 
