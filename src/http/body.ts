@@ -20,6 +20,15 @@ export class RefusedBody {
   constructor(readonly error: HttpError) {}
 }
 
+/**
+ * For a route that takes no body: whatever is sent is ignored, except a body over the limit, which
+ * answers the 400 every route gives it (docs/decisions.md: every body over a route's limit).
+ * Called after the route's credential check, which answers first as everywhere.
+ */
+export function noBody(body: unknown): void {
+  if (body instanceof RefusedBody && body.error.message === shared.bodyTooLarge) throw body.error
+}
+
 /** The parsed body, or the refused body's 400 thrown. */
 export function acceptedBody(body: unknown): unknown {
   if (body instanceof RefusedBody) throw body.error

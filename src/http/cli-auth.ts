@@ -1,3 +1,4 @@
+import { noBody } from './body.ts'
 import { Elysia, t } from 'elysia'
 import { hashSecret } from '../db/credentials.ts'
 import { PENDING_SESSIONS_PER_IP, SESSION_LIFETIME_MS, sessionExpired, sessionExpiresAt } from '../domain/cli-session.ts'
@@ -29,7 +30,8 @@ export function cliAuthRoutes(deps: Deps) {
   return new Elysia({ name: 'cli-auth' })
     .post(
       '/api/v1/cli/auth/start',
-      async ({ request }) => {
+      async ({ request, body }) => {
+        noBody(body)
         const ip = stateOf(request).ip
         const session = await writer.run(() => {
           const at = now()

@@ -1,3 +1,4 @@
+import { noBody } from './body.ts'
 import { Elysia } from 'elysia'
 import type { Principal } from '../db/web-session-store.ts'
 import { iso } from '../domain/time.ts'
@@ -24,7 +25,8 @@ export function signInLinkRoutes(deps: Deps) {
     .onBeforeHandle(({ request }) => requireAdmin(deps, request))
     .post(
       '/api/v1/admin/accounts/:id/dashboard-link',
-      async ({ params }) => {
+      async ({ params, body }) => {
+        noBody(body)
         const account = stores.accounts.findAccount(idParam(params.id, 'Account'))
         if (!account) throw new HttpError(404, 'Account not found')
         if (account.suspended) throw new HttpError(403, 'Account is suspended')
@@ -34,7 +36,8 @@ export function signInLinkRoutes(deps: Deps) {
     )
     .post(
       '/api/v1/admin/programs/:id/partners/:partner_id/portal-link',
-      async ({ params }) => {
+      async ({ params, body }) => {
+        noBody(body)
         const partner = stores.webSessions.findProgramPartner(idParam(params.id, 'Program'), idParam(params.partner_id, 'Partner'))
         if (!partner) throw new HttpError(404, 'Partner not found')
         return ok(await issueSignInLink(deps, { kind: 'partner', partnerId: partner.id }))
@@ -43,8 +46,9 @@ export function signInLinkRoutes(deps: Deps) {
     )
   return new Elysia({ name: 'sign-in-links' }).use(admin).post(
     '/api/v1/cli/dashboard-link',
-    async ({ request }) => {
+    async ({ request, body }) => {
       const account = requireLoginToken(deps, request, 'programs')
+      noBody(body)
       return ok(await issueSignInLink(deps, { kind: 'account', accountId: account.id }))
     },
     { detail: doc('A one-time dashboard sign-in link for the logged-in account (valid 10 minutes)', 'cli', { security: 'loginToken' }) },

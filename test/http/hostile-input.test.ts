@@ -1,6 +1,6 @@
 // Issue 9: anonymous traffic must not stall, bloat or side-step the service (docs/decisions.md, Hostile input).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { startApi, testRuntime, withOwnServer, type Api, type Fixture } from '../helpers.ts'
+import { ADMIN_TOKEN, startApi, testRuntime, withOwnServer, type Api, type Fixture } from '../helpers.ts'
 import { rawRequest } from './raw-http.ts'
 
 let api: Api
@@ -170,6 +170,32 @@ describe('an oversized body (item 4)', () => {
       }
     })
   }
+
+  test('routes that take no body ignore a small one but answer 400 to one over the limit, after their credential check', async () => {
+    const account = (await api.admin('POST', '/accounts', { email: `nobody-${Date.now()}@shop.test` })).body.data.account_id
+    const routes: [string, string | undefined][] = [
+      ['/api/v1/cli/auth/start', undefined],
+      [`/api/v1/admin/accounts/${account}/unsuspend`, ADMIN_TOKEN],
+      [`/api/v1/admin/accounts/${account}/id-token`, ADMIN_TOKEN],
+      [`/api/v1/admin/accounts/${account}/dashboard-link`, ADMIN_TOKEN],
+      [`/api/v1/admin/programs/${f.programId}/partners/${f.partnerId}/portal-link`, ADMIN_TOKEN],
+    ]
+    for (const chunked of [false, true]) {
+      for (const [path, token] of routes) {
+        const small = await send(path, 10, chunked, token)
+        expect({ path, chunked, status: small.status }).toEqual({ path, chunked, status: 200 })
+        const big = await send(path, 64 * KiB + 1, chunked, token)
+        expect({ path, chunked, status: big.status, message: (await big.json()).error?.message }).toEqual({
+          path,
+          chunked,
+          status: 400,
+          message: 'Request body too large (limit 65536 bytes)',
+        })
+      }
+    }
+    // The operator API's 401 comes first, whatever the body.
+    expect((await send(`/api/v1/admin/accounts/${account}/unsuspend`, MiB, false, 'wrong')).status).toBe(401)
+  })
 
   test('with a Content-Length and the body still arriving, the answer comes before the connection closes (no reset)', async () => {
     const size = 4 * MiB + 1

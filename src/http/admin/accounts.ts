@@ -1,3 +1,4 @@
+import { noBody } from '../body.ts'
 import { randomUUID } from 'node:crypto'
 import { Elysia } from 'elysia'
 import { signIdToken } from '../../domain/id-token.ts'
@@ -23,7 +24,8 @@ export function accountAdminRoutes(deps: Deps) {
   }
   const setSuspended =
     (suspended: boolean) =>
-    async ({ params }: { params: { id: string } }) => {
+    async ({ params, body }: { params: { id: string }; body: unknown }) => {
+      noBody(body)
       const id = idParam(params.id, 'Account')
       await writer.run(() => {
         findAccount(id)
@@ -54,7 +56,8 @@ export function accountAdminRoutes(deps: Deps) {
     })
     .post(
       '/api/v1/admin/accounts/:id/id-token',
-      ({ params }) => {
+      ({ params, body }) => {
+        noBody(body)
         const account = findAccount(idParam(params.id, 'Account'))
         const iat = Math.floor(deps.clock.now() / 1000)
         const claims = {

@@ -1,3 +1,4 @@
+import { noBody } from '../body.ts'
 import { Elysia } from 'elysia'
 import type { PayoutChange, PayoutStatus } from '../../db/payout-store.ts'
 import type { Payout } from '../../db/schema.ts'
@@ -140,7 +141,8 @@ export function payoutAdminRoutes(deps: Deps) {
       )
       .post(
         '/api/v1/admin/payouts/:id/cancel',
-        async ({ params }) => {
+        async ({ params, body }) => {
+          noBody(body)
           const id = idParam(params.id, 'Payout')
           const change = await writer.run(() => store.cancel(id, deps.clock.now()))
           return changed(change, messages.paidCannotCancel)

@@ -1,3 +1,4 @@
+import { noBody } from '../body.ts'
 import { Elysia } from 'elysia'
 import { iso } from '../../domain/time.ts'
 import type { Deps } from '../deps.ts'
@@ -126,7 +127,8 @@ export function programAdminRoutes(deps: Deps) {
       )
       .post(
         '/api/v1/admin/programs/:id/api-key',
-        async ({ params }) => {
+        async ({ params, body }) => {
+          noBody(body)
           const id = idParam(params.id, 'Program')
           // The old key answers 401 at once: the store drops the catalog's copy of it.
           const apiKey = await writer.run(() => {
