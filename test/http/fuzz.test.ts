@@ -250,7 +250,10 @@ test(`${COUNT} random requests over every route: no 5xx, no reset, JSON with X-R
       return
     }
     // The path the service routes on: repeated slashes folded, trailing ones cut.
-    const bare = path.split('?')[0].replace(/\/+/g, '/').replace(/(.)\/$/, '$1')
+    const bare = path
+      .split('?')[0]
+      .replace(/\/+/g, '/')
+      .replace(/(.)\/$/, '$1')
     const jsonExpected = method !== 'HEAD' && status !== 304 && status !== 204 && !(NOT_JSON.includes(bare) && status < 400)
     let json = true
     if (jsonExpected)
