@@ -61,7 +61,7 @@ export function trackClickRoutes(deps: Deps) {
         (program) => {
           guardOrigin(program, request)
           // Only a known key is checked against program_id: an unknown token is ignored on click (browser mode).
-          guardTestProgram(deps, request, input.additional_data, key?.program ?? null)
+          guardTestProgram(input.additional_data, key?.program ?? null)
         },
       )
       if (outcome.kind === 'refused') throw clickFailure(outcome.reason)

@@ -1,7 +1,5 @@
 import type { Program } from '../db/schema.ts'
-import type { Deps } from './deps.ts'
 import { HttpError } from './envelope.ts'
-import { optionalProgramKey } from './auth.ts'
 import { shared } from './messages.ts'
 import { originAllowedOnce } from './origin.ts'
 
@@ -33,12 +31,11 @@ export function guardOrigin(program: Pick<Program, 'domain' | 'allowedOrigins'>,
 
 /**
  * docs/api.md, Authentication: a test-mode click or lead sending both a Bearer key and an
- * additional_data.program_id of another program gets 403. `keyProgram` is the key's program,
- * or undefined to resolve it here (click: a key is otherwise ignored).
+ * additional_data.program_id of another program gets 403. `keyProgram` is the program of the
+ * request's recognised key, or null without one (browser mode: not checked).
  */
-export function guardTestProgram(deps: Deps, request: Request, extra: AdditionalData | undefined, keyProgram?: Program | null): void {
+export function guardTestProgram(extra: AdditionalData | undefined, keyProgram: Program | null): void {
   const programId = programIdOf(extra)
-  if (extra?.test_mode !== true || programId === null) return
-  const program = keyProgram === undefined ? (optionalProgramKey(deps, request)?.program ?? null) : keyProgram
-  if (program !== null && program.id !== programId) throw new HttpError(403, shared.programMismatch)
+  if (extra?.test_mode !== true || programId === null || keyProgram === null) return
+  if (keyProgram.id !== programId) throw new HttpError(403, shared.programMismatch)
 }

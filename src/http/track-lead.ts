@@ -39,7 +39,7 @@ export function trackLeadRoutes(deps: Deps) {
       if (clickId === null && customerKey === null) throw new HttpError(400, lead.identifierRequired)
       const extra = input.additional_data
       let program = key?.program ?? null
-      if (program) guardTestProgram(deps, request, extra, program)
+      if (program) guardTestProgram(extra, program)
       else {
         // A browser-mode lead names its program through its click, or a test event's program_id:
         // additional_data.program_id is read in test mode only (docs/decisions.md, Hostile input).
