@@ -12,12 +12,14 @@ type Described = TSchema & { error?: string }
  * order, which is the order of docs/errors.md's tables; a body that is not an object (an array,
  * null, a number) gets the message an empty one would: `notObject` where no property is required
  * (lead: "click_id or customer_key is required"), else the first property's. JSON null in an
- * optional field counts as absent. No coercion: "5" is not 5.
+ * optional field counts as absent, unless the field's schema takes null. No coercion: "5" is not 5.
  */
 export function bodyChecker<T extends TObject>(schema: T, notObject?: string): (body: unknown) => Static<T> {
   const compiled = TypeCompiler.Compile(schema)
   const entries = Object.entries(schema.properties) as [string, Described][]
   const required = new Set(schema.required ?? [])
+  // Fields whose schema takes null keep it (PATCH livemode: null means "both modes again").
+  const nullable = new Set(entries.filter(([, property]) => Value.Check(property, null)).map(([key]) => key))
   const fail = (property: Described): never => {
     throw new HttpError(400, property.error ?? (schema as Described).error ?? 'Invalid request body')
   }
@@ -28,7 +30,7 @@ export function bodyChecker<T extends TObject>(schema: T, notObject?: string): (
       return fail(entries[0][1])
     }
     const input = body as Record<string, unknown>
-    for (const [key, value] of Object.entries(input)) if (value === null && !required.has(key)) delete input[key]
+    for (const [key, value] of Object.entries(input)) if (value === null && !required.has(key) && !nullable.has(key)) delete input[key]
     if (compiled.Check(input)) return input as Static<T>
     for (const [key, property] of entries) {
       const value = input[key]

@@ -174,6 +174,14 @@ describe('replays and routing', () => {
       detail: 'Livemode mismatch: a live-mode event for a test-mode program',
     })
     expect((await api.admin('GET', `/programs/${f.programId}/sales`)).body.data).toEqual([])
+    // livemode null takes both modes again: the same payment, re-sent, is attributed.
+    const reset = await api.admin('PATCH', `/programs/${f.programId}`, { livemode: null })
+    expect(reset.body.data.livemode).toBeNull()
+    expect((await api.admin('GET', `/programs/${f.programId}`)).body.data[0].livemode).toBeNull()
+    const again = oneOff(f, { customerKey }, { livemode: true })
+    expect((await deliver(api, path, again, secret)).status).toBe(200)
+    expect((await events(f))[0]).toMatchObject({ event_id: again.id, livemode: true, outcome: 'attributed' })
+    expect((await api.admin('GET', `/programs/${f.programId}/sales`)).body.data).toHaveLength(1)
   })
 
   test('an event whose metadata names another program is ignored and explained', async () => {
