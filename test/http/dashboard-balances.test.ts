@@ -5,15 +5,11 @@
 // holding period's day boundaries.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { days, type Api } from '../helpers.ts'
-import { kit, roomy, unique, type Kit } from './tracking-kit.ts'
-import { startApi } from '../helpers.ts'
+import { trackingSetup, unique, type Kit } from './tracking-kit.ts'
 
 let api: Api
 let k: Kit
-beforeAll(async () => {
-  api = await startApi(roomy)
-  k = kit(api)
-})
+beforeAll(async () => ({ api, k } = await trackingSetup()))
 afterAll(() => api.stop())
 
 const HOUR = 3_600_000

@@ -1,14 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Api } from '../helpers.ts'
-import { kit, roomy, type Kit } from './tracking-kit.ts'
-import { startApi } from '../helpers.ts'
+import { trackingSetup, type Kit } from './tracking-kit.ts'
 
 let api: Api
 let k: Kit
-beforeAll(async () => {
-  api = await startApi(roomy)
-  k = kit(api)
-})
+beforeAll(async () => ({ api, k } = await trackingSetup()))
 afterAll(() => api.stop())
 
 async function open(path: string, cookie: string, form?: Record<string, string>) {

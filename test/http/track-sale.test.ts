@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { days, minutes, startApi, type Api, type Fixture } from '../helpers.ts'
-import { kit, roomy, unique } from './tracking-kit.ts'
+import { days, minutes, type Api, type Fixture } from '../helpers.ts'
+import { trackingSetup, unique, type Kit } from './tracking-kit.ts'
 
 let api: Api
-let k: ReturnType<typeof kit>
+let k: Kit
 let f: Fixture
 let customerKey: string
 beforeAll(async () => {
-  api = await startApi(roomy)
-  k = kit(api)
-  f = await api.setupProgram()
+  ;({ api, k, f } = await trackingSetup({}))
   customerKey = unique('cust')
   await k.customer(f, customerKey)
 })

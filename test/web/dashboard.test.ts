@@ -6,8 +6,8 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
 import { describeBrowser, launch } from '../tracker/browser.ts'
-import { days, startApi, type Api, type Fixture } from '../helpers.ts'
-import { kit, roomy, type Kit } from '../http/tracking-kit.ts'
+import { days, type Api, type Fixture } from '../helpers.ts'
+import { trackingSetup, type Kit } from '../http/tracking-kit.ts'
 
 const SHOTS = join(import.meta.dir, '../../test-artifacts/dashboard')
 
@@ -54,8 +54,7 @@ describeBrowser('dashboard and partner portal', () => {
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true })
-    api = await startApi(roomy)
-    k = kit(api)
+    ;({ api, k } = await trackingSetup())
     f = await api.setupProgram({ name: 'Shop', allowed_origins: ['http://localhost:5173'] })
     bob = await k.partnerLink(f, `bob${Date.now()}`)
     other = await api.setupProgram({ name: 'Not yours' })
