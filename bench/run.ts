@@ -59,7 +59,11 @@ async function measure(child: Child, shape: Shape): Promise<{ main: LoadResult; 
   const cpuBefore = cpuSeconds(child)
   const main = await load(child.url, shape, { connections: CONNECTIONS, seconds: SECONDS })
   const cpuAfter = cpuSeconds(child)
-  if (cpuBefore !== null && cpuAfter !== null && main.requests > 0) main.cpuUs = ((cpuAfter - cpuBefore) * 1e6) / main.requests
+  if (cpuBefore !== null && cpuAfter !== null && main.requests > 0) {
+    const perRequest = (seconds: number) => (seconds * 1e6) / main.requests
+    main.systemUs = perRequest(cpuAfter.system - cpuBefore.system)
+    main.cpuUs = perRequest(cpuAfter.user - cpuBefore.user) + main.systemUs
+  }
   return { main, warm2xx }
 }
 

@@ -40,6 +40,8 @@ export interface LoadResult {
   timeouts: number
   /** The server's CPU time (user + system, from /proc) per answered request, in µs: what the load average moves least. */
   cpuUs?: number
+  /** The kernel's part of cpuUs (the socket writes and reads, the WAL's writes and fsyncs). */
+  systemUs?: number
 }
 
 export interface LoadOptions {

@@ -69,13 +69,13 @@ export function rssMb(child: Child): number | null {
   }
 }
 
-/** CPU seconds (user + system) a live child has used so far, from /proc/<pid>/stat (null when unreadable). */
-export function cpuSeconds(child: Child): number | null {
+/** CPU seconds a live child has used so far, user and system apart, from /proc/<pid>/stat (null when unreadable). */
+export function cpuSeconds(child: Child): { user: number; system: number } | null {
   try {
     const stat = readFileSync(`/proc/${child.proc.pid}/stat`, 'utf8')
     // Fields after the command name (which may hold spaces) start at the last ')': utime and stime are the 12th and 13th.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return (Number(fields[11]) + Number(fields[12])) / 100
+    return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 }
   } catch {
     return null
   }

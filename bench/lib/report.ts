@@ -29,7 +29,7 @@ export const pct = (value: number) => (Number.isFinite(value) ? `${Math.round(va
 
 /** Prints the rows as a Markdown table (pasteable into bench/README.md). */
 export function printTable(rows: Row[]): void {
-  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', '2xx', 'non-2xx', 'ratios', 'RSS MB', 'target', 'verdict']
+  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req (system)', '2xx', 'non-2xx', 'ratios', 'RSS MB', 'target', 'verdict']
   const lines = rows.map((row) => {
     const r = row.result
     const verdict = row.pass === undefined || row.pass === null ? '' : row.pass ? 'PASS' : 'MISS'
@@ -40,7 +40,7 @@ export function printTable(rows: Row[]): void {
       fmt(r.rps),
       fmt(r.p50, 2),
       fmt(r.p99, 2),
-      r.cpuUs === undefined ? '–' : fmt(r.cpuUs, 1),
+      r.cpuUs === undefined ? '–' : `${fmt(r.cpuUs, 1)} (${fmt(r.systemUs ?? 0, 1)})`,
       fmt(r.ok2xx),
       nonOk(r),
       row.ratios ?? '',
