@@ -15,18 +15,30 @@ import { setState, stateOf, type RequestState } from './request-state.ts'
 import { findKeyOnce, noteRotation, readBearer } from './auth.ts'
 import { requestTarget } from './request-target.ts'
 import { trackerRoutes } from './tracker-asset.ts'
-import { trackClickRoutes } from './track-click.ts'
-import { trackLeadRoutes } from './track-lead.ts'
-import { trackSaleRoutes } from './track-sale.ts'
-import { trackRefundRoutes } from './track-refund.ts'
+import { trackClickRoute } from './track-click.ts'
+import { trackLeadRoute } from './track-lead.ts'
+import { trackSaleRoute } from './track-sale.ts'
+import { trackRefundRoute } from './track-refund.ts'
+import type { DirectHandler, DirectRoute } from './direct.ts'
 import { readinessRoutes } from './readiness.ts'
 import { stripeWebhookRoutes } from './webhooks-stripe.ts'
 import { signInLinkRoutes } from './sign-in-links.ts'
 import { readForm } from '../web/form.ts'
 import { webRoutes } from '../web/routes.ts'
 
-/** The Elysia app with every route and the one error handler; createApp wraps it in the pipeline. */
-export function buildRoutes(deps: Deps) {
+/** The tracking routes, which the pipeline calls directly (direct.ts). */
+const trackingRoutes = (deps: Deps): DirectRoute[] => [
+  trackClickRoute(deps),
+  trackLeadRoute(deps),
+  trackSaleRoute(deps),
+  trackRefundRoute(deps),
+]
+
+/**
+ * The Elysia app with every route and the one error handler; createApp wraps it in the pipeline.
+ * `direct` are the routes the pipeline also calls without Elysia: registered here all the same.
+ */
+export function buildRoutes(deps: Deps, direct: DirectRoute[] = trackingRoutes(deps)) {
   const app = new Elysia({ name: 'svc' })
     // What the route table says the route reads: webhook routes read their own raw body (the
     // processor's signature covers the exact bytes), the dashboard's pages post HTML forms.
@@ -52,15 +64,12 @@ export function buildRoutes(deps: Deps) {
     .get('/healthz', () => ({ data: { status: 'ok' }, error: null }), { detail: { hide: true } })
     .use(trackerRoutes(deps))
     .use(adminRoutes(deps))
-    .use(trackClickRoutes(deps))
-    .use(trackLeadRoutes(deps))
-    .use(trackSaleRoutes(deps))
-    .use(trackRefundRoutes(deps))
     .use(readinessRoutes(deps))
     .use(cliRoutes(deps))
     .use(stripeWebhookRoutes(deps))
     .use(signInLinkRoutes(deps))
     .use(webRoutes(deps))
+  for (const route of direct) app.use(route.plugin)
   // Registered last so that the generated document sees every route.
   return app.use(docsRoutes(deps, () => app.routes))
 }
@@ -133,7 +142,9 @@ function tooManyBody(retryAfter: number, warnings: unknown[]): string {
 
 /** The service: createApp(deps).fetch answers every request (rate limits, ids, CORS, logs around the routes). */
 export function createApp(deps: Deps) {
-  const app = buildRoutes(deps)
+  const direct = trackingRoutes(deps)
+  const app = buildRoutes(deps, direct)
+  const directByPath = new Map(direct.map((route) => [route.path, route.handle]))
   const { config, clock, limiter } = deps
   const scale = config.rateLimitScale
 
@@ -205,13 +216,33 @@ export function createApp(deps: Deps) {
   }
 
   async function routed(answered: Answered): Promise<Response> {
+    const { request, state, method } = answered
+    const handle = method === 'POST' ? directByPath.get(state.path) : undefined
     let response: Response
     try {
-      response = await app.handle(answered.request)
+      response = handle ? await answerDirect(handle, request, state) : await app.handle(request)
     } catch (error) {
-      response = failedOutside(error, answered.state, answered.request)
+      response = failedOutside(error, state, request)
     }
     return finish(response, answered)
+  }
+
+  /**
+   * A direct route (direct.ts) answered as Elysia would with the hooks of buildRoutes: the body read
+   * by readBody (onParse), the pipeline's headers and warnings on the object (onAfterHandle), which
+   * becomes the Response as Elysia maps one, and a failure rendered by the one error handler.
+   */
+  async function answerDirect(handle: DirectHandler, request: Request, state: RequestState): Promise<Response> {
+    state.route = state.path
+    try {
+      const result = await handle({ body: await readBody(request), request })
+      const headers = pipelineHeaders(deps, state, request, 200)
+      state.decorated = true
+      const { warnings } = state
+      return Response.json(warnings.length ? { ...result, warnings } : result, { headers })
+    } catch (error) {
+      return renderError(deps, request, error, null)
+    }
   }
 
   /**

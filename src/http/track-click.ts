@@ -1,7 +1,7 @@
-import { Elysia } from 'elysia'
 import { trackClick, type ClickRefusal } from '../tracking/click.ts'
 import type { Deps } from './deps.ts'
 import { doc } from './docs.ts'
+import { directPost, type DirectRoute } from './direct.ts'
 import { acceptedBody } from './body.ts'
 import { HttpError } from './envelope.ts'
 import { click } from './messages.ts'
@@ -43,8 +43,9 @@ function checked(received: unknown) {
 }
 
 /** POST /api/v1/track/click: browser-callable, no key; logs a click for the link's partner. */
-export function trackClickRoutes(deps: Deps) {
-  return new Elysia({ name: 'track-click' }).post(
+export function trackClickRoute(deps: Deps): DirectRoute {
+  return directPost(
+    'track-click',
     '/api/v1/track/click',
     async ({ body, request }) => {
       const key = knownProgramKey(deps, request)
@@ -67,15 +68,13 @@ export function trackClickRoutes(deps: Deps) {
       if (outcome.kind === 'refused') throw clickFailure(outcome.reason)
       return { success: true, click_id: outcome.clickId, cookie_window_days: outcome.windowDays }
     },
-    {
-      detail: doc('Record a click on a referral link', 'tracking', {
-        body: ClickBody,
-        answer: ClickAnswer,
-        security: 'programKey',
-        optionalSecurity: true,
-        description:
-          'Answers { success: true, click_id, cookie_window_days }. A click_id the program issued before is repeated (first click wins); an inactive link answers 410 link_disabled and records nothing.',
-      }),
-    },
+    doc('Record a click on a referral link', 'tracking', {
+      body: ClickBody,
+      answer: ClickAnswer,
+      security: 'programKey',
+      optionalSecurity: true,
+      description:
+        'Answers { success: true, click_id, cookie_window_days }. A click_id the program issued before is repeated (first click wins); an inactive link answers 410 link_disabled and records nothing.',
+    }),
   )
 }

@@ -1,8 +1,8 @@
-import { Elysia } from 'elysia'
 import { programForBrowserLead, recordLead, type LeadOutcome } from '../tracking/lead.ts'
 import { optionalProgramKey } from './auth.ts'
 import type { Deps } from './deps.ts'
 import { doc } from './docs.ts'
+import { directPost, type DirectRoute } from './direct.ts'
 import { HttpError, ok } from './envelope.ts'
 import { lead } from './messages.ts'
 import { guardOrigin, guardTestProgram, identifier, programIdOf } from './track-guards.ts'
@@ -27,8 +27,9 @@ export function leadAnswer(outcome: LeadOutcome) {
 }
 
 /** POST /api/v1/track/lead: server mode with the program key, browser mode without one. */
-export function trackLeadRoutes(deps: Deps) {
-  return new Elysia({ name: 'track-lead' }).post(
+export function trackLeadRoute(deps: Deps): DirectRoute {
+  return directPost(
+    'track-lead',
     '/api/v1/track/lead',
     async ({ body, request }) => {
       // An absent or empty Bearer token means browser mode; an unknown one is 401 (docs/errors.md).
@@ -56,15 +57,13 @@ export function trackLeadRoutes(deps: Deps) {
       })
       return leadAnswer(outcome)
     },
-    {
-      detail: doc('Record a lead (signup)', 'tracking', {
-        body: LeadBody,
-        answer: answer(LeadData),
-        security: 'programKey',
-        optionalSecurity: true,
-        description:
-          'Bearer key optional: without one (browser mode) a program with lead_auth server_required records a provisional lead. Answers { data: { customer_id, status, provisional? }, error: null }.',
-      }),
-    },
+    doc('Record a lead (signup)', 'tracking', {
+      body: LeadBody,
+      answer: answer(LeadData),
+      security: 'programKey',
+      optionalSecurity: true,
+      description:
+        'Bearer key optional: without one (browser mode) a program with lead_auth server_required records a provisional lead. Answers { data: { customer_id, status, provisional? }, error: null }.',
+    }),
   )
 }

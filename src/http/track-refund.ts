@@ -1,8 +1,8 @@
-import { Elysia } from 'elysia'
 import { recordRefund } from '../tracking/refund.ts'
 import { requireProgramKey } from './auth.ts'
 import type { Deps } from './deps.ts'
 import { doc } from './docs.ts'
+import { directPost, type DirectRoute } from './direct.ts'
 import { HttpError, ok } from './envelope.ts'
 import { refund } from './messages.ts'
 import { RefundBody } from './track-schemas.ts'
@@ -12,8 +12,9 @@ import { RefundData, answer } from './track-answers.ts'
 const check = bodyChecker(RefundBody)
 
 /** POST /api/v1/track/refund: server only; refunds or charges back a sale of the key's program. */
-export function trackRefundRoutes(deps: Deps) {
-  return new Elysia({ name: 'track-refund' }).post(
+export function trackRefundRoute(deps: Deps): DirectRoute {
+  return directPost(
+    'track-refund',
     '/api/v1/track/refund',
     async ({ body, request }) => {
       const { program } = requireProgramKey(deps, request, 'refund')
@@ -26,14 +27,12 @@ export function trackRefundRoutes(deps: Deps) {
       if (outcome.kind === 'not_found') throw new HttpError(404, refund.notFound)
       return ok({ sale_id: outcome.saleId, transaction_id: outcome.transactionId, status: outcome.status })
     },
-    {
-      detail: doc('Refund or charge back a sale; its commission is reversed', 'tracking', {
-        body: RefundBody,
-        answer: answer(RefundData),
-        security: 'programKey',
-        description:
-          'Answers { data: { sale_id, transaction_id, status: "refunded" | "charged_back" }, error: null }; a repeated refund answers the recorded one and reverses nothing twice.',
-      }),
-    },
+    doc('Refund or charge back a sale; its commission is reversed', 'tracking', {
+      body: RefundBody,
+      answer: answer(RefundData),
+      security: 'programKey',
+      description:
+        'Answers { data: { sale_id, transaction_id, status: "refunded" | "charged_back" }, error: null }; a repeated refund answers the recorded one and reverses nothing twice.',
+    }),
   )
 }

@@ -1,4 +1,3 @@
-import { Elysia } from 'elysia'
 import type { SaleRejection } from '../domain/attribution.ts'
 import { isCurrency } from '../domain/commission.ts'
 import { parseOccurredAt, occurredAtInBounds } from '../domain/occurred-at.ts'
@@ -6,6 +5,7 @@ import { recordSale, type SaleInput, type SaleOutcome } from '../tracking/sale.t
 import { requireProgramKey } from './auth.ts'
 import type { Deps } from './deps.ts'
 import { doc } from './docs.ts'
+import { directPost, type DirectRoute } from './direct.ts'
 import { acceptedBody } from './body.ts'
 import { quoteValue } from './quote.ts'
 import { HttpError, ok } from './envelope.ts'
@@ -95,22 +95,21 @@ export function saleAnswer(deps: Deps, request: Request, outcome: SaleOutcome) {
 }
 
 /** POST /api/v1/track/sale: server only, program key required. */
-export function trackSaleRoutes(deps: Deps) {
-  return new Elysia({ name: 'track-sale' }).post(
+export function trackSaleRoute(deps: Deps): DirectRoute {
+  return directPost(
+    'track-sale',
     '/api/v1/track/sale',
     async ({ body, request }) => {
       const { program } = requireProgramKey(deps, request, 'sale')
       const input = parseSale(body, deps.clock.now())
       return saleAnswer(deps, request, await recordSale(deps, program, input))
     },
-    {
-      detail: doc('Record a sale and its commission', 'tracking', {
-        body: SaleBody,
-        answer: answer(SaleData),
-        security: 'programKey',
-        description:
-          'Answers { data: { sale_id, transaction_id, amount_cents, currency, commission: { commission_id, partner_id, amount_cents } | null }, error: null }. Errors carry error.code; a repeated transaction_id answers 409 duplicate_transaction with error.details.sale_id.',
-      }),
-    },
+    doc('Record a sale and its commission', 'tracking', {
+      body: SaleBody,
+      answer: answer(SaleData),
+      security: 'programKey',
+      description:
+        'Answers { data: { sale_id, transaction_id, amount_cents, currency, commission: { commission_id, partner_id, amount_cents } | null }, error: null }. Errors carry error.code; a repeated transaction_id answers 409 duplicate_transaction with error.details.sale_id.',
+    }),
   )
 }
