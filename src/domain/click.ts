@@ -14,8 +14,22 @@ export function affOf(affiliateUrl: string): AffResult {
     return { ok: false, reason: 'invalid_url' }
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, reason: 'invalid_url' }
-  const aff = url.searchParams.get('aff')?.trim()
+  const aff = firstParam(url.search, 'aff')?.trim()
   return aff ? { ok: true, aff } : { ok: false, reason: 'no_aff' }
+}
+
+/**
+ * URLSearchParams' get(name) on a URL's search: the value of the first pair named `name`. A query
+ * with no escape ('%' or '+') decodes to itself, so it is split here without building the
+ * URLSearchParams object (a quarter of a click's URL work, issue 14); any other goes to URLSearchParams.
+ */
+function firstParam(search: string, name: string): string | null {
+  if (search.includes('%') || search.includes('+')) return new URLSearchParams(search).get(name)
+  for (const pair of search.slice(1).split('&')) {
+    const equals = pair.indexOf('=')
+    if ((equals === -1 ? pair : pair.slice(0, equals)) === name) return equals === -1 ? '' : pair.slice(equals + 1)
+  }
+  return null
 }
 
 export interface LinkFacts {

@@ -55,9 +55,7 @@ async function parseBody(request: Request): Promise<unknown> {
     await drainBody(request)
     throw new HttpError(400, shared.contentType)
   }
-  const bytes = await readLimited(request, BODY_LIMIT)
-  if (!bytes) throw new HttpError(400, shared.bodyTooLarge)
-  const text = new TextDecoder().decode(bytes).trim()
+  const text = (await readText(request)).trim()
   if (!text) return {}
   try {
     return JSON.parse(text)
@@ -65,6 +63,20 @@ async function parseBody(request: Request): Promise<unknown> {
     throw new HttpError(400, shared.malformedJson)
   }
 }
+
+/**
+ * The body as UTF-8 text (a byte order mark dropped, bad bytes replaced), within BODY_LIMIT. A
+ * declared length within it is decoded by the runtime in one call: half the cost of the bytes
+ * and a TextDecoder (issue 14).
+ */
+async function readText(request: Request): Promise<string> {
+  if (declaredWithin(request)) return await request.text()
+  const bytes = await readLimited(request, BODY_LIMIT)
+  if (!bytes) throw new HttpError(400, shared.bodyTooLarge)
+  return decoder.decode(bytes)
+}
+
+const decoder = new TextDecoder()
 
 /**
  * The body's bytes, or null when there are more than `limit` of them. Only `limit` bytes are ever

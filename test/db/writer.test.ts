@@ -38,6 +38,25 @@ describe('the group-commit writer', () => {
     expect(keys).toEqual([{ key: 'one' }, { key: 'three' }])
   })
 
+  test('a single-write unit needs no SAVEPOINT: its failed statement is undone alone, beside units with one', async () => {
+    const outcomes = await Promise.allSettled([
+      database.writer.runSingleWrite(insert('s1')),
+      database.writer.run(insert('s2')),
+      database.writer.runSingleWrite(insert('s1')), // UNIQUE violation: the statement is undone, nothing else
+      database.writer.runSingleWrite(() => {
+        throw new Error('decided no before writing')
+      }),
+      database.writer.run(() => {
+        insert('s3')()
+        throw new Error('decided no')
+      }),
+      database.writer.runSingleWrite(insert('s4')),
+    ])
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'rejected', 'rejected', 'fulfilled'])
+    const keys = database.client.prepare("SELECT key FROM settings WHERE key LIKE 's_' ORDER BY key").all()
+    expect(keys).toEqual([{ key: 's1' }, { key: 's2' }, { key: 's4' }])
+  })
+
   test('nothing is answered before its COMMIT: another connection sees the row once the promise resolves', async () => {
     const other = new Database(join(dir, 'svc.db'), { readonly: true })
     let resolved = false

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'bun:test'
+import fc from 'fast-check'
 import { affOf, decideLink } from '../../src/domain/click.ts'
 
 describe('affOf', () => {
@@ -12,6 +13,19 @@ describe('affOf', () => {
     ['https://shop.test/?aff=', { ok: false, reason: 'no_aff' }],
   ]
   for (const [url, expected] of rows) test(url, () => expect(affOf(url)).toEqual(expected as never))
+
+  test('the aff found is the one URLSearchParams finds, whatever the query', () => {
+    // Queries made of the characters that change a split: separators, escapes, spaces, repeats of aff.
+    const piece = fc.constantFrom('aff', 'af', 'f', '=', '&', '%61', '%', '+', ' ', 'x', '%3D', '%26', '#', '?', '&aff=', 'aff=')
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
+        const url = `https://shop.test/p?${pieces.join('')}`
+        const expected = new URL(url).searchParams.get('aff')?.trim()
+        expect(affOf(url)).toEqual(expected ? { ok: true, aff: expected } : { ok: false, reason: 'no_aff' })
+      }),
+      { numRuns: 2000 },
+    )
+  })
 })
 
 describe('decideLink', () => {
