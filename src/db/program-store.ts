@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm'
 import type { Catalog } from './catalog.ts'
-import { hashSecret, newToken, sameDigest, type KeyMatch } from './credentials.ts'
+import { hashSecret, newToken, type KeyMatch } from './credentials.ts'
 import { uniqueViolation, type Taken } from './errors.ts'
 import type { Connection } from './open.ts'
 import { apiKeys, links, partners, programs, type ApiKey, type Link, type Program } from './schema.ts'
@@ -65,8 +65,9 @@ export class ProgramStore {
       if (this.hashes.size >= 10_000) this.hashes.clear()
       this.hashes.set(token, hash)
     }
-    const row = this.catalog.row(`key:${hash}`, () => (this.keyQuery.get({ hash }) as KeyMatch | undefined) ?? null)
-    return row && sameDigest(row.key.keyHash, hash) ? row : null
+    // Found by its digest (a Map key, then SQL's equality on key_hash): no secret is compared here,
+    // and comparing the row's digest with the one it was found by could only say yes.
+    return this.catalog.row(`key:${hash}`, () => (this.keyQuery.get({ hash }) as KeyMatch | undefined) ?? null)
   }
 
   findProgram(id: number): Program | null {

@@ -30,7 +30,7 @@ export function bodyChecker<T extends TObject>(schema: T, notObject?: string): (
       return fail(entries[0][1])
     }
     const input = body as Record<string, unknown>
-    for (const [key, value] of Object.entries(input)) if (value === null && !required.has(key) && !nullable.has(key)) delete input[key]
+    for (const key in input) if (input[key] === null && !required.has(key) && !nullable.has(key)) delete input[key]
     if (compiled.Check(input)) return input as Static<T>
     for (const [key, property] of entries) {
       const value = input[key]
