@@ -54,11 +54,8 @@ export function buildRoutes(deps: Deps, direct: DirectRoute[] = trackingRoutes(d
       const state = stateOf(request)
       Object.assign(set.headers, pipelineHeaders(deps, state, request, 200))
       state.decorated = true
-      // A key due for rotation adds top-level `warnings` beside `data` (docs/api.md, Authentication).
-      const { warnings } = state
-      if (warnings.length && response && typeof response === 'object' && !(response instanceof Response)) {
-        return { ...(response as object), warnings }
-      }
+      const answered = withWarnings(response, state.warnings)
+      if (answered !== response) return answered
     })
     .onError(({ request, error, code }) => renderError(deps, request, error, code))
     .get('/healthz', () => ({ data: { status: 'ok' }, error: null }), { detail: { hide: true } })
@@ -92,6 +89,12 @@ function renderError(deps: Deps, request: Request, error: unknown, code: unknown
     ...failure.options.headers,
     ...pipelineHeaders(deps, state, request, failure.status),
   })
+}
+
+/** A route's answer with top-level `warnings` beside `data` when a key is due for rotation (docs/api.md, Authentication). */
+function withWarnings(response: unknown, warnings: unknown[]): unknown {
+  if (!warnings.length || !response || typeof response !== 'object' || response instanceof Response) return response
+  return { ...(response as object), warnings }
 }
 
 /** What every answer carries: rate-limit and rotation headers, X-Request-ID (docs/errors.md's exception aside), CORS. */
@@ -238,8 +241,7 @@ export function createApp(deps: Deps) {
       const result = await handle({ body: await readBody(request), request })
       const headers = pipelineHeaders(deps, state, request, 200)
       state.decorated = true
-      const { warnings } = state
-      return Response.json(warnings.length ? { ...result, warnings } : result, { headers })
+      return Response.json(withWarnings(result, state.warnings), { headers })
     } catch (error) {
       return renderError(deps, request, error, null)
     }
