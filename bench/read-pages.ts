@@ -1,13 +1,13 @@
 /**
  * Read-route pages at a million rows (issue 10): `bun bench/read-pages.ts` (never run by npm test).
  *
- * Fills one program with BENCH_ROWS (1,000,000) sales, commissions and customers and a tenth as
- * many processor events (plus a second program's rows around them), then serves the database
- * with the real server and times GET /api/v1/admin/programs/:id/{sales,commissions,customers,
- * events,partners,links}: the first page, a page from the middle (cursor) and the last page,
- * each the median of BENCH_REPEAT (30) calls over HTTP, and the query alone. For comparison it
- * then drops the sales index on (program_id, id), leaving (program_id, created_at) as before
- * issue 10, and times the sales pages again.
+ * Fills program 1 with BENCH_ROWS (1,000,000) sales, commissions and customers and a tenth as
+ * many processor events, with program 2's rows around them (every tenth row) and program 3's far
+ * apart (one row in 10,000), then serves the database with the real server and times GET
+ * /api/v1/admin/programs/:id/{sales,commissions,customers,events,partners,links}: the first page,
+ * a page from the middle (cursor) and the last page, each the median of BENCH_REPEAT (30) calls
+ * over HTTP, and the query alone. Sales have no index by program (issue 14, src/db/sale-pages.ts):
+ * their pages are also timed for programs 2 and 3, whose sales are spread over many blocks.
  */
 import { Database } from 'bun:sqlite'
 import { mkdtempSync, rmSync, statSync } from 'node:fs'
@@ -31,7 +31,7 @@ function fill() {
   const now = Date.now()
   db.exec(`INSERT INTO accounts (email, created_at) VALUES ('bench@shop.test', ${now})`)
   db.exec(`INSERT INTO advertisers (account_id, created_at) VALUES (1, ${now})`)
-  for (const p of [1, 2]) {
+  for (const p of [1, 2, 3]) {
     db.exec(
       `INSERT INTO programs (advertiser_id, name, domain, commission_type, commission_rate, created_at) VALUES (1, 'P${p}', 'shop.test', 'percent', 10, ${now})`,
     )
@@ -55,8 +55,9 @@ function fill() {
   for (let from = 0; from < ROWS; from += batch) {
     db.transaction(() => {
       for (let i = from; i < Math.min(ROWS, from + batch); i++) {
-        // Every tenth row belongs to program 2, so that program 1's rows are not one contiguous run.
-        const p = i % 10 === 9 ? 2 : 1
+        // Every tenth row belongs to program 2, so that program 1's rows are not one contiguous run;
+        // one in 10,000 to program 3, whose every page of sales spans many blocks.
+        const p = i % 10_000 === 5 ? 3 : i % 10 === 9 ? 2 : 1
         const at = now - (ROWS - i) * 1_000
         customer.run(p, `c${i}`, p, p, 'converted', at)
         sale.run(p, i + 1, `txn_${i}`, 4_900, 'USD', at, attribution, at)
@@ -73,9 +74,11 @@ function fill() {
 const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 const ms = (x: number) => x.toFixed(2)
 
-async function timePages(url: string, route: string) {
+async function timePages(url: string, route: string, programId = 1) {
   const get = async (query: string) => {
-    const response = await fetch(`${url}/api/v1/admin/programs/1/${route}${query}`, { headers: { authorization: `Bearer ${TOKEN}` } })
+    const response = await fetch(`${url}/api/v1/admin/programs/${programId}/${route}${query}`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    })
     if (response.status !== 200) throw new Error(`${route}${query}: ${response.status} ${await response.text()}`)
     return response.json() as Promise<{ data: { id?: number }[]; next_cursor: unknown }>
   }
@@ -100,20 +103,20 @@ async function timePages(url: string, route: string) {
 }
 
 function timeQuery(db: Database, table: string) {
-  const query = db.prepare(`SELECT * FROM ${table} WHERE program_id = ? AND id < ? ORDER BY id DESC LIMIT 51`)
+  // Sales are read by id range, a block at a time (src/db/sale-pages.ts): one block's query here.
+  const sql =
+    table === 'sales'
+      ? 'SELECT * FROM sales WHERE program_id = ? AND id >= ? AND id < ? ORDER BY id DESC LIMIT 51'
+      : `SELECT * FROM ${table} WHERE program_id = ? AND id < ? ORDER BY id DESC LIMIT 51`
+  const args = table === 'sales' ? [1, Math.floor(ROWS / 2) - 4096, Math.floor(ROWS / 2)] : [1, Math.floor(ROWS / 2)]
+  const query = db.prepare(sql)
   const times: number[] = []
   for (let i = 0; i < REPEAT; i++) {
     const t = performance.now()
-    query.all(1, Math.floor(ROWS / 2))
+    query.all(...args)
     times.push(performance.now() - t)
   }
-  const plan = (
-    db.prepare(`EXPLAIN QUERY PLAN SELECT * FROM ${table} WHERE program_id = ? AND id < ? ORDER BY id DESC LIMIT 51`).all(1, 1) as {
-      detail: string
-    }[]
-  )
-    .map((r) => r.detail)
-    .join('; ')
+  const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as { detail: string }[]).map((r) => r.detail).join('; ')
   return { query_ms: ms(median(times)), plan }
 }
 
@@ -134,21 +137,13 @@ try {
     )
   }
   reader.close()
+  for (const programId of [2, 3]) {
+    const t = await timePages(server.url, 'sales', programId)
+    console.log(
+      `sales of ${programId} | ${t.first.padStart(27)} ${t.middle.padStart(7)} ${t.last.padStart(5)} | ${t.rows} rows on the first page`,
+    )
+  }
   await server.stop()
-
-  // Before issue 10: only the sales index on (program_id, created_at), the cursor on id.
-  const db = new Database(path)
-  db.exec('DROP INDEX sales_program_id')
-  db.close()
-  const before = serve(path)
-  const old = await timePages(before.url, 'sales')
-  const oldReader = new Database(path, { readonly: true })
-  const oldQuery = timeQuery(oldReader, 'sales')
-  oldReader.close()
-  console.log(
-    `sales, index (program_id, created_at) as before issue 10 | ${old.first.padStart(7)} ${old.middle.padStart(7)} ${old.last.padStart(5)} | ${oldQuery.query_ms.padStart(8)} | ${oldQuery.plan}`,
-  )
-  await before.stop()
 } finally {
   rmSync(dir, { recursive: true, force: true })
 }

@@ -3,6 +3,7 @@ import type { Catalog } from './catalog.ts'
 import type { ReadinessFacts } from './count-store.ts'
 import { uniqueViolation } from './errors.ts'
 import type { Connection } from './open.ts'
+import { SalePages } from './sale-pages.ts'
 import type { ProgramChanges, ProgramStore } from './program-store.ts'
 import { advertisers, links, partners, payouts, programs, type ApiKey, type Payout, type Program } from './schema.ts'
 
@@ -85,7 +86,7 @@ function prepare({ client }: Connection) {
         s.status, s.test_mode AS testMode, s.provider, s.attribution, s.created_at AS createdAt, c.customer_key AS customerKey,
         p.id AS partnerId, p.name AS partnerName
       FROM sales s LEFT JOIN customers c ON c.id = s.customer_id LEFT JOIN partners p ON p.id = c.partner_id
-      WHERE s.program_id = ?1 AND s.id < ?3 ORDER BY s.id DESC LIMIT ?4`),
+      WHERE s.program_id = ?1 AND s.id >= ?2 AND s.id < ?3 ORDER BY s.id DESC LIMIT ?4`),
     commissions: q(`SELECT m.id, m.kind, m.amount_cents AS amountCents, m.currency, m.test_mode AS testMode, m.created_at AS createdAt,
         m.sale_id AS saleId, s.transaction_id AS transactionId, m.partner_id AS partnerId, p.name AS partnerName
       FROM commissions m JOIN sales s ON s.id = m.sale_id LEFT JOIN partners p ON p.id = m.partner_id
@@ -191,6 +192,7 @@ export type LinkCreation = { kind: 'created'; linkId: number } | { kind: 'taken'
  */
 export class DashboardStore {
   private readonly s
+  private readonly salePages: SalePages
 
   constructor(
     private readonly connection: Connection,
@@ -198,6 +200,7 @@ export class DashboardStore {
     private readonly programs: ProgramStore,
   ) {
     this.s = prepare(connection)
+    this.salePages = new SalePages(connection.client)
   }
 
   /** The programs of an account (through its advertiser), oldest first. */
@@ -343,7 +346,14 @@ export class DashboardStore {
 
   /** A page of a program's sales, newest first, with the attribution record and the partner. */
   salesPage(programId: number, cursor: Cursor): Paged<SaleRow> {
-    return paged(this.s.sales.all(programId, ...cursorArgs(cursor), PAGE + 1) as SaleRow[])
+    // Sales have no index by program: their blocks are looked up instead (sale-pages.ts).
+    const rows = this.salePages.page(
+      programId,
+      cursor?.id ?? null,
+      PAGE + 1,
+      (low, high, n) => this.s.sales.all(programId, low, high, n) as SaleRow[],
+    )
+    return paged(rows)
   }
 
   /** A page of a program's commission ledger (reversals included), newest first. */

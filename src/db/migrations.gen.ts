@@ -43,5 +43,9 @@ export const migrations: { tag: string; sql: string }[] = [
   {
     "tag": "0010_write_path_indexes",
     "sql": "DROP INDEX `clicks_program`;--> statement-breakpoint\nDROP INDEX `sales_program`;--> statement-breakpoint\nDROP INDEX `sales_customer`;"
+  },
+  {
+    "tag": "0011_sale_blocks",
+    "sql": "-- sale_blocks (src/db/schema.ts, src/db/sale-pages.ts): which programs have sales in each block of\n-- 4,096 sale ids, in place of the index on sales (program_id, id), whose leaf of each sale's program\n-- was a random page written at every COMMIT (issue 14). Kept by the trigger below in the sale's own\n-- transaction, then filled from the sales that exist.\nCREATE TABLE `sale_blocks` (\n\t`block` integer NOT NULL,\n\t`program_id` integer NOT NULL,\n\tPRIMARY KEY(`block`, `program_id`)\n) WITHOUT ROWID;\n--> statement-breakpoint\nCREATE TRIGGER `sale_block` AFTER INSERT ON `sales` BEGIN\n  INSERT OR IGNORE INTO sale_blocks (block, program_id) VALUES (NEW.id >> 12, NEW.program_id);\nEND;\n--> statement-breakpoint\nINSERT OR IGNORE INTO sale_blocks (block, program_id) SELECT DISTINCT id >> 12, program_id FROM sales;\n--> statement-breakpoint\nDROP INDEX `sales_program_id`;\n"
   }
 ]

@@ -235,15 +235,26 @@ export const sales = sqliteTable(
     attribution: text('attribution', { mode: 'json' }).$type<Record<string, unknown>>(),
     createdAt: createdAt(),
   },
-  (t) => [
-    // The read routes page by id (issue 10: with only (program_id, created_at), SQLite sorted a
-    // program's every sale for each page).
-    // Only this one by program: the dashboard's sales page reads it too, and a second one, on
-    // (program_id, created_at), cost each COMMIT a page per program of its batch (issue 14).
-    index('sales_program_id').on(t.programId, t.id),
-    // No index on customer_id: nothing reads sales by customer (customers are never deleted), and
-    // each sale wrote a random leaf of it at COMMIT (issue 14).
-  ],
+  // No index by program: with sales of many programs in each batch, an index on (program_id, id)
+  // made each sale write its program's leaf at COMMIT, a random page (issue 14); a program's sales
+  // are found through sale_blocks instead. No index on customer_id either: nothing reads sales by
+  // customer (customers are never deleted).
+)
+
+/**
+ * Which programs have sales in each block of SALE_BLOCK_SIZE consecutive sale ids (sale-pages.ts):
+ * the read routes and the dashboard page a program's sales by looking its blocks up newest first
+ * and reading each block's id range, so that a sale writes no per-program index page (issue 14).
+ * Kept by the sale_block trigger (migration 0011) in the sale's own transaction; a row is written
+ * once per program and block, at the end of the tree (block first).
+ */
+export const saleBlocks = sqliteTable(
+  'sale_blocks',
+  {
+    block: integer('block').notNull(),
+    programId: integer('program_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.block, t.programId] })],
 )
 
 /** The commission ledger: a reversal is a negative entry, never a deleted row. */
