@@ -90,62 +90,6 @@ try {
       `COMMIT ms over ${commitMs.length}: p50 ${at(0.5)}, p90 ${at(0.9)}, p99 ${at(0.99)}, p99.9 ${at(0.999)}, max ${at(1)}; over 2 ms: ${commitMs.filter((m) => m > 2).length}`,
     )
   }
-  if (process.env.MICRO_PROBE && kind === 'sale') {
-    const tracking = started.deps.database.stores.tracking
-    const keys = programs.flatMap((p) => p.customerKeys.map((key) => ({ key, programId: p.programId })))
-    const t = performance.now()
-    for (let i = 0; i < 100_000; i++) tracking.customerByKey(keys[i % keys.length].programId, keys[i % keys.length].key)
-    console.log(`customerByKey outside a transaction: ${((performance.now() - t) / 100).toFixed(2)} µs`)
-    const c = started.deps.database.client
-    c.exec('BEGIN')
-    const t2 = performance.now()
-    for (let i = 0; i < 100_000; i++) tracking.customerByKey(keys[i % keys.length].programId, keys[i % keys.length].key)
-    console.log(`customerByKey inside one: ${((performance.now() - t2) / 100).toFixed(2)} µs`)
-    c.exec('COMMIT')
-    const sqlText = (tracking as any).s.byKey.getQuery().sql
-    console.log(sqlText)
-    console.log(
-      (c as any)
-        .prepare('EXPLAIN QUERY PLAN ' + sqlText)
-        .all(1, 'x', 1)
-        .map((r: any) => r.detail),
-    )
-    const raw = (c as any).prepare(sqlText)
-    const t3 = performance.now()
-    for (let i = 0; i < 100_000; i++) raw.values(keys[i % keys.length].programId, keys[i % keys.length].key, 1)
-    console.log(`raw: ${((performance.now() - t3) / 100).toFixed(2)} µs`)
-    const full =
-      'SELECT "id", "status", "partner_id", (SELECT "program_id" FROM "partners" WHERE "id" = "partner_id"), "click_id", "link_id", "clicked_at", "lead_at", "converted_at", "test_mode" FROM "customers" WHERE ("customers"."program_id" = ? and "customers"."customer_key" = ?)'
-    const joined =
-      'select "customers"."id", "customers"."status", "customers"."partner_id", "partners"."program_id", "customers"."click_id", "customers"."link_id", "customers"."clicked_at", "customers"."lead_at", "customers"."converted_at", "customers"."test_mode" from "customers" left join "partners" on "partners"."id" = "customers"."partner_id" where ("customers"."program_id" = ? and "customers"."customer_key" = ?)'
-    for (const q of [
-      joined,
-      joined + ' limit 1',
-      full + ' LIMIT ?',
-      full,
-      full + ' LIMIT 1',
-      'SELECT id, status, partner_id, click_id, link_id, clicked_at, lead_at, converted_at, test_mode FROM customers WHERE program_id = ? AND customer_key = ?',
-      'SELECT id, status, partner_id, click_id FROM customers WHERE program_id = ? AND customer_key = ?',
-    ]) {
-      const st = (c as any).prepare(q)
-      const n = (q.match(/\?/g) ?? []).length
-      if (n === 3) {
-        const t5 = performance.now()
-        for (let i = 0; i < 100_000; i++) st.values(keys[i % keys.length].programId, keys[i % keys.length].key, 1)
-        console.log(`${q.slice(-40)} (3 params): ${((performance.now() - t5) / 100).toFixed(2)} µs`)
-        continue
-      }
-      const t4 = performance.now()
-      for (let i = 0; i < 100_000; i++)
-        n === 2 ? st.values(keys[i % keys.length].programId, keys[i % keys.length].key) : n === 1 ? st.values(i % 2000) : st.values()
-      console.log(`${q}: ${((performance.now() - t4) / 100).toFixed(2)} µs`)
-    }
-    console.log(
-      (c as any).prepare('PRAGMA page_count').all(),
-      (c as any).prepare('PRAGMA cache_size').all(),
-      (c as any).prepare('SELECT count(*) AS n FROM customers').all(),
-    )
-  }
 } finally {
   await started.stop()
   rmSync(TMP, { recursive: true, force: true })

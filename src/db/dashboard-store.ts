@@ -10,9 +10,9 @@ import { advertisers, links, partners, payouts, programs, type ApiKey, type Payo
 // Figures of the dashboard and partner portal pages (src/web) come from
 // the rollups daily_counts and daily_money (kept by triggers, migration 0005); lists page
 // through the (program_id, created_at) indexes with a (created_at, id) cursor, except sales:
-// they page in id order (the order they were recorded in) through the operator API's
-// (program_id, id) index, so that each sale writes one index by program, not two (issue 14);
-// their cursor keeps the same "createdAt.id" form and only its id counts.
+// they page in id order (the order they were recorded in) through sale_blocks, as the operator
+// API's do (sale-pages.ts), so that a sale writes no index by program (issue 14); their cursor
+// keeps the same "createdAt.id" form and only its id counts.
 
 export const DAY_MS = 86_400_000
 
