@@ -2,7 +2,7 @@ import { and, asc, eq, ne, sql } from 'drizzle-orm'
 import type { FirstClick } from '../domain/lead.ts'
 import type { SaleCustomer } from '../domain/attribution.ts'
 import type { Catalog } from './catalog.ts'
-import { plainInsert } from './columns.ts'
+import { plainInsert, selectList } from './columns.ts'
 import type { Connection } from './open.ts'
 import { clicks, customers, links, partners, programs, testFixtures } from './schema.ts'
 
@@ -20,6 +20,14 @@ const clickColumns = [
   clicks.createdAt,
 ]
 
+/** A customer row of the plain statements (test_mode stored as 0 or 1), or null. */
+function saleCustomer(row: unknown): SaleCustomer | null {
+  if (!row) return null
+  const customer = row as Omit<SaleCustomer, 'testMode'> & { testMode: number | boolean }
+  customer.testMode = customer.testMode === 1
+  return customer as SaleCustomer
+}
+
 /**
  * The prepared statements of the click and lead paths, and the customer reads of the sale path
  * (docs/decisions.md: hot statements are prepared once; Drizzle's builder re-prepares on every call).
@@ -29,11 +37,11 @@ function build({ db, client }: Connection) {
   const customerColumns = {
     // A scalar subquery rather than a LEFT JOIN, and no LIMIT (the two UNIQUE indexes allow one row
     // at most): measured on a bench database, the lookup took 2 µs this way against 9 to 10 µs
-    // with either the join or `LIMIT ?` (issue 14, bench/micro.ts).
+    // with either the join or `LIMIT ?`; a plain statement, 1 µs (issue 14, bench/micro.ts).
     id: customers.id,
     status: customers.status,
     partnerId: customers.partnerId,
-    partnerProgramId: sql<number | null>`(SELECT p.program_id FROM ${partners} p WHERE p.id = ${customers}.partner_id)`,
+    partnerProgramId: '(SELECT p."program_id" FROM "partners" p WHERE p."id" = "customers"."partner_id")',
     clickId: customers.clickId,
     linkId: customers.linkId,
     clickedAt: customers.clickedAt,
@@ -42,11 +50,7 @@ function build({ db, client }: Connection) {
     testMode: customers.testMode,
   }
   const customerBy = (column: typeof customers.customerKey | typeof customers.clickId) =>
-    db
-      .select(customerColumns)
-      .from(customers)
-      .where(and(eq(customers.programId, p('programId')), eq(column, p('value'))))
-      .prepare()
+    client.prepare(`SELECT ${selectList(customerColumns)} FROM "customers" WHERE "program_id" = ? AND "${column.name}" = ?`)
 
   const statements = {
     // Only what a click needs: selecting the whole program row costs the hot path ~5 µs in mapping.
@@ -196,11 +200,11 @@ export class TrackingStore {
   }
 
   customerByKey(programId: number, customerKey: string): SaleCustomer | null {
-    return (this.s.byKey.get({ programId, value: customerKey }) as SaleCustomer | undefined) ?? null
+    return saleCustomer(this.s.byKey.get(programId, customerKey))
   }
 
   customerByClick(programId: number, clickId: string): SaleCustomer | null {
-    return (this.s.byClick.get({ programId, value: clickId }) as SaleCustomer | undefined) ?? null
+    return saleCustomer(this.s.byClick.get(programId, clickId))
   }
 
   /** Creates a customer attributed to its first click (test data when that click is); returns its id. */
