@@ -4,7 +4,7 @@ import type { SaleCustomer } from '../domain/attribution.ts'
 import type { Catalog } from './catalog.ts'
 import { plainInsert, selectList } from './columns.ts'
 import type { Connection } from './open.ts'
-import { clicks, customers, links, partners, programs, testFixtures } from './schema.ts'
+import { clicks, customers, links, programs, testFixtures } from './schema.ts'
 
 const p = sql.placeholder
 
