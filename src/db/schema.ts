@@ -242,7 +242,7 @@ export const sales = sqliteTable(
 )
 
 /**
- * Which programs have sales in each block of SALE_BLOCK_SIZE consecutive sale ids (sale-pages.ts):
+ * Which programs have sales in each block of 4,096 consecutive sale ids (SALE_BLOCK_BITS, sale-pages.ts):
  * the read routes and the dashboard page a program's sales by looking its blocks up newest first
  * and reading each block's id range, so that a sale writes no per-program index page (issue 14).
  * Kept by the sale_block trigger (migration 0011) in the sale's own transaction; a row is written
