@@ -5,6 +5,7 @@ import type { SqliteDatabase, SqliteStatement } from '../runtime/runtime.ts'
  * 0011 writes the same shift, and test/db/sale-pages.test.ts checks that the two agree.
  */
 export const SALE_BLOCK_BITS = 12
+const BLOCK_SIZE = 2 ** SALE_BLOCK_BITS
 
 /** Rows of one program with `low <= id < high`, newest first, at most `limit`. */
 export type BlockReader<T> = (low: number, high: number, limit: number) => T[]
@@ -34,10 +35,10 @@ export class SalePages {
     // Ids below `below` only: the cursor's, or past the newest sale.
     const below = cursor === null ? newest + 1 : Math.min(cursor, newest + 1)
     const rows: T[] = []
-    for (let block = Math.floor((below - 1) / 2 ** SALE_BLOCK_BITS); block >= 0 && rows.length < limit; block--) {
+    for (let block = Math.floor((below - 1) / BLOCK_SIZE); block >= 0 && rows.length < limit; block--) {
       if (this.holds.get(block, programId) === null) continue
-      const low = block * 2 ** SALE_BLOCK_BITS
-      const high = Math.min(below, low + 2 ** SALE_BLOCK_BITS)
+      const low = block * BLOCK_SIZE
+      const high = Math.min(below, low + BLOCK_SIZE)
       for (const row of read(low, high, limit - rows.length)) rows.push(row)
     }
     return rows
