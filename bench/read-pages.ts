@@ -14,6 +14,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openDatabase } from '../src/db/open.ts'
+import { SALE_BLOCK_BITS } from '../src/db/sale-pages.ts'
 import { bunRuntime } from '../src/runtime/bun.ts'
 import { startQuiet } from './lib/in-process.ts'
 
@@ -108,7 +109,7 @@ function timeQuery(db: Database, table: string) {
     table === 'sales'
       ? 'SELECT * FROM sales WHERE program_id = ? AND id >= ? AND id < ? ORDER BY id DESC LIMIT 51'
       : `SELECT * FROM ${table} WHERE program_id = ? AND id < ? ORDER BY id DESC LIMIT 51`
-  const args = table === 'sales' ? [1, Math.floor(ROWS / 2) - 4096, Math.floor(ROWS / 2)] : [1, Math.floor(ROWS / 2)]
+  const args = table === 'sales' ? [1, Math.floor(ROWS / 2) - 2 ** SALE_BLOCK_BITS, Math.floor(ROWS / 2)] : [1, Math.floor(ROWS / 2)]
   const query = db.prepare(sql)
   const times: number[] = []
   for (let i = 0; i < REPEAT; i++) {
