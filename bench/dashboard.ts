@@ -41,6 +41,10 @@ INSERT INTO api_keys (program_id, key_hash, key_prefix, created_at) VALUES (1, '
     const partner = 1 + (i % PARTNERS)
     click.run(`c${i}`, partner, partner, now - Math.floor((i / CLICKS) * 90 * DAY))
   }
+  // The service counts its clicks in daily_counts as it writes them (src/db/tracking-store.ts); rows written here are counted at once.
+  client.exec(`INSERT INTO daily_counts (program_id, partner_id, day, test_mode, clicks)
+    SELECT program_id, partner_id, created_at / 86400000, test_mode, count(*) FROM clicks GROUP BY 1, 2, 3, 4 ORDER BY 1
+    ON CONFLICT (program_id, partner_id, day, test_mode) DO UPDATE SET clicks = clicks + excluded.clicks`)
   const customer = client.prepare(
     "INSERT INTO customers (program_id, customer_key, click_id, partner_id, link_id, status, lead_at, converted_at, created_at) VALUES (1, ?, ?, ?, ?, 'converted', ?, ?, ?)",
   )

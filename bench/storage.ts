@@ -2,7 +2,7 @@
  * Storage figures for docs/scaling.md (issue 10): `bun bench/storage.ts` (never run by npm test).
  *
  * 1. bytes per million clicks: BENCH_CLICKS (1,000,000) click rows as the service writes them
- *    (time-ordered click ids, an IPv4 address, a 110-character user agent), file size after a
+ *    (ids sealing their row, src/domain/click-id.ts; an IPv4 address, a 110-character user agent), file size after a
  *    TRUNCATE checkpoint, indexes included;
  * 2. checkpoint time per GB: the same rows' WAL (autocheckpoint off, synchronous=FULL) copied
  *    into the database by one `PRAGMA wal_checkpoint(TRUNCATE)`;
@@ -16,8 +16,8 @@ import { join } from 'node:path'
 import { replicaStarted } from '../drills/restore.ts'
 import { LITESTREAM, ROOT } from '../drills/lib.ts'
 import { openDatabase } from '../src/db/open.ts'
+import { ClickIds } from '../src/domain/click-id.ts'
 import { bunRuntime } from '../src/runtime/bun.ts'
-import { newClickId } from '../src/tracking/click.ts'
 import { startLocalS3 } from '../test/runtime/s3.ts'
 
 const CLICKS = Number(process.env.BENCH_CLICKS ?? 1_000_000)
@@ -49,15 +49,16 @@ try {
   db.exec('PRAGMA wal_checkpoint(TRUNCATE)')
   const empty = size(path)
   const insert = db.prepare(
-    'INSERT INTO clicks (click_id, program_id, link_id, partner_id, test_mode, ip, user_agent, created_at) VALUES (?, 1, 1, 1, 0, ?, ?, ?)',
+    'INSERT INTO clicks (id, click_id, program_id, link_id, partner_id, test_mode, ip, user_agent, created_at) VALUES (?, ?, 1, 1, 1, 0, ?, ?, ?)',
   )
+  const ids = new ClickIds((db.query("SELECT value FROM settings WHERE key = 'click_id_key'").get() as { value: string }).value)
   const agent = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1'
   for (let from = 0; from < CLICKS; from += 2_000) {
     // Batches like the group-commit writer's.
     db.transaction(() => {
       for (let i = from; i < Math.min(CLICKS, from + 2_000); i++) {
         const at = now + i * 5
-        insert.run(newClickId(at), `203.0.${(i >> 8) & 255}.${i & 255}`, agent, at)
+        insert.run(i + 1, ids.issue(i + 1), `203.0.${(i >> 8) & 255}.${i & 255}`, agent, at)
       }
     })()
   }

@@ -30,12 +30,15 @@ const within = (rows: number, answered: number, inFlight: number) => rows >= ans
 const rowsDetail = (rows: number, answered: number, inFlight: number) =>
   `${rows} rows, ${answered} answered 2xx, ${inFlight} at most in flight at the stops`
 
-/** Every 2xx click is one row in clicks. */
+/** Every 2xx click is one row in clicks, and daily_counts counts every row. */
 export function checkClicks(path: string, answered: number, inFlight: number): Check[] {
   return withDb(path, (db) => {
     const rows = count(db, 'SELECT count(*) AS n FROM clicks')
+    // The store counts each batch's clicks before its COMMIT (src/db/tracking-store.ts): the rollup must equal the rows.
+    const counted = count(db, 'SELECT coalesce(sum(clicks), 0) AS n FROM daily_counts')
     return [
       { name: 'clicks: every 2xx answer is a row', ok: within(rows, answered, inFlight), detail: rowsDetail(rows, answered, inFlight) },
+      { name: 'clicks: daily_counts counts every row', ok: counted === rows, detail: `${counted} counted, ${rows} rows` },
     ]
   })
 }

@@ -8,7 +8,8 @@ import type { ProgramChanges, ProgramStore } from './program-store.ts'
 import { advertisers, links, partners, payouts, programs, type ApiKey, type Payout, type Program } from './schema.ts'
 
 // Figures of the dashboard and partner portal pages (src/web) come from
-// the rollups daily_counts and daily_money (kept by triggers, migration 0005); lists page
+// the rollups daily_counts and daily_money (kept in each write's transaction: triggers, migration
+// 0005, and the tracking store for clicks, migration 0012); lists page
 // through the (program_id, created_at) indexes with a (created_at, id) cursor, except sales:
 // they page in id order (the order they were recorded in) through sale_blocks, as the operator
 // API's do (sale-pages.ts), so that a sale writes no index by program (issue 14); their cursor

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
+import { CLICK_ID_LENGTH } from '../domain/click-id.ts'
 import { COMMISSION_TYPES } from '../domain/commission.ts'
 
 // Times are epoch milliseconds (integer); money is integer minor units (docs/api.md: amount_cents).
@@ -155,11 +156,14 @@ export const links = sqliteTable(
 /**
  * One row per click event. A returning visitor's click repeats the first click_id
  * (first click wins), so click_id is not unique: the earliest row is the visitor's first click.
+ * A click_id issued since migration 0012 carries its first row's id, sealed (src/domain/click-id.ts):
+ * it is found by that id, with no index to write per click (issue 14). The row ids are assigned
+ * by the store (max + 1, never reused, since no click is ever deleted), so no AUTOINCREMENT either.
  */
 export const clicks = sqliteTable(
   'clicks',
   {
-    id: integer('id').primaryKey({ autoIncrement: true }),
+    id: integer('id').primaryKey(),
     clickId: text('click_id').notNull(),
     programId: integer('program_id')
       .notNull()
@@ -177,7 +181,13 @@ export const clicks = sqliteTable(
     // No index by program: every click would write its program's tail page at each COMMIT (issue 14).
     // A program's click count is the sum of its daily_counts rows, kept in the same transaction.
   },
-  (t) => [index('clicks_click_id').on(t.clickId)],
+  // Ids issued before migration 0012 (of other lengths than today's) are found by this partial index,
+  // which today's ids never enter.
+  (t) => [
+    index('clicks_click_id_legacy')
+      .on(t.clickId)
+      .where(sql`length(${t.clickId}) <> ${sql.raw(String(CLICK_ID_LENGTH))}`),
+  ],
 )
 
 export const customers = sqliteTable(
@@ -368,8 +378,9 @@ export const webSessions = sqliteTable('web_sessions', {
 
 /**
  * Per program, partner (0: none), UTC day and mode: the funnel counts the dashboard shows, kept
- * by triggers on clicks, customers and sales (migration 0005) so that a page never counts a
- * million rows. `day` is epoch ms / 86 400 000.
+ * by triggers on customers and sales (migration 0005) and, for clicks, by the tracking store once
+ * per batch and key (migration 0012), always in the write's own transaction, so that a page never
+ * counts a million rows. `day` is epoch ms / 86 400 000.
  */
 export const dailyCounts = sqliteTable(
   'daily_counts',

@@ -1,15 +1,18 @@
-import { and, asc, eq, ne, sql } from 'drizzle-orm'
+import { and, eq, ne, sql } from 'drizzle-orm'
+import { CLICK_ID_LENGTH, ClickIds, MAX_CLICK_ROW } from '../domain/click-id.ts'
 import type { FirstClick } from '../domain/lead.ts'
 import type { SaleCustomer } from '../domain/attribution.ts'
 import type { Catalog } from './catalog.ts'
 import { plainInsert, selectList } from './columns.ts'
+import { DAY_MS } from './dashboard-store.ts'
 import type { Connection } from './open.ts'
-import { clicks, customers, links, programs, testFixtures } from './schema.ts'
+import { clicks, customers, links, programs, settings, testFixtures } from './schema.ts'
 
 const p = sql.placeholder
 
 /** The columns TrackingStore.insertClick binds, in its order. */
 const clickColumns = [
+  clicks.id,
   clicks.clickId,
   clicks.programId,
   clicks.linkId,
@@ -19,6 +22,15 @@ const clickColumns = [
   clicks.userAgent,
   clicks.createdAt,
 ]
+
+/** A key of daily_counts and the clicks a batch adds to it. */
+interface ClickCount {
+  programId: number
+  partnerId: number
+  day: number
+  test: number
+  clicks: number
+}
 
 /** A customer row of the plain statements (test_mode stored as 0 or 1), or null. */
 function saleCustomer(row: unknown): SaleCustomer | null {
@@ -34,6 +46,14 @@ function saleCustomer(row: unknown): SaleCustomer | null {
  * Reads return null when nothing matches; the writes run inside the caller's writer unit.
  */
 function build({ db, client }: Connection) {
+  const firstClickList = selectList({
+    programId: clicks.programId,
+    clickId: clicks.clickId,
+    partnerId: clicks.partnerId,
+    linkId: clicks.linkId,
+    createdAt: clicks.createdAt,
+    testMode: clicks.testMode,
+  })
   const customerColumns = {
     // A scalar subquery rather than a LEFT JOIN, and no LIMIT (the two UNIQUE indexes allow one row
     // at most): measured on a bench database, the lookup took 2 µs this way against 9 to 10 µs
@@ -70,39 +90,20 @@ function build({ db, client }: Connection) {
       .leftJoin(programs, eq(programs.id, links.programId))
       .where(eq(links.shortLink, p('shortLink')))
       .prepare(),
-    clickKnown: db
-      .select({ id: clicks.id })
-      .from(clicks)
-      .where(and(eq(clicks.clickId, p('clickId')), eq(clicks.programId, p('programId'))))
-      .limit(1)
-      .prepare(),
     // The click path's one write, as a plain statement (columns.ts, plainInsert).
     insertClick: plainInsert(client, clicks, clickColumns),
-    firstClick: db
-      .select({
-        clickId: clicks.clickId,
-        partnerId: clicks.partnerId,
-        linkId: clicks.linkId,
-        createdAt: clicks.createdAt,
-        testMode: clicks.testMode,
-      })
-      .from(clicks)
-      .where(and(eq(clicks.clickId, p('clickId')), eq(clicks.programId, p('programId'))))
-      .orderBy(asc(clicks.id))
-      .limit(1)
-      .prepare(),
-    clickProgram: db
-      .select({ programId: clicks.programId })
-      .from(clicks)
-      .where(eq(clicks.clickId, p('clickId')))
-      .limit(1)
-      .prepare(),
-    clickElsewhere: db
-      .select({ id: clicks.id })
-      .from(clicks)
-      .where(and(eq(clicks.clickId, p('clickId')), ne(clicks.programId, p('programId'))))
-      .limit(1)
-      .prepare(),
+    // A click_id's first row: by the row its id carries (click-id.ts), or, for an id issued before
+    // migration 0012, by the partial index, whose condition the query repeats so that it is used.
+    clickAt: client.prepare(`SELECT ${firstClickList} FROM "clicks" WHERE "id" = ? AND "click_id" = ?`),
+    legacyClick: client.prepare(
+      `SELECT ${firstClickList} FROM "clicks" WHERE "click_id" = ? AND length("click_id") <> ${CLICK_ID_LENGTH} ORDER BY "id" LIMIT 1`,
+    ),
+    lastClickRow: client.prepare('SELECT max("id") AS "row" FROM "clicks"'),
+    // daily_counts' clicks (the dashboard's rollup): a batch's clicks of one key, written once.
+    countClicks: client.prepare(
+      'INSERT INTO "daily_counts" ("program_id", "partner_id", "day", "test_mode", "clicks") VALUES (?, ?, ?, ?, ?) ' +
+        'ON CONFLICT ("program_id", "partner_id", "day", "test_mode") DO UPDATE SET "clicks" = "clicks" + excluded."clicks"',
+    ),
     keyElsewhere: db
       .select({ id: customers.id })
       .from(customers)
@@ -141,12 +142,65 @@ export interface NewCustomer {
 /** Reads and writes of clicks and customers over one database; writes run inside the caller's writer unit. */
 export class TrackingStore {
   private readonly s: Statements
+  private ids: ClickIds | null = null
+  /** The row id the next click takes; read from the table at its first click (0: not read yet). */
+  private nextRow = 0
+  /** The clicks of the batch now running, by daily_counts key, written before its COMMIT. */
+  private readonly batchClicks = new Map<string, ClickCount>()
 
   constructor(
     private readonly connection: Connection,
     private readonly catalog: Catalog,
   ) {
     this.s = build(connection)
+    connection.writer.beforeCommit(() => this.writeClickCounts())
+  }
+
+  /**
+   * Counts a stored click in daily_counts, in the same transaction as its row. In a single-write
+   * unit (the click route's) the count waits for the end of the batch, which writes each key once:
+   * a batch's clicks are mostly of a few links, and an upsert per click was a tenth of its cost
+   * (issue 14). Elsewhere (a unit with its own SAVEPOINT) it is written at once, so that a rolled
+   * back unit takes its count with it.
+   */
+  private countClick(programId: number, partnerId: number, createdAt: number, testMode: boolean): void {
+    const day = Math.floor(createdAt / DAY_MS)
+    const test = testMode ? 1 : 0
+    if (!this.connection.writer.inSingleWrite) {
+      this.s.countClicks.run(programId, partnerId, day, test, 1)
+      return
+    }
+    const key = `${programId}:${partnerId}:${day}:${test}`
+    const counted = this.batchClicks.get(key)
+    if (counted) counted.clicks++
+    else this.batchClicks.set(key, { programId, partnerId, day, test, clicks: 1 })
+  }
+
+  private writeClickCounts(): void {
+    if (this.batchClicks.size === 0) return
+    const counts = [...this.batchClicks.values()]
+    // Emptied first: a batch that fails from here on is rolled back whole, its counts with it.
+    this.batchClicks.clear()
+    for (const c of counts) this.s.countClicks.run(c.programId, c.partnerId, c.day, c.test, c.clicks)
+  }
+
+  /** The click id codec under this database's key (migration 0012 draws it), made at first use. */
+  private clickIds(): ClickIds {
+    if (this.ids) return this.ids
+    const stored = this.connection.db.select().from(settings).where(eq(settings.key, 'click_id_key')).get()
+    if (!stored) throw new Error('settings has no click_id_key: the database was not migrated')
+    return (this.ids = new ClickIds(stored.value))
+  }
+
+  /** The first click row of click_id (any program), whatever shape of id it was issued in. */
+  private clickRow(clickId: string): (FirstClick & { programId: number }) | null {
+    const row = this.clickIds().rowOf(clickId)
+    const found =
+      row !== null ? this.s.clickAt.get(row, clickId) : clickId.length !== CLICK_ID_LENGTH ? this.s.legacyClick.get(clickId) : null
+    if (!found) return null
+    const click = found as Omit<FirstClick, 'testMode'> & { programId: number; testMode: number | boolean }
+    click.testMode = click.testMode === 1
+    return click as FirstClick & { programId: number }
   }
 
   /** The referral link named by `aff`, with its program's window and origins (null when the link names none). */
@@ -156,11 +210,16 @@ export class TrackingStore {
 
   /** Whether click_id was already issued in the program (first click wins, docs/decisions.md). */
   clickKnown(programId: number, clickId: string): boolean {
-    return this.s.clickKnown.get({ programId, clickId }) !== undefined
+    return this.clickRow(clickId)?.programId === programId
   }
 
+  /**
+   * Stores a click and returns its click_id: `clickId` when the visitor's id is repeated (a
+   * returning visitor), else a new id sealing the row the click takes. Rows are numbered here, one
+   * past the table's last; a number taken by a batch that rolled back is simply never used.
+   */
   insertClick(values: {
-    clickId: string
+    clickId: string | null
     programId: number
     linkId: number
     partnerId: number
@@ -168,9 +227,29 @@ export class TrackingStore {
     ip: string | null
     userAgent: string | null
     createdAt: number
-  }): void {
+  }): string {
+    if (this.nextRow === 0) this.nextRow = this.lastClickRow() + 1
+    try {
+      return this.insertClickAt(this.nextRow++, values)
+    } catch (error) {
+      // Another writer took the row (a tool on the same file): number again from the table, once.
+      const last = this.lastClickRow()
+      if (last < this.nextRow - 1) throw error
+      this.nextRow = last + 1
+      return this.insertClickAt(this.nextRow++, values)
+    }
+  }
+
+  private lastClickRow(): number {
+    return (this.s.lastClickRow.get() as { row: number | null }).row ?? 0
+  }
+
+  private insertClickAt(row: number, values: Parameters<TrackingStore['insertClick']>[0]): string {
+    if (row > MAX_CLICK_ROW) throw new RangeError('the clicks table is full')
+    const clickId = values.clickId ?? this.clickIds().issue(row)
     this.s.insertClick.run(
-      values.clickId,
+      row,
+      clickId,
       values.programId,
       values.linkId,
       values.partnerId,
@@ -179,22 +258,26 @@ export class TrackingStore {
       values.userAgent,
       values.createdAt,
     )
+    this.countClick(values.programId, values.partnerId, values.createdAt, values.testMode)
+    return clickId
   }
 
   /** The earliest click row of click_id in the program: the visitor's first click. */
   firstClick(programId: number, clickId: string): FirstClick | null {
-    return this.s.firstClick.get({ programId, clickId }) ?? null
+    const click = this.clickRow(clickId)
+    return click?.programId === programId ? click : null
   }
 
   /** The program a click_id was issued in (browser-mode leads carry no key). */
   programOfClick(clickId: string): number | null {
-    return this.s.clickProgram.get({ clickId })?.programId ?? null
+    return this.clickRow(clickId)?.programId ?? null
   }
 
   /** Whether click_id or customer_key is known, but only in programs other than `programId`. */
   knownElsewhere(programId: number, clickId: string | null, customerKey: string | null): boolean {
     return (
-      (clickId !== null && this.s.clickElsewhere.get({ programId, clickId }) !== undefined) ||
+      // Every row of a click_id is in the program that issued it (a visitor's id is repeated only there).
+      (clickId !== null && (this.clickRow(clickId)?.programId ?? programId) !== programId) ||
       (customerKey !== null && this.s.keyElsewhere.get({ programId, key: customerKey }) !== undefined)
     )
   }

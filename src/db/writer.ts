@@ -21,6 +21,8 @@ export class Writer {
   private scheduled = false
   private flushing = false
   private afterBatchCallbacks: (() => void)[] = []
+  private readonly batchEnds: (() => void)[] = []
+  private single = false
   private readonly savepoint: { run(): unknown }
   private readonly release: { run(): unknown }
   private readonly rollbackTo: { run(): unknown }
@@ -68,6 +70,23 @@ export class Writer {
     else callback()
   }
 
+  /**
+   * Registers `write`, run at the end of every batch, before its COMMIT and in its transaction:
+   * what the batch's units left to be written once for all of them (a program's click count for
+   * the day, written once however many of its clicks the batch holds). A throw fails the batch.
+   */
+  beforeCommit(write: () => void): void {
+    this.batchEnds.push(write)
+  }
+
+  /**
+   * Whether the unit now running is a single-write unit (runSingleWrite): a unit that no SAVEPOINT
+   * can undo in part, so what it leaves for the batch's end stays true once it has returned.
+   */
+  get inSingleWrite(): boolean {
+    return this.single
+  }
+
   /** Runs the queued batch now (shutdown: nothing queued is dropped). */
   drain(): void {
     this.flush()
@@ -99,10 +118,13 @@ export class Writer {
     }
     for (const p of batch) {
       if (p.single) {
+        this.single = true
         try {
           outcomes.push({ ok: true, value: p.unit() })
         } catch (error) {
           outcomes.push({ ok: false, value: error })
+        } finally {
+          this.single = false
         }
         continue
       }
@@ -117,6 +139,7 @@ export class Writer {
       }
     }
     try {
+      for (const write of this.batchEnds) write()
       this.client.exec('COMMIT')
     } catch (error) {
       try {

@@ -2,44 +2,6 @@ import type { Program } from '../db/schema.ts'
 import { affOf, decideLink, type AffResult, type LinkDecision } from '../domain/click.ts'
 import type { TrackingDeps } from './deps.ts'
 
-/** Base 62 in ASCII order, so that the time part of ids sorts as the time does. */
-const ORDERED = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
-
-/**
- * A new click id: `clk_`, the time in milliseconds as 7 ordered base-62 characters, then 96
- * random bits as 16 URL-safe characters (docs/decisions.md: at least 96, unguessable). The time
- * prefix keeps each batch's inserts into the click_id index on one or two B-tree pages; random
- * ids touched a page per click, and the COMMIT wrote (and fsynced) every one of them.
- */
-export function newClickId(now: number): string {
-  const ms = Math.max(0, Math.floor(now))
-  if (ms !== prefixMs) {
-    let time = ''
-    for (let t = ms, i = 0; i < 7; i++, t = Math.floor(t / 62)) time = ORDERED[t % 62] + time
-    prefix = `clk_${time}`
-    prefixMs = ms
-  }
-  return prefix + randomPart()
-}
-
-// The clicks of one millisecond share their prefix: it is written out once per millisecond.
-let prefixMs = -1
-let prefix = ''
-
-// The random parts come from a pool filled by the CSPRNG 256 ids at a time, each byte used once:
-// randomBytes(12) per click cost 0.6 µs, the pool's slice 0.06 µs (issue 14).
-const RANDOM_BYTES = 12
-const pool = Buffer.alloc(RANDOM_BYTES * 256)
-let poolAt = pool.length
-
-function randomPart(): string {
-  if (poolAt === pool.length) {
-    crypto.getRandomValues(pool)
-    poolAt = 0
-  }
-  return pool.toString('base64url', poolAt, (poolAt += RANDOM_BYTES))
-}
-
 export interface ClickInput {
   programId: number
   linkId: number
@@ -58,23 +20,20 @@ export interface ClickInput {
  */
 export function recordClick(deps: TrackingDeps, input: ClickInput): Promise<string> {
   const store = deps.database.stores.tracking
-  // One write (the click row; its rollup is the trigger's, inside the same statement).
-  return deps.database.writer.runSingleWrite(() => {
-    const known = input.clickId !== null && store.clickKnown(input.programId, input.clickId)
-    const createdAt = deps.clock.now()
-    const clickId = known ? input.clickId! : newClickId(createdAt)
+  // One write: the click row, numbered by the store, which seals a new id with its row; the store
+  // adds it to daily_counts at the end of the batch, before COMMIT.
+  return deps.database.writer.runSingleWrite(() =>
     store.insertClick({
-      clickId,
+      clickId: input.clickId !== null && store.clickKnown(input.programId, input.clickId) ? input.clickId : null,
       programId: input.programId,
       linkId: input.linkId,
       partnerId: input.partnerId,
       testMode: input.testMode,
       ip: input.ip,
       userAgent: input.userAgent,
-      createdAt,
-    })
-    return clickId
-  })
+      createdAt: deps.clock.now(),
+    }),
+  )
 }
 
 export interface ClickRequest {

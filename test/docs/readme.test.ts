@@ -97,7 +97,7 @@ test('the README quick start, first hour and examples run as written and answer 
     expect(answers.map((a) => a.index)).toEqual(expected.map((_, i) => i))
     for (const { index, text } of answers) expect(text).toMatch(pattern(expected[index]))
     expect(out).toMatch(/program API key: \S{20,}/)
-    expect(out).toMatch(/click id: clk_\S{23}\n/)
+    expect(out).toMatch(/click id: clk_\S{24}\n/)
   } finally {
     // The README's `npm start &` runs in the script's process group: stop it with the script.
     try {

@@ -43,8 +43,8 @@ describe('a click on an active link', () => {
     const reply = await k.click(f)
     expect(reply.status).toBe(200)
     expect(reply.body).toEqual({ success: true, click_id: expect.any(String), cookie_window_days: 45 })
-    // A 7-character time prefix, then 96 random bits (docs/decisions.md: at least 96) as 16 base64url characters.
-    expect(reply.body.click_id).toMatch(/^clk_[0-9A-Za-z]{7}[A-Za-z0-9_-]{16}$/)
+    // 24 base64url characters: the sealed row and 96 random bits (docs/decisions.md: at least 96; src/domain/click-id.ts).
+    expect(reply.body.click_id).toMatch(/^clk_[A-Za-z0-9_-]{24}$/)
     expect(reply.headers.get('x-request-id')).toBeTruthy()
     expect(k.count('SELECT count(*) AS n FROM clicks WHERE click_id = ? AND partner_id = ?', reply.body.click_id, f.partnerId)).toBe(1)
   })
