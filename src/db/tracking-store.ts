@@ -32,12 +32,12 @@ interface ClickCount {
   clicks: number
 }
 
-/** A customer row of the plain statements (test_mode stored as 0 or 1), or null. */
-function saleCustomer(row: unknown): SaleCustomer | null {
+/** A row of the plain statements with test_mode (stored as 0 or 1) made a boolean, or null. */
+function withTestMode<T extends { testMode: boolean }>(row: unknown): T | null {
   if (!row) return null
-  const customer = row as Omit<SaleCustomer, 'testMode'> & { testMode: number | boolean }
-  customer.testMode = customer.testMode === 1
-  return customer as SaleCustomer
+  const read = row as Omit<T, 'testMode'> & { testMode: number | boolean }
+  read.testMode = read.testMode === 1
+  return read as unknown as T
 }
 
 /**
@@ -197,10 +197,7 @@ export class TrackingStore {
     const row = this.clickIds().rowOf(clickId)
     const found =
       row !== null ? this.s.clickAt.get(row, clickId) : clickId.length !== CLICK_ID_LENGTH ? this.s.legacyClick.get(clickId) : null
-    if (!found) return null
-    const click = found as Omit<FirstClick, 'testMode'> & { programId: number; testMode: number | boolean }
-    click.testMode = click.testMode === 1
-    return click as FirstClick & { programId: number }
+    return withTestMode<FirstClick & { programId: number }>(found)
   }
 
   /** The referral link named by `aff`, with its program's window and origins (null when the link names none). */
@@ -283,11 +280,11 @@ export class TrackingStore {
   }
 
   customerByKey(programId: number, customerKey: string): SaleCustomer | null {
-    return saleCustomer(this.s.byKey.get(programId, customerKey))
+    return withTestMode<SaleCustomer>(this.s.byKey.get(programId, customerKey))
   }
 
   customerByClick(programId: number, clickId: string): SaleCustomer | null {
-    return saleCustomer(this.s.byClick.get(programId, clickId))
+    return withTestMode<SaleCustomer>(this.s.byClick.get(programId, clickId))
   }
 
   /** Creates a customer attributed to its first click (test data when that click is); returns its id. */

@@ -63,7 +63,7 @@ test('a batch of clicks over programs, days and modes is counted once per key, e
   expect(database.writer.stats.batches).toBe(batches + 1)
   const { counted, rows } = compare()
   expect(counted).toEqual(rows)
-  expect(rows.reduce((n, r) => n + (r as { clicks: number }).clicks, 0)).toBe(200)
+  expect((rows as { clicks: number }[]).reduce((n, r) => n + r.clicks, 0)).toBe(200)
 })
 
 test('a batch that fails before COMMIT keeps neither its clicks nor their counts, and the next batch counts its own only', async () => {

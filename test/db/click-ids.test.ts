@@ -27,10 +27,10 @@ function writePrograms(db: SqliteDatabase) {
     INSERT INTO links (id, program_id, partner_id, short_link, created_at) VALUES (1, 1, 1, 'one', 0), (2, 2, 2, 'two', 0);`)
 }
 
-/** A click of program `program` through the store, in a writer unit as the click route writes it. */
-function click(program: 1 | 2, clickId: string | null = null, at = 5 * DAY): Promise<string> {
-  const store = database.stores.tracking
-  return database.writer.runSingleWrite(() =>
+/** A click of program `program` through the store of `on`, in a writer unit as the click route writes it. */
+function click(program: 1 | 2, clickId: string | null = null, at = 5 * DAY, on: SvcDatabase = database): Promise<string> {
+  const store = on.stores.tracking
+  return on.writer.runSingleWrite(() =>
     store.insertClick({
       clickId,
       programId: program,
@@ -187,30 +187,8 @@ test('the migration keeps the clicks, counts and ids written before it; clicks a
     expect(store.firstClick(1, `clk_${'r'.repeat(22)}`)).toMatchObject({ createdAt: 1 * DAY, partnerId: 1 })
     expect(store.programOfClick(`clk_0AbCdEf${'t'.repeat(16)}`)).toBe(2)
     expect(store.clickKnown(2, `clk_${'r'.repeat(22)}`)).toBe(false)
-    const repeated = await migrated.writer.runSingleWrite(() =>
-      store.insertClick({
-        clickId: `clk_${'r'.repeat(22)}`,
-        programId: 1,
-        linkId: 1,
-        partnerId: 1,
-        testMode: false,
-        ip: null,
-        userAgent: null,
-        createdAt: 3 * DAY,
-      }),
-    )
-    const fresh = await migrated.writer.runSingleWrite(() =>
-      store.insertClick({
-        clickId: null,
-        programId: 1,
-        linkId: 1,
-        partnerId: 1,
-        testMode: false,
-        ip: null,
-        userAgent: null,
-        createdAt: 3 * DAY,
-      }),
-    )
+    const repeated = await click(1, `clk_${'r'.repeat(22)}`, 3 * DAY, migrated)
+    const fresh = await click(1, null, 3 * DAY, migrated)
     expect(repeated).toBe(`clk_${'r'.repeat(22)}`)
     expect(rows(migrated.client).slice(-2)).toEqual([
       { id: 10, clickId: repeated, programId: 1 },
