@@ -21,6 +21,32 @@ afterEach(() => {
 })
 
 describe('the group-commit writer', () => {
+  test('beforeCommit writes run once per batch, after every unit, inside the transaction; a throw fails the whole batch', async () => {
+    const seen: string[] = []
+    let fail = false
+    database.writer.beforeCommit(() => {
+      const keys = database.client.prepare("SELECT key FROM settings WHERE key LIKE 'hook-%' ORDER BY key").all() as { key: string }[]
+      seen.push(keys.map((k) => k.key).join(','))
+      insert(`hook-end-${seen.length}`)()
+      if (fail) throw new Error('no room')
+    })
+    const modes: boolean[] = []
+    const single = (key: string) => () => {
+      modes.push(database.writer.inSingleWrite)
+      insert(key)()
+    }
+    await Promise.all([database.writer.runSingleWrite(single('hook-a')), database.writer.run(single('hook-b'))])
+    expect(modes).toEqual([true, false])
+    expect(database.writer.inSingleWrite).toBe(false)
+    expect(seen).toEqual(['hook-a,hook-b'])
+    fail = true
+    const failed = await Promise.allSettled([database.writer.runSingleWrite(insert('hook-c'))])
+    expect(failed[0].status).toBe('rejected')
+    const keys = database.client.prepare("SELECT key FROM settings WHERE key LIKE 'hook-%' ORDER BY key").all()
+    // The failed batch's unit and its end are both gone; the first batch's end stayed.
+    expect(keys).toEqual([{ key: 'hook-a' }, { key: 'hook-b' }, { key: 'hook-end-1' }])
+  })
+
   test('units queued together share one transaction and fail or succeed independently', async () => {
     const before = database.writer.stats.batches
     const outcomes = await Promise.allSettled([
