@@ -6,7 +6,7 @@ import { t } from 'elysia'
 
 export const ClickAnswer = t.Object({
   success: t.Literal(true),
-  click_id: t.String({ description: 'Store it in the svc_click_id cookie' }),
+  click_id: t.String({ description: 'Opaque: clk_ and 24 URL-safe characters. Store it in the svc_click_id cookie' }),
   cookie_window_days: t.Integer({ description: "The program's attribution_window_days" }),
 })
 
