@@ -27,11 +27,11 @@ type ModeTable = SQLiteTable & { programId: SQLiteColumn; testMode: SQLiteColumn
 
 /**
  * The counts of a program, the one source for readiness and GET /api/v1/cli/status. Clicks and
- * sales are the sums of the program's daily_counts rows, kept in each write's own transaction (the
- * triggers of migration 0005; the tracking store's count per batch for clicks) (neither table has an index by program: each would cost every
- * COMMIT a page per program, issue 14); leads and commissions are counted on each call, one
- * grouped query per kind (both routes are rate limited). Test-mode records count under `test`
- * only (issue 4), never under `live`.
+ * sales are the sums of the program's daily_counts rows, kept in each write's own transaction by
+ * the triggers of migration 0005 and, for clicks, the tracking store's count per batch (neither
+ * table has an index by program: each would cost every COMMIT a page per program, issue 14);
+ * leads and commissions are counted on each call, one grouped query per kind (both routes are
+ * rate limited). Test-mode records count under `test` only (issue 4), never under `live`.
  */
 export class CountStore {
   constructor(private readonly connection: Connection) {}
