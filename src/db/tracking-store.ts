@@ -177,11 +177,12 @@ export class TrackingStore {
   }
 
   private writeClickCounts(): void {
-    if (this.batchClicks.size === 0) return
-    const counts = [...this.batchClicks.values()]
-    // Emptied first: a batch that fails from here on is rolled back whole, its counts with it.
-    this.batchClicks.clear()
-    for (const c of counts) this.s.countClicks.run(c.programId, c.partnerId, c.day, c.test, c.clicks)
+    try {
+      for (const c of this.batchClicks.values()) this.s.countClicks.run(c.programId, c.partnerId, c.day, c.test, c.clicks)
+    } finally {
+      // Emptied whatever happens: a batch that fails here is rolled back whole, its counts with it.
+      this.batchClicks.clear()
+    }
   }
 
   /** The click id codec under this database's key (migration 0012 draws it), made at first use. */
@@ -226,14 +227,15 @@ export class TrackingStore {
     createdAt: number
   }): string {
     if (this.nextRow === 0) this.nextRow = this.lastClickRow() + 1
+    const row = this.nextRow++
     try {
-      return this.insertClickAt(this.nextRow++, values)
+      return this.insertClickAt(row, values)
     } catch (error) {
       // Another writer took the row (a tool on the same file): number again from the table, once.
       const last = this.lastClickRow()
-      if (last < this.nextRow - 1) throw error
-      this.nextRow = last + 1
-      return this.insertClickAt(this.nextRow++, values)
+      if (last < row) throw error
+      this.nextRow = last + 2
+      return this.insertClickAt(last + 1, values)
     }
   }
 
