@@ -13,7 +13,7 @@ import { systemClock } from '../src/clock.ts'
 import { loadConfig } from '../src/config.ts'
 import { openDatabase } from '../src/db/open.ts'
 import { createApp } from '../src/http/app.ts'
-import { RateLimiter } from '../src/http/rate-limit.ts'
+import { RateLimiter } from '../src/http/pipeline/rate-limit.ts'
 import { bunRuntime } from '../src/runtime/bun.ts'
 
 const CLICKS = Number(process.env.BENCH_DASHBOARD_CLICKS ?? 1_000_000)

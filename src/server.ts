@@ -5,8 +5,8 @@ import { openDatabase, type Database } from './db/open.ts'
 import { createApp } from './http/app.ts'
 import { lineLog } from './log.ts'
 import type { Deps } from './http/deps.ts'
-import { RateLimiter } from './http/rate-limit.ts'
-import { drainable } from './http/shutdown.ts'
+import { RateLimiter } from './http/pipeline/rate-limit.ts'
+import { drainable } from './http/pipeline/shutdown.ts'
 import type { Runtime } from './runtime/runtime.ts'
 
 export interface Started {

@@ -1,6 +1,6 @@
 import { createInterface, type Interface } from 'node:readline/promises'
 import { COMMISSION_TYPES } from '../domain/commission.ts'
-import { cli as messages } from '../http/messages.ts'
+import { cli as messages } from '../domain/messages.ts'
 import { flagValues } from './args.ts'
 import type { Ctx } from './context.ts'
 import { CliError, usageError } from './errors.ts'

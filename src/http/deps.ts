@@ -2,7 +2,7 @@ import type { Clock } from '../clock.ts'
 import type { Config } from '../config.ts'
 import type { KeyMatch } from '../db/credentials.ts'
 import type { Database } from '../db/open.ts'
-import type { RateLimiter } from './rate-limit.ts'
+import type { RateLimiter } from './pipeline/rate-limit.ts'
 
 /** Everything the HTTP layer is built from; main.ts and the test helpers assemble it. */
 export interface Deps {

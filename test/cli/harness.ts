@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'bun:test'
 import type { Api } from '../helpers.ts'
-import { idToken, newAccount, startCliApi } from '../http/cli-fixtures.ts'
+import { idToken, newAccount, startCliApi } from '../http/cli/fixtures.ts'
 import { runCli, tempHome, type CliResult } from './run-cli.ts'
 
 /** What the program sent, as the tap saw it on its way to the real server. */

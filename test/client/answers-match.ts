@@ -1,8 +1,8 @@
 // Compiled (never run) by test/client/package.test.ts: `tsc` fails when the client package's
 // plain types differ from the server's TypeBox schemas, so the two copies cannot drift.
-import type * as Server from '../../src/http/track-answers.ts'
+import type * as Server from '../../src/http/track/answers.ts'
 import type { CURRENCIES } from '../../src/domain/commission.ts'
-import type { PROVIDERS } from '../../src/http/track-schemas.ts'
+import type { PROVIDERS } from '../../src/http/track/schemas.ts'
 import type * as Client from '../../src/client/answers.ts'
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync,
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startApi, type Api, type Fixture } from '../helpers.ts'
-import { kit, roomy } from '../http/tracking-kit.ts'
+import { kit, roomy } from '../http/track/kit.ts'
 
 const ROOT = join(import.meta.dir, '..', '..')
 const BIN = join(ROOT, 'node_modules', '.bin')

@@ -1,4 +1,4 @@
-// The README's quick start, first hour and examples run as written: their shell blocks, in order,
+// The README's quick start, first hour, examples and sign-in links run as written: their shell blocks, in order,
 // in one bash, against the real server that `npm start` starts. Only the port differs (a free
 // one instead of 3000, so that the suite may run beside a server) and the database is a
 // temporary file. Each comment line starting with `# {` is the answer the command before it
@@ -39,8 +39,10 @@ const pattern = (expected: string) =>
       .join('[\\s\\S]*')}$`,
   )
 
-test('the README quick start, first hour and examples run as written and answer what they show', async () => {
-  const blocks = ['Quick start', 'First hour', 'Examples'].flatMap((h) => shellBlocks(README, h))
+test('the README quick start, first hour, examples and sign-in links run as written and answer what they show', async () => {
+  // The sign-in links name the account and partner the quick start made (a partner id that the
+  // quick start never made once sat there).
+  const blocks = ['Quick start', 'First hour', 'Examples', 'Dashboard and partner portal'].flatMap((h) => shellBlocks(README, h))
   expect(blocks.length).toBeGreaterThanOrEqual(6)
   const port = await freePort()
   const script = blocks.join('\n').replaceAll('localhost:3000', `localhost:${port}`)

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import { readEnvelope, readEvent, type StripeEnvelope } from '../../src/domain/stripe-event.ts'
-import { checkoutSession, event, referralMetadata, subscriptionInvoice } from '../http/webhooks-stripe-fixtures.ts'
+import { checkoutSession, event, referralMetadata, subscriptionInvoice } from '../http/webhooks/fixtures.ts'
 
 const created = 1_780_000_000
 const program = { id: 7, livemode: false }

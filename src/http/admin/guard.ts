@@ -1,9 +1,9 @@
 import { sameDigest, hashSecret } from '../../db/credentials.ts'
 import type { Deps } from '../deps.ts'
-import { HttpError } from '../envelope.ts'
-import { auth, shared } from '../messages.ts'
-import { readBearer } from '../auth.ts'
-import { stateOf } from '../request-state.ts'
+import { HttpError } from '../pipeline/envelope.ts'
+import { auth, shared } from '../../domain/messages.ts'
+import { readBearer } from '../pipeline/auth.ts'
+import { stateOf } from '../pipeline/request-state.ts'
 
 /** Wrong admin tokens a client IP may send a minute before it is refused (docs/decisions.md, Hostile input). */
 const WRONG_TOKENS_PER_MINUTE = 10

@@ -1,8 +1,8 @@
 import { Elysia } from 'elysia'
 import type { Deps } from '../deps.ts'
-import { doc } from '../docs.ts'
-import { HttpError, ok } from '../envelope.ts'
-import { bodyChecker } from '../validate.ts'
+import { doc } from '../pipeline/doc.ts'
+import { HttpError, ok } from '../pipeline/envelope.ts'
+import { bodyChecker } from '../pipeline/validate.ts'
 import { idParam, requireAdmin } from './guard.ts'
 import { CreateLink, CreatePartner, UpdateLink } from './schemas.ts'
 

@@ -1,10 +1,10 @@
 import { Elysia } from 'elysia'
 import type { ListName } from '../../db/list-store.ts'
 import type { Deps } from '../deps.ts'
-import { doc } from '../docs.ts'
-import { HttpError } from '../envelope.ts'
+import { doc } from '../pipeline/doc.ts'
+import { HttpError } from '../pipeline/envelope.ts'
 import { idParam, listed, page, requireAdmin } from './guard.ts'
-import { commissionStatuses } from './payouts.ts'
+import { commissionStatuses } from '../../tracking/commission-status.ts'
 import { presentRow } from './present.ts'
 
 /** The read routes: each a program's records, newest first, `?limit` and `?cursor` paginated. */

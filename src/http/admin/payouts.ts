@@ -1,14 +1,14 @@
-import { noBody } from '../body.ts'
+import { noBody } from '../pipeline/body.ts'
 import { Elysia } from 'elysia'
 import type { PayoutChange, PayoutStatus } from '../../db/payout-store.ts'
 import type { Payout } from '../../db/schema.ts'
-import { dueEntries, entryStatus, planPayouts, type CommissionStatus } from '../../domain/payout.ts'
+import { dueEntries, planPayouts } from '../../domain/payout.ts'
 import type { Deps } from '../deps.ts'
-import { doc } from '../docs.ts'
-import { HttpError, ok } from '../envelope.ts'
-import { payout as messages } from '../messages.ts'
-import { bodyChecker } from '../validate.ts'
-import { payoutsCsvText } from './csv.ts'
+import { doc } from '../pipeline/doc.ts'
+import { HttpError, ok } from '../pipeline/envelope.ts'
+import { payout as messages } from '../../domain/messages.ts'
+import { bodyChecker } from '../pipeline/validate.ts'
+import { payoutsCsvText } from '../pipeline/csv.ts'
 import { idParam, listed, page, requireAdmin } from './guard.ts'
 import { presentRow } from './present.ts'
 import { MarkPaid, RunPayouts } from './schemas.ts'
@@ -39,20 +39,6 @@ function changed(change: PayoutChange, conflict: string) {
   if (change.kind === 'not_found') throw new HttpError(404, messages.notFound)
   if (change.kind === 'conflict') throw new HttpError(409, conflict)
   return ok(presentPayout(change.payout))
-}
-
-/**
- * The status of each of the given ledger entries of a program at `now` (the commissions read
- * route shows it beside each entry).
- */
-export function commissionStatuses(deps: Deps, programId: number, entryIds: number[]): Map<number, CommissionStatus> {
-  const store = deps.database.stores.payouts
-  const terms = store.findTerms(programId)
-  const now = deps.clock.now()
-  const statuses = new Map<number, CommissionStatus>()
-  if (!terms) return statuses
-  for (const row of store.ledgerOf(entryIds)) statuses.set(row.id, entryStatus(row, terms.holdingPeriodDays, now))
-  return statuses
 }
 
 /** The operator API's payouts (docs/decisions.md, Payouts): runs, listing, detail, paid, cancel, CSV. */

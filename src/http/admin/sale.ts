@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import type { Deps } from '../deps.ts'
-import { doc } from '../docs.ts'
-import { HttpError, ok } from '../envelope.ts'
+import { doc } from '../pipeline/doc.ts'
+import { HttpError, ok } from '../pipeline/envelope.ts'
 import { idParam, requireAdmin } from './guard.ts'
 import { presentRow } from './present.ts'
 

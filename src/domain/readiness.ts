@@ -1,0 +1,81 @@
+import { iso } from './time.ts'
+
+/** What the checklist reads of a program (its row, structurally). */
+interface ReadinessProgram {
+  id: number
+  domain: string
+  allowedOrigins: string[]
+}
+
+/** One mode's counts, as the count store reports them. */
+interface ModeCounts {
+  clicks: number
+  leads: number
+  provisional_leads: number
+  sales: number
+}
+
+/** The program's facts the checklist is decided from (the count store's readinessFacts). */
+interface ReadinessFacts {
+  counts: { live: ModeCounts; test: ModeCounts }
+  activeLinks: number
+  processorEvents: number
+}
+
+interface Check {
+  id: string
+  ok: boolean
+  message: string
+}
+
+/** The checklist of GET /api/v1/programs/me/readiness, in the order an integration gets through it. */
+export function readinessChecks(program: ReadinessProgram, key: { rotateBy: number | null }, facts: ReadinessFacts): Check[] {
+  const { live, test } = facts.counts
+  const origins = [`https://${program.domain}`, `https://*.${program.domain}`, ...program.allowedOrigins]
+  return [
+    key.rotateBy === null
+      ? { id: 'api_key', ok: true, message: 'The API key is valid.' }
+      : {
+          id: 'api_key',
+          ok: false,
+          message: `The API key is marked for rotation and stops working at ${iso(key.rotateBy)}; regenerate it: POST /api/v1/admin/programs/${program.id}/api-key (operator API).`,
+        },
+    { id: 'browser_origins', ok: program.domain !== '', message: `Browser calls are accepted from ${origins.join(', ')}.` },
+    facts.activeLinks > 0
+      ? { id: 'active_link', ok: true, message: `${facts.activeLinks} active partner link(s).` }
+      : { id: 'active_link', ok: false, message: 'No active referral link with a partner: create a partner and a link.' },
+    {
+      id: 'first_click',
+      ok: live.clicks > 0,
+      message: live.clicks > 0 ? 'Clicks received.' : 'No live click yet: load the tracker on a page opened with ?aff=<short_link>.',
+    },
+    {
+      id: 'first_lead',
+      ok: live.leads > 0,
+      message:
+        live.leads > 0
+          ? 'Leads received.'
+          : live.provisional_leads > 0
+            ? 'Only provisional (browser-mode) leads: report signups from the server with the API key.'
+            : 'No live lead yet: report signups to POST /api/v1/track/lead.',
+    },
+    {
+      id: 'first_sale',
+      ok: live.sales > 0 || facts.processorEvents > 0,
+      message:
+        live.sales > 0 || facts.processorEvents > 0
+          ? 'Sales or payment-processor events received.'
+          : 'No live sale yet: report payments to POST /api/v1/track/sale or connect the payment processor.',
+    },
+    {
+      id: 'live_data',
+      ok: live.clicks + live.leads + live.sales > 0,
+      message:
+        live.clicks + live.leads + live.sales > 0
+          ? 'Live data is flowing.'
+          : test.clicks + test.leads + test.sales > 0
+            ? 'Only test-mode data so far.'
+            : 'No data yet.',
+    },
+  ]
+}

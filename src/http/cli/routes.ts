@@ -1,0 +1,29 @@
+import { Elysia } from 'elysia'
+import { cliAuthRoutes } from './auth.ts'
+import { cliDashboardLinkRoute } from './dashboard-link.ts'
+import { cliLoginPage } from './login-page.ts'
+import { cliProgramRoutes } from './programs.ts'
+import { cliStatusRoutes } from './status.ts'
+import { cliTestEventRoutes } from './test-event.ts'
+import type { Deps } from '../deps.ts'
+import { doc } from '../pipeline/doc.ts'
+import { HttpError } from '../pipeline/envelope.ts'
+import { shared } from '../../domain/messages.ts'
+
+/** Every /api/v1/cli/* route of docs/api.md (Command-line routes), and the login page they link to. */
+export function cliRoutes(deps: Deps) {
+  return new Elysia({ name: 'cli' })
+    .use(cliAuthRoutes(deps))
+    .use(cliLoginPage(deps))
+    .use(cliProgramRoutes(deps))
+    .use(cliStatusRoutes(deps))
+    .use(cliTestEventRoutes(deps))
+    .use(cliDashboardLinkRoute(deps))
+    .post(
+      '/api/v1/cli/stripe-connect',
+      () => {
+        throw new HttpError(410, shared.stripeConnectRetired)
+      },
+      { detail: doc('Retired: connect the payment processor from the dashboard', 'cli', { description: 'Always answers 410 GoneError.' }) },
+    )
+}

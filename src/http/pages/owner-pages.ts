@@ -1,0 +1,353 @@
+import type {
+  DayPoint,
+  EventRow,
+  Funnel,
+  LedgerRow,
+  LinkRow,
+  Money,
+  Paged,
+  PartnerFigures,
+  PartnerRow,
+  SaleRow,
+} from '../../db/dashboard-store.ts'
+import type { ApiKey, Program } from '../../db/schema.ts'
+import { barChart } from './chart.ts'
+import { count, dayLabel, money, when } from './format.ts'
+import { html, type Safe } from './html.ts'
+import { csrfField } from './layout.ts'
+
+/** Fixed texts of the `?done=` and `?error=` notices after a form (never echoed from the query). */
+export const notices: Record<string, string> = {
+  partner_created: 'Partner created.',
+  link_created: 'Link created.',
+  link_on: 'Link turned on: clicks count again.',
+  link_off: 'Link turned off: its clicks now answer 410 link_disabled.',
+  settings_saved: 'Settings saved.',
+  origins_saved: 'Allowed origins saved.',
+  stripe_saved: 'Stripe webhook signing secret saved.',
+  rotation_marked: 'The API key is marked for rotation.',
+  short_link_taken: 'That short link is already taken (short links are unique across the server).',
+  short_link_invalid: 'A short link is 1 to 100 letters, digits, - or _.',
+  no_partner: 'Choose a partner of this program.',
+  partner_invalid: 'A partner needs a name of at most 200 characters and, if given, a valid email.',
+  settings_invalid:
+    'Not saved: check the fields (name, host name, a positive rate, a window of 1 to 3650 days, a holding period of 0 to 365 days, a minimum of 0 or more).',
+  payouts_run: 'Payout run done.',
+  payouts_none: 'Nothing is due: no payout was created.',
+  payout_paid: 'Payout marked paid.',
+  payout_canceled: 'Payout canceled: its commissions are due again.',
+  payout_conflict: 'A paid payout cannot be canceled, nor a canceled one paid.',
+  payout_missing: 'No such payout in this program.',
+  until_invalid: 'Give a date such as 2026-06-30.',
+  origins_invalid: 'Not saved: each line must be an origin such as https://shop.example.',
+  stripe_invalid: 'Not saved: the signing secret starts with whsec_.',
+  rotation_invalid: 'Give the date when the key stops working.',
+  rotation_no_key: 'The program has no active API key.',
+  link_missing: 'No such link in this program.',
+}
+
+/** The notice of a `?done=` or `?error=` code after a form: a fixed text, never the query echoed. */
+export function notice(query: Record<string, string | undefined>): Safe {
+  const done = query.done && notices[query.done]
+  const error = query.error && notices[query.error]
+  return html`${done ? html`<p class="note" role="status">${done}</p>` : ''}${error ? html`<p class="error" role="alert">${error}</p>` : ''}`
+}
+
+const tabs = [
+  ['', 'Overview'],
+  ['/partners', 'Partners'],
+  ['/sales', 'Sales'],
+  ['/commissions', 'Commissions'],
+  ['/payouts', 'Payouts'],
+  ['/events', 'Stripe events'],
+  ['/settings', 'Settings'],
+] as const
+
+/** The program's title and its tabs. */
+export function programHeader(program: Program, current: string): Safe {
+  const base = `/dashboard/programs/${program.id}`
+  return html`<p class="muted"><a href="/dashboard">All programs</a></p><h1>${program.name} <span class="muted">#${program.id} · ${program.domain}</span></h1>
+<nav class="tabs">${tabs.map(([path, label]) => html`<a href="${base}${path}"${path === current ? html` aria-current="page"` : ''}>${label}</a>`)}</nav>`
+}
+
+/** The four funnel figures as cards (clicks, leads, customers, sales). */
+export function funnelCards(f: Funnel): Safe {
+  const card = (n: number, label: string) => html`<div class="card"><b>${count(n)}</b><span>${label}</span></div>`
+  return html`<div class="cards" data-funnel>${card(f.clicks, 'clicks')}${card(f.leads, 'leads')}${card(f.customers, 'customers')}${card(f.sales, 'sales')}</div>`
+}
+
+/** Revenue, refunded revenue and net commissions, one row per currency. */
+export function moneyTable(rows: Money[]): Safe {
+  if (rows.length === 0) return html`<p class="muted">No revenue yet.</p>`
+  return html`<table><thead><tr><th>Currency</th><th class="n">Revenue</th><th class="n hide-narrow">Refunded</th><th class="n">Commissions (net)</th></tr></thead><tbody>
+${rows.map((m) => html`<tr data-currency="${m.currency}"><td>${m.currency}</td><td class="n">${money(m.revenueCents, m.currency)}</td><td class="n hide-narrow">${money(m.refundedCents, m.currency)}</td><td class="n">${money(m.commissionCents, m.currency)}</td></tr>`)}
+</tbody></table>`
+}
+
+/** GET /dashboard: every program of the account with its funnel. */
+export function programsPage(list: { program: Program; funnel: Funnel; money: Money[] }[]): Safe {
+  if (list.length === 0) {
+    return html`<h1>Your programs</h1><p class="note">No program yet. Create one with <code>svc init</code> or the operator API (<code>POST /api/v1/admin/programs</code>).</p>`
+  }
+  return html`<h1>Your programs</h1>${list.map(
+    ({
+      program,
+      funnel,
+      money: m,
+    }) => html`<section class="panel"><h2><a href="/dashboard/programs/${program.id}">${program.name}</a> <span class="muted">#${program.id} · ${program.domain}</span></h2>
+${funnelCards(funnel)}<h3>Revenue and commissions</h3>${moneyTable(m)}</section>`,
+  )}`
+}
+
+const checkHelp: Record<string, (p: Program) => Safe> = {
+  api_key: (p) => html`Regenerate the key in <a href="/dashboard/programs/${p.id}/settings">Settings</a> and deploy the new one.`,
+  active_link: (p) => html`Create a partner and a link on <a href="/dashboard/programs/${p.id}/partners">Partners</a>.`,
+  first_click: (p) =>
+    html`Install the tracker (<a href="/dashboard/programs/${p.id}/settings#tracker">snippet in Settings</a>) and open your site with <code>?aff=</code> and a short link.`,
+  first_lead: () => html`Call <code>POST /api/v1/track/lead</code> from your server at signup, with the click id and your customer key.`,
+  first_sale: (p) =>
+    html`Call <code>POST /api/v1/track/sale</code>, or add the Stripe webhook shown in <a href="/dashboard/programs/${p.id}/settings#stripe">Settings</a>.`,
+  live_data: () => html`Send a real (not test-mode) click, lead or sale.`,
+  browser_origins: (p) => html`Add your site's origins in <a href="/dashboard/programs/${p.id}/settings#origins">Settings</a>.`,
+}
+
+/** GET /dashboard/programs/:id: funnel, money, the per-day charts and the readiness checklist. */
+export function overviewPage(
+  program: Program,
+  data: {
+    funnel: Funnel
+    test: Funnel
+    money: Money[]
+    days: DayPoint[]
+    span: number
+    checks: { id: string; ok: boolean; message: string }[]
+  },
+): Safe {
+  const { days, span } = data
+  const first = dayLabel(days[0].day)
+  const last = dayLabel(days[days.length - 1].day)
+  const currencies = [...new Set(days.flatMap((d) => Object.keys(d.revenue)))].sort()
+  const ready = data.checks.every((c) => c.ok)
+  const base = `/dashboard/programs/${program.id}`
+  return html`${programHeader(program, '')}
+<h2>Funnel <span class="muted">(live)</span></h2>${funnelCards(data.funnel)}
+${data.test.clicks + data.test.leads + data.test.sales > 0 ? html`<p class="muted">Test mode, not counted above: ${count(data.test.clicks)} clicks, ${count(data.test.leads)} leads, ${count(data.test.sales)} sales.</p>` : ''}
+<h2>Revenue and commissions</h2><div class="panel">${moneyTable(data.money)}</div>
+<h2>Per day, last ${span} days <span class="muted">(<a href="${base}?days=${span === 30 ? 90 : 30}">show ${span === 30 ? 90 : 30} days</a>)</span></h2>
+<div class="charts">${barChart(
+    'Clicks',
+    days.map((d) => d.clicks),
+    first,
+    last,
+    count,
+  )}${barChart(
+    'Leads',
+    days.map((d) => d.leads),
+    first,
+    last,
+    count,
+  )}
+${barChart(
+  'Sales',
+  days.map((d) => d.sales),
+  first,
+  last,
+  count,
+)}
+${
+  currencies.length === 0
+    ? barChart(
+        'Revenue',
+        days.map(() => 0),
+        first,
+        last,
+      )
+    : currencies.map((c) =>
+        barChart(
+          `Revenue ${c}`,
+          days.map((d) => d.revenue[c] ?? 0),
+          first,
+          last,
+          (n) => money(n, c),
+        ),
+      )
+}</div>
+<h2>Readiness ${ready ? html`<span class="ok">· ready</span>` : html`<span class="bad">· not ready yet</span>`}</h2>
+<div class="panel"><ul class="checks">${data.checks.map(
+    (c) => html`<li data-check="${c.id}"><span class="${c.ok ? 'ok' : 'bad'}">${c.ok ? '✓' : '✗'}</span> <b>${c.id}</b>: ${c.message}
+${c.ok ? '' : html`<br><span class="muted">What to do:</span> ${checkHelp[c.id]?.(program) ?? ''}`}</li>`,
+  )}</ul></div>`
+}
+
+/** The referral URL of a link: the program's site with `aff` (docs/decisions.md, Operator API). */
+export const referralUrl = (program: Program, link: LinkRow) => `https://${program.domain}/?aff=${encodeURIComponent(link.shortLink)}`
+
+/** A read-only field with a Copy button (the button needs the script; the field can be selected without it). */
+export function copyField(id: string, value: string): Safe {
+  return html`<div class="row"><input class="url" id="${id}" value="${value}" readonly aria-label="Referral URL"><button type="button" class="quiet" data-copy="${id}">Copy</button></div>`
+}
+
+function moneyList(rows: Money[], pick: (m: Money) => number): Safe {
+  return rows.length
+    ? html`${rows.map((m) => html`<span class="amount">${money(pick(m), m.currency)}</span>`)}`
+    : html`<span class="muted">–</span>`
+}
+
+/** A partner's commission in one currency by payout status (docs/decisions.md, Payouts). */
+export interface CommissionStatusTotals {
+  currency: string
+  pendingCents: number
+  dueCents: number
+  inPayoutCents: number
+  paidCents: number
+}
+
+/** GET /dashboard/programs/:id/partners: partners with figures and links, and the forms. */
+export function partnersPage(
+  program: Program,
+  data: {
+    partners: PartnerRow[]
+    links: LinkRow[]
+    figures: Map<number, PartnerFigures>
+    csrf: string
+    statuses?: Map<number, CommissionStatusTotals[]>
+  },
+): Safe {
+  const base = `/dashboard/programs/${program.id}`
+  const { csrf } = data
+  const byPartner = new Map<number, LinkRow[]>()
+  for (const link of data.links)
+    if (link.partnerId !== null) byPartner.set(link.partnerId, [...(byPartner.get(link.partnerId) ?? []), link])
+  const zero = { clicks: 0, leads: 0, customers: 0, sales: 0, money: [] }
+  return html`${programHeader(program, '/partners')}
+<section class="panel"><h2>Partners</h2>${
+    data.partners.length === 0
+      ? html`<p class="muted">No partner yet: create one below.</p>`
+      : data.partners.map((p) => {
+          const f = data.figures.get(p.id) ?? { partnerId: p.id, ...zero }
+          const status = data.statuses?.get(p.id)
+          const partnerLinks = byPartner.get(p.id) ?? []
+          return html`<article class="partner" data-partner="${p.id}"><div class="row spread"><div><b>${p.name ?? `Partner ${p.id}`}</b> <span class="muted">#${p.id}${p.email ? html` · ${p.email}` : ''}</span></div>
+<form method="post" action="${base}/partners/${p.id}/portal-link">${csrfField(csrf)}<button class="quiet">Portal link</button></form></div>
+<dl class="stats"><div><dt>Clicks</dt><dd data-stat="clicks">${count(f.clicks)}</dd></div><div><dt>Leads</dt><dd data-stat="leads">${count(f.leads)}</dd></div>
+<div><dt>Sales</dt><dd data-stat="sales">${count(f.sales)}</dd></div><div><dt>Revenue</dt><dd>${moneyList(f.money, (m) => m.revenueCents)}</dd></div></dl>
+<p class="commission"><span class="muted">Commission:</span> ${status?.length ? html`${status.map((s) => html`<span class="status-line" data-status-currency="${s.currency}">${money(s.pendingCents, s.currency)} pending · ${money(s.dueCents, s.currency)} due${s.inPayoutCents ? ` · ${money(s.inPayoutCents, s.currency)} in payout` : ''} · ${money(s.paidCents, s.currency)} paid</span>`)}` : moneyList(f.money, (m) => m.commissionCents)}</p>
+${
+  partnerLinks.length === 0
+    ? html`<p class="muted">No link yet.</p>`
+    : partnerLinks.map(
+        (l) => html`<div class="link" data-link="${l.shortLink}">${copyField(`link-${l.id}`, referralUrl(program, l))}
+<div class="row">${l.active ? html`<span class="ok">on</span>` : html`<span class="bad">off</span>`}<form method="post" action="${base}/links/${l.id}/active">${csrfField(csrf)}<input type="hidden" name="active" value="${l.active ? 'false' : 'true'}"><button class="quiet">${l.active ? 'Turn off' : 'Turn on'}</button></form></div></div>`,
+      )
+}</article>`
+        })
+  }</section>
+<section class="panel"><h2>Create a partner</h2><form class="stack" method="post" action="${base}/partners">${csrfField(csrf)}
+<label>Name <input name="name" maxlength="200" required></label><label>Email (optional) <input name="email" type="email" maxlength="254"></label>
+<div><button>Create partner</button></div></form></section>
+<section class="panel"><h2>Create a link</h2><form class="stack" method="post" action="${base}/links">${csrfField(csrf)}
+<label>Partner <select name="partner_id" required>${data.partners.map((p) => html`<option value="${p.id}">${p.name ?? `Partner ${p.id}`} (#${p.id})</option>`)}</select></label>
+<label><span>Short link (the <code>aff</code> value)</span> <input name="short_link" pattern="[A-Za-z0-9_\\-]{1,100}" maxlength="100" required></label>
+<div><button>Create link</button></div></form></section>`
+}
+
+/** The page that shows a new portal sign-in link once. */
+export function portalLinkPage(program: Program, partner: PartnerRow, link: { url: string; expires_at: string }): Safe {
+  return html`${programHeader(program, '/partners')}<section class="panel"><h2>Portal sign-in link for ${partner.name ?? `Partner ${partner.id}`}</h2>
+<p>Send this link to the partner. It signs them in to their portal once, until ${link.expires_at}.</p>${copyField('portal-link', link.url)}
+<p><a href="/dashboard/programs/${program.id}/partners">Back to partners</a></p></section>`
+}
+
+const more = (path: string, next: string | null) => (next ? html`<p><a href="${path}?cursor=${next}" rel="next">Older</a></p>` : '')
+
+/** GET /dashboard/programs/:id/sales: sales with their attribution record. */
+export function salesPage(program: Program, page: Paged<SaleRow>): Safe {
+  const path = `/dashboard/programs/${program.id}/sales`
+  return html`${programHeader(program, '/sales')}<section class="panel">${
+    page.rows.length === 0
+      ? html`<p class="muted">No sale yet.</p>`
+      : html`<table><thead><tr>
+<th>Sale</th><th class="n">Amount</th><th>Status</th><th>Partner</th><th class="hide-narrow">Customer</th><th>Why this partner</th></tr></thead><tbody>
+${page.rows.map(
+  (
+    s,
+  ) => html`<tr data-sale="${s.id}"><td>#${s.id} <code>${s.transactionId}</code><div class="muted">${when(s.occurredAt)}${s.testMode ? ' · test' : ''}</div></td>
+<td class="n">${money(s.amountCents, s.currency)}</td><td>${s.status}</td><td>${s.partnerName ?? (s.partnerId ? `#${s.partnerId}` : html`<span class="muted">none</span>`)}</td>
+<td class="hide-narrow">${s.customerKey ?? ''}</td><td>${s.attribution ? html`<details><summary>attribution record</summary><pre>${JSON.stringify(JSON.parse(s.attribution), null, 2)}</pre></details>` : html`<span class="muted">–</span>`}</td></tr>`,
+)}
+</tbody></table>`
+  }${more(path, page.next)}</section>`
+}
+
+/** GET /dashboard/programs/:id/commissions: the ledger, reversals included. */
+export function commissionsPage(program: Program, page: Paged<LedgerRow>, statusOf?: (row: LedgerRow) => string): Safe {
+  const path = `/dashboard/programs/${program.id}/commissions`
+  return html`${programHeader(program, '/commissions')}<section class="panel">${
+    page.rows.length === 0
+      ? html`<p class="muted">No commission yet.</p>`
+      : html`<table><thead><tr>
+<th>Entry</th><th>Kind</th><th class="n">Amount</th><th>Partner</th><th>Sale</th>${statusOf ? html`<th>Status</th>` : ''}<th class="hide-narrow">Booked</th></tr></thead><tbody>
+${page.rows.map(
+  (
+    c,
+  ) => html`<tr data-commission="${c.id}"><td>#${c.id}${c.testMode ? html` <span class="muted">test</span>` : ''}</td><td>${c.kind}</td><td class="n">${money(c.amountCents, c.currency)}</td>
+<td>${c.partnerName ?? `#${c.partnerId}`}</td><td><code>${c.transactionId}</code></td>${statusOf ? html`<td>${statusOf(c)}</td>` : ''}<td class="hide-narrow">${when(c.createdAt)}</td></tr>`,
+)}
+</tbody></table>`
+  }${more(path, page.next)}</section>`
+}
+
+/** GET /dashboard/programs/:id/events: received Stripe events with their outcomes. */
+export function eventsPage(program: Program, page: Paged<EventRow>): Safe {
+  const path = `/dashboard/programs/${program.id}/events`
+  return html`${programHeader(program, '/events')}<section class="panel">${
+    page.rows.length === 0
+      ? html`<p class="muted">No Stripe event received yet. The webhook URL is in <a href="/dashboard/programs/${program.id}/settings#stripe">Settings</a>.</p>`
+      : html`<table><thead><tr>
+<th>Event</th><th>Type</th><th>Outcome</th><th class="hide-narrow">Received</th></tr></thead><tbody>
+${page.rows.map(
+  (
+    e,
+  ) => html`<tr data-event="${e.id}"><td><code>${e.eventId}</code>${e.livemode === 0 ? html` <span class="muted">test</span>` : ''}</td><td>${e.type}</td>
+<td><b>${e.outcome}</b>${e.detail ? html`<div class="muted">${e.detail}</div>` : ''}${e.saleId ? html`<div class="muted">sale #${e.saleId}</div>` : ''}</td><td class="hide-narrow">${when(e.createdAt)}</td></tr>`,
+)}
+</tbody></table>`
+  }${more(path, page.next)}</section>`
+}
+
+/** GET /dashboard/programs/:id/settings: program fields, origins, tracker snippet, API key, Stripe. */
+export function settingsPage(program: Program, data: { key: ApiKey | null; baseUrl: string; csrf: string; newKey?: string }): Safe {
+  const base = `/dashboard/programs/${program.id}`
+  const { csrf, key, baseUrl } = data
+  const types = ['percent', 'fixed', 'recurring_percent', 'recurring_fixed']
+  const snippet = `<script>
+  window.svc = window.svc || { q: [],
+    init: function () { svc.q.push(["init", arguments]) },
+    signup: function () { svc.q.push(["signup", arguments]) } };
+</script>
+<script src="${baseUrl}/tracker.js" data-svc-program-id="${program.id}" defer></script>`
+  const option = (value: string, current: string) => html`<option${value === current ? html` selected` : ''}>${value}</option>`
+  return html`${programHeader(program, '/settings')}
+${data.newKey ? html`<section class="note" role="status"><h2>New API key</h2><p>Shown only this once: store it now (a secret manager, or <code>SVC_API_KEY</code>). The old key already answers 401.</p>${copyField('new-key', data.newKey)}</section>` : ''}
+<section class="panel"><h2>Program</h2><form class="stack" method="post" action="${base}/settings">${csrfField(csrf)}
+<label>Name <input name="name" value="${program.name}" maxlength="200" required></label>
+<label>Domain <input name="domain" value="${program.domain}" maxlength="253" required></label>
+<label>Commission type <select name="commission_type">${types.map((t) => option(t, program.commissionType))}</select></label>
+<label>Commission rate <input name="commission_rate" value="${program.commissionRate}" inputmode="decimal" required></label>
+<label>Attribution window (days) <input name="attribution_window_days" value="${program.attributionWindowDays}" inputmode="numeric" required></label>
+<label>Holding period (days before a commission is due) <input name="holding_period_days" value="${program.holdingPeriodDays}" inputmode="numeric" required></label>
+<label>Minimum payout (major units) <input name="minimum_payout" value="${program.minimumPayout}" inputmode="decimal" required></label>
+<label>Lead authentication <select name="lead_auth">${option('server_required', program.leadAuth)}${option('browser_allowed', program.leadAuth)}</select></label>
+<div><button>Save</button></div></form></section>
+<section class="panel" id="origins"><h2>Allowed origins</h2><p class="muted">Browser calls are accepted from https://${program.domain}, its https subdomains, and these exact origins (one a line).</p>
+<form class="stack" method="post" action="${base}/settings/origins">${csrfField(csrf)}<label>Origins <textarea name="allowed_origins">${program.allowedOrigins.join('\n')}</textarea></label><div><button>Save origins</button></div></form></section>
+<section class="panel" id="tracker"><h2>Tracker</h2><p>Put this on every page of your site (program id <b>${program.id}</b>):</p><pre>${snippet}</pre></section>
+<section class="panel" id="api-key"><h2>API key</h2><p>Current key: <code>${key ? `${key.keyPrefix}${'•'.repeat(16)}` : 'none'}</code>${key?.rotateBy ? html` <span class="bad">marked for rotation: stops working at ${when(key.rotateBy)}</span>` : ''}</p>
+<form method="post" action="${base}/settings/api-key">${csrfField(csrf)}<button>Regenerate the key</button> <span class="muted">The old key stops at once.</span></form>
+<h3>Rotation</h3><form class="row" method="post" action="${base}/settings/api-key/rotation">${csrfField(csrf)}<label>Stops working on <input type="date" name="rotate_by" required></label><button class="quiet">Mark for rotation</button></form>
+<p class="muted">Until that date the key keeps working and every answer carries Deprecation and Sunset headers.</p></section>
+<section class="panel" id="stripe"><h2>Stripe</h2><p>Webhook URL (events <code>checkout.session.completed</code> and <code>invoice.payment_succeeded</code>):</p>
+${copyField('webhook-url', `${baseUrl}/api/v1/webhooks/stripe/${program.id}`)}
+<p>Signing secret: ${program.stripeWebhookSecrets.length ? html`<code>whsec_${'•'.repeat(12)}</code> (${program.stripeWebhookSecrets.length} set)` : html`<span class="bad">not set</span>`}</p>
+<form class="stack" method="post" action="${base}/settings/stripe">${csrfField(csrf)}<label>New signing secret (write-only) <input name="stripe_webhook_secret" placeholder="whsec_…" autocomplete="off" required></label><div><button>Save secret</button></div></form></section>`
+}

@@ -1,0 +1,46 @@
+import type { Funnel, LinkRow, Money, Paged, PartnerLedgerRow, PartnerRow } from '../../db/dashboard-store.ts'
+import type { Program } from '../../db/schema.ts'
+import { count, money, when } from './format.ts'
+import { html, type Safe } from './html.ts'
+import { copyField, referralUrl } from './owner-pages.ts'
+
+/**
+ * GET /partner: one partner's own links, figures, commissions and payouts. Only rows of this
+ * partner are handed in, and none carries a customer field (docs/decisions.md: no customer email).
+ */
+export function portalPage(
+  program: Program,
+  partner: PartnerRow,
+  data: {
+    links: LinkRow[]
+    funnel: Funnel
+    money: Money[]
+    ledger: Paged<PartnerLedgerRow>
+    statusOf?: (row: PartnerLedgerRow) => string
+    payouts?: Safe
+  },
+): Safe {
+  const card = (n: number, label: string) => html`<div class="card"><b>${count(n)}</b><span>${label}</span></div>`
+  return html`<h1>${partner.name ?? `Partner ${partner.id}`} <span class="muted">· ${program.name}</span></h1>
+<section class="panel"><h2>Your links</h2>${data.links.length === 0 ? html`<p class="muted">No link yet: ask ${program.name} for one.</p>` : data.links.map((l) => html`<div data-link="${l.shortLink}">${copyField(`link-${l.id}`, referralUrl(program, l))}${l.active ? '' : html`<p class="bad">Turned off: clicks on it are not counted.</p>`}</div>`)}</section>
+<div class="cards" data-funnel>${card(data.funnel.clicks, 'clicks')}${card(data.funnel.leads, 'leads')}${card(data.funnel.sales, 'sales')}</div>
+<section class="panel"><h2>Earnings</h2>${
+    data.money.length === 0
+      ? html`<p class="muted">No commission yet.</p>`
+      : html`<table><thead><tr><th>Currency</th><th class="n">Sales</th><th class="n">Commissions (net)</th></tr></thead><tbody>
+${data.money.map((m) => html`<tr><td>${m.currency}</td><td class="n">${money(m.revenueCents - m.refundedCents, m.currency)}</td><td class="n">${money(m.commissionCents, m.currency)}</td></tr>`)}</tbody></table>`
+  }</section>
+<section class="panel"><h2>Commissions</h2>${
+    data.ledger.rows.length === 0
+      ? html`<p class="muted">None yet.</p>`
+      : html`<table><thead><tr><th>Booked</th><th class="n">Sale</th><th class="n">Commission</th><th>Status</th></tr></thead><tbody>
+${data.ledger.rows.map(
+  (
+    c,
+  ) => html`<tr data-commission="${c.id}"><td>${when(c.createdAt)}</td><td class="n">${money(c.saleCents, c.currency)}</td><td class="n">${money(c.amountCents, c.currency)}</td>
+<td>${data.statusOf ? data.statusOf(c) : c.kind === 'reversal' ? 'reversed' : 'booked'}</td></tr>`,
+)}</tbody></table>`
+  }
+${data.ledger.next ? html`<p><a href="/partner?cursor=${data.ledger.next}" rel="next">Older</a></p>` : ''}</section>
+${data.payouts ?? ''}`
+}

@@ -1,0 +1,221 @@
+// Property (issue 13, docs/decisions.md "Payouts"): random sequences of sales, refunds, chargebacks,
+// clock moves, payout runs (some racing), cancels and payments keep, for every partner and
+// currency, to the cent:
+//
+//   paid + in payouts + due + pending + reversed = commissions booked
+//
+// where, per partner and currency,
+// - booked:     the sum of the commissions of the live sales, computed here from the sale amounts;
+// - reversed:   the sum of the commissions of the sales refunded or charged back, computed here
+//               (what reversals took back, whether before or after a payout);
+// - paid:       the sum of amount_cents of the payouts with status paid (GET /programs/:id/payouts);
+// - in payouts: the sum of amount_cents of the payouts with status pending;
+// - due:        the sum of amount_cents of the ledger entries with status due (GET …/commissions),
+//               reversals counted negative;
+// - pending:    the sum of amount_cents of the ledger entries with status pending.
+// A reversal of a paid commission appears both in `reversed` and, negative, in due, in
+// payouts or paid: that is how it nets against the partner's next payout.
+// It also checks that every payout is positive and at least minimum_payout, that its amount is
+// the sum of its entries, that no ledger entry is in two pending or paid payouts, and that a run
+// repeated at once creates nothing, and that the grouped balances (PayoutStore.ledgerGroups with
+// domain balances, what the pages show) give the same figures.
+import { afterAll, beforeAll, expect, test } from 'bun:test'
+import fc from 'fast-check'
+import { balances, dueCutoffs } from '../../../src/domain/payout.ts'
+import { days, type Api, type Fixture } from '../../helpers.ts'
+import { trackingSetup, type Kit, unique } from '../track/kit.ts'
+
+let api: Api, k: Kit
+beforeAll(async () => ({ api, k } = await trackingSetup()))
+afterAll(() => api.stop())
+
+const CURRENCIES = ['USD', 'EUR', 'VND'] as const
+const minorUnit: Record<string, number> = { USD: 100, EUR: 100, VND: 1 }
+const pick = (n: number) => fc.nat({ max: n - 1 })
+const op = fc.oneof(
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant('sale' as const),
+      partner: pick(2),
+      currency: fc.constantFrom(...CURRENCIES),
+      amount: fc.integer({ min: 100, max: 200_000 }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('refund' as const), sale: fc.nat(), reason: fc.constantFrom('refund', 'chargeback') }),
+  },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('wait' as const), days: fc.integer({ min: 0, max: 20 }) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('run' as const),
+      race: fc.boolean(),
+      untilDaysAgo: fc.option(fc.integer({ min: 0, max: 15 }), { freq: 3 }),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('cancel' as const), payout: fc.nat() }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('pay' as const), payout: fc.nat() }) },
+)
+type Op = typeof op extends fc.Arbitrary<infer T> ? T : never
+const terms = fc.record({ holding: fc.constantFrom(0, 7, 30), minimum: fc.constantFrom(0, 10, 25.5) })
+
+interface ModelSale {
+  txn: string
+  partner: number
+  currency: string
+  commission: number
+  refunded: boolean
+}
+
+/** recurring_percent 10: round(amount × 10 / 100) half up, on every sale. */
+const commissionOf = (amount: number) => Math.floor((amount * 10 + 50) / 100)
+
+async function all(path: string) {
+  const rows: any[] = []
+  let cursor: string | null = null
+  do {
+    const reply = await api.admin('GET', `${path}?limit=200${cursor ? `&cursor=${cursor}` : ''}`)
+    rows.push(...reply.body.data)
+    cursor = reply.body.next_cursor
+  } while (cursor)
+  return rows
+}
+
+async function checkBalance(f: Fixture, holding: number, partners: number[], sales: ModelSale[]) {
+  const payouts = await all(`/programs/${f.programId}/payouts`)
+  const entries = await all(`/programs/${f.programId}/commissions`)
+  // The grouped read the pages use (PayoutStore.ledgerGroups + domain balances) must agree.
+  const store = api.server.deps.database.stores.payouts
+  const cutoffs = dueCutoffs(holding, api.clock.now())
+  const grouped = balances(store.ledgerGroups(f.programId, cutoffs))
+  // Read for a page of partners, or for one, the same figures.
+  expect(balances(store.ledgerGroups(f.programId, cutoffs, partners))).toEqual(grouped)
+  expect(balances(store.ledgerGroups(f.programId, cutoffs, partners[1]))).toEqual(grouped.filter((b) => b.partnerId === partners[1]))
+  for (const [index, partnerId] of partners.entries()) {
+    for (const currency of CURRENCIES) {
+      const mine = sales.filter((s) => s.partner === index && s.currency === currency)
+      const booked = mine.reduce((sum, s) => sum + s.commission, 0)
+      const reversed = mine.filter((s) => s.refunded).reduce((sum, s) => sum + s.commission, 0)
+      const payoutSum = (status: string) =>
+        payouts
+          .filter((p) => p.partner_id === partnerId && p.currency === currency && p.status === status)
+          .reduce((sum, p) => sum + p.amount_cents, 0)
+      const entrySum = (status: string) =>
+        entries
+          .filter((e) => e.partner_id === partnerId && e.currency === currency && e.status === status)
+          .reduce((sum, e) => sum + e.amount_cents, 0)
+      const terms = {
+        paid: payoutSum('paid'),
+        inPayouts: payoutSum('pending'),
+        due: entrySum('due'),
+        pending: entrySum('pending'),
+        reversed,
+      }
+      expect({ partnerId, currency, sum: terms.paid + terms.inPayouts + terms.due + terms.pending + terms.reversed, terms }).toEqual({
+        partnerId,
+        currency,
+        sum: booked,
+        terms,
+      })
+      const balance = grouped.find((b) => b.partnerId === partnerId && b.currency === currency)
+      expect(balance ?? { partnerId, currency, booked: 0, paid: 0, inPayout: 0, due: 0, pending: 0, reversed: 0 }).toEqual({
+        partnerId,
+        currency,
+        booked,
+        paid: terms.paid,
+        inPayout: terms.inPayouts,
+        due: terms.due,
+        pending: terms.pending,
+        reversed,
+      })
+      // Entries reversed before any payout cancel out: they are never paid.
+      expect(
+        entries
+          .filter((e) => e.partner_id === partnerId && e.currency === currency && e.status === 'reversed')
+          .reduce((sum, e) => sum + e.amount_cents, 0),
+      ).toBe(0)
+    }
+  }
+  return payouts
+}
+
+async function scenario(setup: { holding: number; minimum: number }, ops: Op[]) {
+  const f = await api.setupProgram({
+    commission_type: 'recurring_percent',
+    commission_rate: 10,
+    holding_period_days: setup.holding,
+    minimum_payout: setup.minimum,
+  })
+  const second = await k.partnerLink(f, unique('p2'))
+  const fixtures = [f, second]
+  const customers = [unique('c0'), unique('c1')]
+  for (const [i, fixture] of fixtures.entries()) await k.customer(fixture, customers[i])
+  const partners = fixtures.map((x) => x.partnerId)
+  const sales: ModelSale[] = []
+  const payoutIds: number[] = []
+  const runPath = `/programs/${f.programId}/payouts`
+
+  for (const o of ops) {
+    if (o.kind === 'sale') {
+      const txn = unique('t')
+      const reply = await k.sale(f, {
+        transaction_id: txn,
+        customer_key: customers[o.partner],
+        amount_cents: o.amount,
+        currency: o.currency,
+      })
+      expect(reply.status).toBe(200)
+      sales.push({ txn, partner: o.partner, currency: o.currency, commission: commissionOf(o.amount), refunded: false })
+    } else if (o.kind === 'refund') {
+      if (!sales.length) continue
+      const sale = sales[o.sale % sales.length]
+      expect((await k.refund(f, { transaction_id: sale.txn, reason: o.reason })).status).toBe(200)
+      sale.refunded = true
+    } else if (o.kind === 'wait') {
+      api.clock.advance(days(o.days))
+    } else if (o.kind === 'run') {
+      const body = o.untilDaysAgo === null ? undefined : { until: new Date(api.clock.now() - days(o.untilDaysAgo)).toISOString() }
+      const replies = await Promise.all(
+        o.race ? [api.admin('POST', runPath, body), api.admin('POST', runPath, body)] : [api.admin('POST', runPath, body)],
+      )
+      const created = replies.flatMap((r) => (expect(r.status).toBe(201), r.body.data))
+      for (const p of created) {
+        expect(p.amount_cents).toBeGreaterThan(0)
+        expect(p.amount_cents).toBeGreaterThanOrEqual(Math.ceil(setup.minimum * minorUnit[p.currency]))
+        payoutIds.push(p.payout_id)
+      }
+      // Nothing new is due: the same run again creates nothing.
+      expect((await api.admin('POST', runPath, body)).body.data).toEqual([])
+    } else {
+      if (!payoutIds.length) continue
+      const id = payoutIds[o.payout % payoutIds.length]
+      const reply = await api.admin(
+        'POST',
+        `/payouts/${id}/${o.kind === 'pay' ? 'paid' : 'cancel'}`,
+        o.kind === 'pay' ? { reference: `ref-${id}` } : undefined,
+      )
+      expect([200, 409]).toContain(reply.status)
+    }
+    await checkBalance(f, setup.holding, partners, sales)
+  }
+
+  // At the end: each payout is the sum of its entries, and no entry is in two pending or paid payouts.
+  const payouts = await checkBalance(f, setup.holding, partners, sales)
+  const held = new Set<number>()
+  for (const p of payouts) {
+    const detail = (await api.admin('GET', `/payouts/${p.payout_id}`)).body.data[0]
+    expect(detail.entries.reduce((sum: number, e: any) => sum + e.amount_cents, 0)).toBe(p.amount_cents)
+    expect(detail.entries).toHaveLength(p.commissions)
+    if (p.status === 'canceled') continue
+    for (const e of detail.entries) {
+      expect(held.has(e.commission_id)).toBe(false)
+      held.add(e.commission_id)
+    }
+  }
+}
+
+test('paid + in payouts + due + pending + reversed = commissions booked, for every partner and currency, to the cent', async () => {
+  await fc.assert(fc.asyncProperty(terms, fc.array(op, { minLength: 5, maxLength: 35 }), scenario), { numRuns: 50 })
+}, 30_000)
