@@ -7,7 +7,11 @@ export interface Config {
   databasePath: string
   adminToken: string | null
   secret: string | null
-  trustProxy: boolean
+  /**
+   * Where the client IP comes from (docs/decisions.md, configuration): `false` the TCP peer;
+   * `true` the right-most X-Forwarded-For entry; `fly` Fly-Client-IP, else as `true`.
+   */
+  trustProxy: TrustProxy
   publicBaseUrl: string
   stripeConnectWebhookSecret: string | null
   docsUrl: string
@@ -18,6 +22,8 @@ export interface Config {
   /** Values that work but are weak (a short admin token or secret): logged at start, never refused. */
   warnings: string[]
 }
+
+export type TrustProxy = false | true | 'fly'
 
 export class ConfigError extends Error {}
 
@@ -96,7 +102,18 @@ const Environment = z.object({
     ),
   HOST: text,
   DATABASE_PATH: text,
-  TRUST_PROXY: flag('TRUST_PROXY', false),
+  TRUST_PROXY: optional(
+    checked(
+      (value): TrustProxy | undefined => {
+        const lower = value.toLowerCase()
+        if (lower === 'fly') return 'fly'
+        if (['true', '1', 'yes'].includes(lower)) return true
+        if (['false', '0', 'no'].includes(lower)) return false
+        return undefined
+      },
+      (value) => `TRUST_PROXY must be false, true or fly, got "${value}"`,
+    ),
+  ).transform((value) => value ?? false),
   STRIPE_CONNECT_WEBHOOK_SECRET: text,
   // {docs_url} is used as given: `{docs_url}#api_key_rotation_required` keeps its trailing slash.
   DOCS_URL: url('DOCS_URL', false),

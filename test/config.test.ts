@@ -28,7 +28,7 @@ describe('configuration (README, Configuration)', () => {
 
   test.each([
     [{ PORT: 'abc' }, 'PORT must be a whole number from 0 to 65535, got "abc"'],
-    [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY must be true or false, got "maybe"'],
+    [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY must be false, true or fly, got "maybe"'],
     [{ PUBLIC_BASE_URL: 'ftp://x' }, 'PUBLIC_BASE_URL must be an http(s) URL, got "ftp://x"'],
   ])('%j is refused at start with "%s"', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message)

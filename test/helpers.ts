@@ -1,5 +1,6 @@
 import { Database } from 'bun:sqlite'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { loadConfig } from '../src/config.ts'
@@ -171,6 +172,25 @@ export async function withOwnServer(run: (api: Api) => Promise<void>): Promise<v
   } finally {
     await api.stop()
   }
+}
+
+/** A TCP port free on 127.0.0.1 right now (for a server whose address must be known before it starts). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/**
+ * The environment of a server reached at the address it calls its PUBLIC_BASE_URL, as a browser
+ * reaches a deployed one: the pages' forms are accepted only from that origin.
+ */
+export async function atPublicUrl(): Promise<Record<string, string>> {
+  const port = await freePort()
+  return { PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` }
 }
 
 /** Starts the real server on port 0 over a fresh SQLite file in a temp dir, with a manual clock. */

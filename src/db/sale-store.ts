@@ -1,7 +1,7 @@
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq, ne, sql } from 'drizzle-orm'
 import { plainInsert } from './columns.ts'
 import type { Connection } from './open.ts'
-import { commissions, refunds, sales, type Sale } from './schema.ts'
+import { commissions, ledgerBalances, refunds, sales, type Sale } from './schema.ts'
 
 const p = sql.placeholder
 
@@ -51,6 +51,21 @@ function build({ db, client }: Connection) {
       .select()
       .from(sales)
       .where(and(eq(sales.transactionId, p('transactionId')), eq(sales.programId, p('programId'))))
+      .prepare(),
+    // A partner's commissions not yet paid in one currency, from the ledger's rollup (one range of
+    // its primary key): pending and in-payout entries count, paid ones and reversals do not.
+    unpaidCommissions: db
+      .select({ cents: sql<number>`coalesce(sum(${ledgerBalances.amountCents}), 0)` })
+      .from(ledgerBalances)
+      .where(
+        and(
+          eq(ledgerBalances.programId, p('programId')),
+          eq(ledgerBalances.partnerId, p('partnerId')),
+          eq(ledgerBalances.currency, p('currency')),
+          eq(ledgerBalances.kind, 'commission'),
+          ne(ledgerBalances.payout, 'paid'),
+        ),
+      )
       .prepare(),
     commissionOf: db
       .select()
@@ -117,6 +132,14 @@ export class SaleStore {
       sale.createdAt,
     ) as { id: number }
     return row.id
+  }
+
+  /**
+   * The sum of a partner's commission entries in `currency` that are not paid yet (pending, due or
+   * in a pending payout): the balance that docs/decisions.md keeps within 2^53 − 1 cents.
+   */
+  unpaidCommissionCents(programId: number, partnerId: number, currency: string): number {
+    return this.s.unpaidCommissions.get({ programId, partnerId, currency })?.cents ?? 0
   }
 
   insertCommission(entry: NewCommission): number {

@@ -11,6 +11,13 @@ export type SessionOf =
   | { kind: 'account'; sessionId: number; accountId: number; email: string }
   | { kind: 'partner'; sessionId: number; partnerId: number; programId: number; accountId: number }
 
+const principalOf = (row: { accountId: number | null; partnerId: number | null }): Principal | null =>
+  row.accountId !== null
+    ? { kind: 'account', accountId: row.accountId }
+    : row.partnerId !== null
+      ? { kind: 'partner', partnerId: row.partnerId }
+      : null
+
 const columns = (who: Principal) =>
   who.kind === 'account' ? { accountId: who.accountId, partnerId: null } : { accountId: null, partnerId: who.partnerId }
 
@@ -37,6 +44,20 @@ export class WebSessionStore {
   }
 
   /**
+   * Whom an unused, unexpired sign-in link would sign in, without using it: opening a link (GET,
+   * HEAD) only shows its page, since mail scanners and chat previews open links too.
+   */
+  peekSignInLink(token: string, now: number): Principal | null {
+    const { db } = this.connection
+    const row = db
+      .select({ accountId: signInLinks.accountId, partnerId: signInLinks.partnerId })
+      .from(signInLinks)
+      .where(and(eq(signInLinks.tokenHash, hashSecret(token)), isNull(signInLinks.usedAt), gt(signInLinks.expiresAt, now)))
+      .get()
+    return row ? principalOf(row) : null
+  }
+
+  /**
    * Uses a sign-in link: marks it used and answers whom it signs in, in one UPDATE, so that two
    * openings racing sign in once. Null when unknown, already used or expired at `now`.
    */
@@ -48,10 +69,7 @@ export class WebSessionStore {
       .where(and(eq(signInLinks.tokenHash, hashSecret(token)), isNull(signInLinks.usedAt), gt(signInLinks.expiresAt, now)))
       .returning({ accountId: signInLinks.accountId, partnerId: signInLinks.partnerId })
       .get()
-    if (!row) return null
-    if (row.accountId !== null) return { kind: 'account', accountId: row.accountId }
-    if (row.partnerId !== null) return { kind: 'partner', partnerId: row.partnerId }
-    return null
+    return row ? principalOf(row) : null
   }
 
   /** Starts a session for `who`; returns the plaintext cookie value, never stored. */
@@ -104,6 +122,28 @@ export class WebSessionStore {
       .set({ revokedAt: now })
       .where(and(eq(webSessions.id, sessionId), isNull(webSessions.revokedAt)))
       .run()
+  }
+
+  /**
+   * Signs `who` out everywhere: revokes every live session and uses up every unused link of theirs
+   * (docs/decisions.md, Hostile input, turn 3: a suspension, or the owner's "sign out
+   * everywhere"). Nothing of it comes back, whatever happens to the account or partner later.
+   * Returns how many sessions it ended.
+   */
+  revokeAllOf(who: Principal, now: number): number {
+    const { db } = this.connection
+    const ofSession = who.kind === 'account' ? eq(webSessions.accountId, who.accountId) : eq(webSessions.partnerId, who.partnerId)
+    const ofLink = who.kind === 'account' ? eq(signInLinks.accountId, who.accountId) : eq(signInLinks.partnerId, who.partnerId)
+    db.update(signInLinks)
+      .set({ usedAt: now })
+      .where(and(ofLink, isNull(signInLinks.usedAt)))
+      .run()
+    return db
+      .update(webSessions)
+      .set({ revokedAt: now })
+      .where(and(ofSession, isNull(webSessions.revokedAt), gt(webSessions.expiresAt, now)))
+      .returning({ id: webSessions.id })
+      .all().length
   }
 
   /** The partner `partnerId` when it belongs to program `programId`, else null. */

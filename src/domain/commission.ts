@@ -26,6 +26,21 @@ export function isCurrency(value: unknown): value is Currency {
   return typeof value === 'string' && Object.hasOwn(minorDigits, value)
 }
 
+/**
+ * The largest amount the service stores, sums or prints (docs/decisions.md, Hostile input, turn 3):
+ * every amount, commission, balance and payout total is an integer of at most 2^53 − 1 cents, so
+ * that JavaScript, JSON and SQLite all hold it exactly.
+ */
+export const MAX_CENTS = Number.MAX_SAFE_INTEGER
+
+/** The largest fixed rate, in major units: its commission stays far below MAX_CENTS in every currency. */
+export const MAX_FIXED_RATE = 1e9
+
+/** Whether `rate` is a commission rate `type` can take: a percentage is at most 100. */
+export function rateFits(type: CommissionType, rate: number): boolean {
+  return Number.isFinite(rate) && rate > 0 && rate <= (type === 'percent' || type === 'recurring_percent' ? 100 : MAX_FIXED_RATE)
+}
+
 export interface CommissionInput {
   type: CommissionType
   /** commission_rate: a percentage for the percent types, major units for the fixed types. */

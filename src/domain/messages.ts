@@ -150,3 +150,10 @@ export const payout = {
   canceledCannotPay: 'A canceled payout cannot be marked paid',
   csvStatus: 'status must be pending, paid or canceled (several separated by commas)',
 } as const
+
+// docs/decisions.md, Hostile input (turn 3): money stays exact. Each names the field it refuses.
+export const money = {
+  percentRate: 'commission_rate must be at most 100 for the percent and recurring_percent types',
+  balance: (currency: string) =>
+    `amount_cents would make the partner's unpaid commissions in ${currency} larger than 9007199254740991 cents`,
+} as const

@@ -163,8 +163,11 @@ export function planPayouts(entries: DueEntry[], minimumPayout: number): Planned
 /** An amount of minor units in major units with a decimal point: 12345 USD → "123.45", 5000 VND → "5000". */
 export function formatAmount(cents: number, currency: string): string {
   const digits = minorDigitsOf(currency)
-  if (digits === 0) return String(cents)
-  const sign = cents < 0 ? '-' : ''
-  const abs = String(Math.abs(cents)).padStart(digits + 1, '0')
+  // Through BigInt: String() of a number past 2^53 would print an exponent ("1.8e+23"), never a
+  // column a payment tool can read. Amounts stay safe integers (MAX_CENTS); this is the last guard.
+  const whole = BigInt(Math.trunc(cents))
+  if (digits === 0) return whole.toString()
+  const sign = whole < 0n ? '-' : ''
+  const abs = (whole < 0n ? -whole : whole).toString().padStart(digits + 1, '0')
   return `${sign}${abs.slice(0, -digits)}.${abs.slice(-digits)}`
 }

@@ -64,7 +64,7 @@ const seconds = z
   .nullable()
   .catch(null)
 /** An amount in the smallest unit; 0 when absent. */
-const amount = z.number().catch(0)
+const amount = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).catch(0)
 
 const Envelope = z.object({
   id: text,

@@ -1,4 +1,5 @@
 import { decideSale, type SaleFacts, type SaleRejection } from '../domain/attribution.ts'
+import { MAX_CENTS } from '../domain/commission.ts'
 import { uniqueViolation } from '../db/errors.ts'
 import type { NewSale, SaleStore } from '../db/sale-store.ts'
 import type { Program } from '../db/schema.ts'
@@ -33,6 +34,8 @@ export type SaleOutcome =
   /** The sale is stored, its commission is not (`Failed to create commission`). */
   | { kind: 'commission_failed'; sale: RecordedSale; error: unknown }
   | { kind: 'duplicate'; saleId: number | null }
+  /** Nothing recorded: the commission would take the partner's unpaid balance past MAX_CENTS. */
+  | { kind: 'too_large'; currency: string }
   /** Nothing recorded. */
   | { kind: 'rejected'; reason: SaleRejection }
 
@@ -131,6 +134,11 @@ export function recordSaleInUnit(deps: TrackingDeps, program: Program, input: Sa
   const stores = { store: tracking, sales }
   const facts = resolve(stores.store, program.id, input)
   const decision = decideSale(facts, program, input)
+  if (decision.ok && decision.attributed && decision.commissionCents !== null) {
+    // docs/decisions.md, Hostile input (turn 3): a balance stays a safe integer, or nothing is stored.
+    const unpaid = sales.unpaidCommissionCents(program.id, decision.partnerId, input.currency)
+    if (unpaid + decision.commissionCents > MAX_CENTS) return { kind: 'too_large', currency: input.currency }
+  }
   if (decision.ok) return book(stores, program, input, facts, decision, deps.clock.now())
   // A resend of a stored sale answers 409 even when its customer no longer resolves.
   const existing = input.transactionId === null ? null : stores.sales.saleIdOf(input.transactionId)

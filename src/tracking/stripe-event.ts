@@ -1,4 +1,5 @@
 import { CURRENCIES, isCurrency } from '../domain/commission.ts'
+import { money } from '../domain/messages.ts'
 import { occurredAtInBounds } from '../domain/occurred-at.ts'
 import { readEvent, type StripeEnvelope, type StripePayment } from '../domain/stripe-event.ts'
 import { uniqueViolation } from '../db/errors.ts'
@@ -152,5 +153,7 @@ function describe(outcome: SaleOutcome, payment: StripePayment): Result {
       }
     case 'rejected':
       return { outcome: 'ignored', detail: `${rejections[outcome.reason]} (${what})`, saleId: null }
+    case 'too_large':
+      return { outcome: 'ignored', detail: `${money.balance(outcome.currency)} (${what}): not recorded`, saleId: null }
   }
 }

@@ -5,9 +5,9 @@
 // must give; `…` stands for any text.
 import { expect, test } from 'bun:test'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { freePort } from '../helpers.ts'
 
 const ROOT = join(import.meta.dir, '../..')
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8')
@@ -19,15 +19,6 @@ export function shellBlocks(markdown: string, heading: string): string[] {
   const end = markdown.indexOf('\n## ', start + 1)
   const section = markdown.slice(start, end < 0 ? undefined : end)
   return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1])
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
 }
 
 /** An expected answer as a pattern: `…` matches anything, the rest literally. */

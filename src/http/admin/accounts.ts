@@ -30,6 +30,9 @@ export function accountAdminRoutes(deps: Deps) {
       await writer.run(() => {
         findAccount(id)
         stores.accounts.setSuspended(id, suspended)
+        // Its dashboard sessions and unused links end with the suspension; unsuspending brings
+        // none back (docs/decisions.md, Hostile input, turn 3).
+        if (suspended) stores.webSessions.revokeAllOf({ kind: 'account', accountId: id }, deps.clock.now())
       })
       return ok({ account_id: id, suspended })
     }

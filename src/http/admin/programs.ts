@@ -1,5 +1,7 @@
 import { noBody } from '../pipeline/body.ts'
 import { Elysia } from 'elysia'
+import { rateFits } from '../../domain/commission.ts'
+import { money } from '../../domain/messages.ts'
 import { iso } from '../../domain/time.ts'
 import type { Deps } from '../deps.ts'
 import { doc } from '../pipeline/doc.ts'
@@ -52,6 +54,7 @@ export function programAdminRoutes(deps: Deps) {
         '/api/v1/admin/programs',
         async ({ body, set }) => {
           const input = checkCreate(body)
+          if (!rateFits(input.commission_type, input.commission_rate)) throw new HttpError(400, money.percentRate)
           const domain = domainOf(input.domain)
           const origins = originsOf(input.allowed_origins ?? [])
           const created = await writer.run(() => {
@@ -118,7 +121,14 @@ export function programAdminRoutes(deps: Deps) {
             minimumPayout: input.minimum_payout,
             stripeWebhookSecrets: secrets === undefined ? undefined : Array.isArray(secrets) ? secrets : [secrets],
           }
-          const program = await writer.run(() => programs.updateProgram(id, changes))
+          const program = await writer.run(() => {
+            // The rate is judged with the type it will have: a PATCH may change either alone.
+            const current = programs.findProgram(id)
+            const type = changes.commissionType ?? current?.commissionType
+            const rate = changes.commissionRate ?? current?.commissionRate
+            if (current && type !== undefined && rate !== undefined && !rateFits(type, rate)) throw new HttpError(400, money.percentRate)
+            return programs.updateProgram(id, changes)
+          })
           if (!program) throw new HttpError(404, 'Program not found')
           if ('kind' in program) throw new HttpError(409, 'stripe_account_id is already connected to another program')
           return ok(presentProgram(program, currentKey(id)))

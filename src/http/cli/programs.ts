@@ -1,6 +1,6 @@
 import { Elysia, t } from 'elysia'
 import type { Program } from '../../db/schema.ts'
-import { COMMISSION_TYPES } from '../../domain/commission.ts'
+import { COMMISSION_TYPES, rateFits } from '../../domain/commission.ts'
 import { iso } from '../../domain/time.ts'
 import type { Deps } from '../deps.ts'
 import { doc } from '../pipeline/doc.ts'
@@ -8,7 +8,7 @@ import { acceptedBody } from '../pipeline/body.ts'
 import { quoteValue } from '../pipeline/quote.ts'
 import { HttpError, ok } from '../pipeline/envelope.ts'
 import { requireLoginToken } from './login-token.ts'
-import { cli } from '../../domain/messages.ts'
+import { cli, money } from '../../domain/messages.ts'
 import { normalizeDomain } from '../pipeline/origin.ts'
 import { bodyChecker } from '../pipeline/validate.ts'
 
@@ -79,6 +79,7 @@ export function cliProgramRoutes(deps: Deps) {
         if (!advertiser) throw new HttpError(403, cli.initNoAdvertiser)
         precheck(body, advertiser.id)
         const input = checkInit(body)
+        if (!rateFits(input.commission_type, input.commission_rate)) throw new HttpError(400, money.percentRate)
         const domain = normalizeDomain(input.domain)
         if (!domain) throw new HttpError(400, cli.initDomain)
         // The new domain is a browser origin the CORS preflight knows at once (the store drops the catalog's copy).

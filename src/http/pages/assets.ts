@@ -63,7 +63,8 @@ details summary{cursor:pointer;color:#1a56db}
 export const script = `document.addEventListener('click',function(e){var b=e.target.closest&&e.target.closest('button[data-copy]');if(!b)return;e.preventDefault();
 var done=function(){b.textContent='Copied'},input=document.getElementById(b.getAttribute('data-copy'));
 if(!input)return;input.select();
-if(navigator.clipboard){navigator.clipboard.writeText(input.value).then(done,function(){})}})`
+if(navigator.clipboard){navigator.clipboard.writeText(input.value).then(done,function(){})}});
+document.addEventListener('submit',function(e){var m=e.target.getAttribute&&e.target.getAttribute('data-confirm');if(m&&!window.confirm(m))e.preventDefault()})`
 
 /** GET /assets/favicon.svg: so that browsers do not ask for a missing /favicon.ico. */
 export const favicon = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#1a56db"/><path d="M4 11l3-6 2 4 1-2 2 4" stroke="#fff" fill="none" stroke-width="1.5"/></svg>`

@@ -22,6 +22,7 @@ export const notices: Record<string, string> = {
   link_created: 'Link created.',
   link_on: 'Link turned on: clicks count again.',
   link_off: 'Link turned off: its clicks now answer 410 link_disabled.',
+  partner_signed_out: 'The partner is signed out of every browser; their unused portal links no longer work.',
   settings_saved: 'Settings saved.',
   origins_saved: 'Allowed origins saved.',
   stripe_saved: 'Stripe webhook signing secret saved.',
@@ -228,7 +229,8 @@ export function partnersPage(
           const status = data.statuses?.get(p.id)
           const partnerLinks = byPartner.get(p.id) ?? []
           return html`<article class="partner" data-partner="${p.id}"><div class="row spread"><div><b>${p.name ?? `Partner ${p.id}`}</b> <span class="muted">#${p.id}${p.email ? html` · ${p.email}` : ''}</span></div>
-<form method="post" action="${base}/partners/${p.id}/portal-link">${csrfField(csrf)}<button class="quiet">Portal link</button></form></div>
+<div class="row"><form method="post" action="${base}/partners/${p.id}/portal-link">${csrfField(csrf)}<button class="quiet">Portal link</button></form>
+<form method="post" action="${base}/partners/${p.id}/sign-out" data-confirm="Sign this partner out of every browser? Their unused portal links stop working too.">${csrfField(csrf)}<button class="quiet">Sign out everywhere</button></form></div></div>
 <dl class="stats"><div><dt>Clicks</dt><dd data-stat="clicks">${count(f.clicks)}</dd></div><div><dt>Leads</dt><dd data-stat="leads">${count(f.leads)}</dd></div>
 <div><dt>Sales</dt><dd data-stat="sales">${count(f.sales)}</dd></div><div><dt>Revenue</dt><dd>${moneyList(f.money, (m) => m.revenueCents)}</dd></div></dl>
 <p class="commission"><span class="muted">Commission:</span> ${status?.length ? html`${status.map((s) => html`<span class="status-line" data-status-currency="${s.currency}">${money(s.pendingCents, s.currency)} pending · ${money(s.dueCents, s.currency)} due${s.inPayoutCents ? ` · ${money(s.inPayoutCents, s.currency)} in payout` : ''} · ${money(s.paidCents, s.currency)} paid</span>`)}` : moneyList(f.money, (m) => m.commissionCents)}</p>

@@ -4,6 +4,7 @@ import type { Program } from '../../db/schema.ts'
 import type { SessionOf } from '../../db/web-session-store.ts'
 import type { Deps } from '../deps.ts'
 import { normalizeDomain } from '../pipeline/origin.ts'
+import { rateFits } from '../../domain/commission.ts'
 import { readinessChecks } from '../../domain/readiness.ts'
 import { issueSignInLink } from '../../tracking/sign-in-link.ts'
 import { favicon, script, stylesheet } from './assets.ts'
@@ -13,13 +14,16 @@ import { page, seeOther } from './layout.ts'
 import { portalPage } from './portal-page.ts'
 import { commissionStatusTotals, payoutsCsv, payoutsPage, portalPayouts, runPayouts } from './payouts.ts'
 import { commissionStatuses } from '../../tracking/commission-status.ts'
-import { clearedCookie, sameSitePost, sessionCookie, SESSION_LIFETIME_MS, signedIn, type Signed } from './session.ts'
+import { clearedCookie, fromOwnOrigin, sameSitePost, sessionCookie, SESSION_LIFETIME_MS, signedIn, type Signed } from './session.ts'
 
 type Query = Record<string, string | undefined>
 type Form = Record<string, string>
 
 const asset = (body: string, type: string) => () =>
   new Response(body, { headers: { 'content-type': type, 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' } })
+
+/** A sign-in link's token when it has a token's shape, else null (never echoed otherwise). */
+const linkToken = (value: string) => (/^[A-Za-z0-9_-]{20,100}$/.test(value) ? value : null)
 
 /** The sign-in help page: where the one-time links come from. */
 function signInHelp(deps: Deps, status: number, headline: Safe | string): Response {
@@ -45,10 +49,11 @@ function notFound(who?: Signed): Response {
   )
 }
 
-function forbidden(): Response {
+function forbidden(baseUrl: string): Response {
   return page(
     { title: 'Refused' },
-    html`<h1>Refused</h1><p class="error">This form was not sent from this site's own page. Reload the page and try again.</p>`,
+    html`<h1>Refused</h1><p class="error">This form was not sent from this site's own page.</p>
+<p>Open the page at <a href="${baseUrl}/dashboard">${baseUrl}</a> (the server's public address) and try again.</p>`,
     403,
   )
 }
@@ -71,6 +76,7 @@ export function webRoutes(deps: Deps) {
   const store = stores.dashboard
   const now = () => deps.clock.now()
   const baseUrl = deps.config.publicBaseUrl
+  const linkGone = () => signInHelp(deps, 410, 'This sign-in link was already used or has expired: ask for a new one.')
 
   /** An owner page: no session redirects to /sign-in; a program of another account is a 404. */
   const ownerPage =
@@ -101,7 +107,7 @@ export function webRoutes(deps: Deps) {
       const form = (body ?? {}) as Form
       const signed = signedIn(deps, request)
       if (signed?.session.kind !== 'account') return seeOther('/sign-in')
-      if (!sameSitePost(deps, request, signed, form)) return forbidden()
+      if (!sameSitePost(deps, request, signed, form)) return forbidden(baseUrl)
       const programId = positiveId(params.id)
       const program = programId === null ? null : store.findOwnedProgram(signed.session.accountId, programId)
       if (!program) return notFound(signed)
@@ -126,16 +132,39 @@ export function webRoutes(deps: Deps) {
     )
     .get(
       '/sign-in/:token',
-      async ({ params }) => {
-        const token = /^[A-Za-z0-9_-]{20,100}$/.test(params.token) ? params.token : null
-        const session =
-          token === null
-            ? null
-            : await writer.run(() => {
-                const who = stores.webSessions.useSignInLink(token, now())
-                return who ? { who, cookie: stores.webSessions.createWebSession(who, now(), SESSION_LIFETIME_MS) } : null
-              })
-        if (!session) return signInHelp(deps, 410, 'This sign-in link was already used or has expired: ask for a new one.')
+      ({ params }) => {
+        // Opening a link (GET, and HEAD, which answers the same without a body) uses nothing up:
+        // mail scanners and chat previews open links. The page's one button posts it.
+        const token = linkToken(params.token)
+        const who = token === null ? null : stores.webSessions.peekSignInLink(token, now())
+        if (!who) return linkGone()
+        const to = who.kind === 'account' ? 'your dashboard' : 'your partner portal'
+        return page(
+          { title: 'Sign in' },
+          html`<h1>Sign in to svc</h1><p>This one-time link signs you in to ${to}.</p>
+<form method="post" action="/sign-in/${token}"><button>Sign in</button></form>
+<p class="muted">The link works once and for 10 minutes. If you did not ask for it, close this page: nothing happens.</p>`,
+        )
+      },
+      { detail: { hide: true } },
+    )
+    .post(
+      '/sign-in/:token',
+      async ({ request, params }) => {
+        const token = linkToken(params.token)
+        if (token === null) return linkGone()
+        // A browser's post must come from this server's own page (login CSRF: another site
+        // posting its own link to sign a visitor in to the attacker's account).
+        if (!fromOwnOrigin(deps, request)) return forbidden(baseUrl)
+        const previous = signedIn(deps, request)
+        const session = await writer.run(() => {
+          const who = stores.webSessions.useSignInLink(token, now())
+          if (!who) return null
+          // The session this browser came with ends here: one browser, one session.
+          if (previous) stores.webSessions.revokeWebSession(previous.session.sessionId, now())
+          return { who, cookie: stores.webSessions.createWebSession(who, now(), SESSION_LIFETIME_MS) }
+        })
+        if (!session) return linkGone()
         return seeOther(session.who.kind === 'account' ? '/dashboard' : '/partner', { 'set-cookie': sessionCookie(deps, session.cookie) })
       },
       { detail: { hide: true } },
@@ -145,7 +174,7 @@ export function webRoutes(deps: Deps) {
       async ({ request, body }) => {
         const signed = signedIn(deps, request)
         if (!signed) return seeOther('/sign-in?signed_out=1', { 'set-cookie': clearedCookie(deps) })
-        if (!sameSitePost(deps, request, signed, (body ?? {}) as Form)) return forbidden()
+        if (!sameSitePost(deps, request, signed, (body ?? {}) as Form)) return forbidden(baseUrl)
         await writer.run(() => stores.webSessions.revokeWebSession(signed.session.sessionId, now()))
         return seeOther('/sign-in?signed_out=1', { 'set-cookie': clearedCookie(deps) })
       },
@@ -246,6 +275,17 @@ export function webRoutes(deps: Deps) {
         if (!partner || partner.programId !== program.id) return notFound(signed)
         const link = await issueSignInLink(deps, deps.config.publicBaseUrl, { kind: 'partner', partnerId: partner.id })
         return page({ title: 'Portal link', who: whoOf(signed) }, owner.portalLinkPage(program, partner, link))
+      }),
+      { detail: { hide: true } },
+    )
+    .post(
+      '/dashboard/programs/:id/partners/:partner_id/sign-out',
+      ownerPost(async ({ program, params, signed }) => {
+        const partnerId = positiveId(params.partner_id)
+        const partner = partnerId === null ? null : store.findPartner(partnerId)
+        if (!partner || partner.programId !== program.id) return notFound(signed)
+        await writer.run(() => stores.webSessions.revokeAllOf({ kind: 'partner', partnerId: partner.id }, now()))
+        return back(program, '/partners', 'partner_signed_out')
       }),
       { detail: { hide: true } },
     )
@@ -366,7 +406,7 @@ export function webRoutes(deps: Deps) {
           name.length > 200 ||
           !type ||
           !leadAuth ||
-          !(rate > 0 && rate <= 1e9) ||
+          !rateFits(type, rate) ||
           !Number.isInteger(windowDays) ||
           windowDays < 1 ||
           windowDays > 3650 ||

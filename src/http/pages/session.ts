@@ -40,13 +40,24 @@ function formToken(deps: Deps, token: string): string {
 }
 
 /**
- * Whether a form post may act (cross-site posting refused): an Origin, when the browser sends
- * one, must be this server's (its PUBLIC_BASE_URL or the address it was reached at), and the
- * form must carry the session's token. SameSite=Lax already keeps the cookie off cross-site posts.
+ * Whether a post comes from this server's own pages as far as its Origin tells: a browser sends
+ * Origin with every form post, and it must be PUBLIC_BASE_URL's origin, never one derived from the
+ * request's own Host header, which whoever sends the request writes (docs/decisions.md, Hostile
+ * input, turn 3). A request without Origin is no browser's form (curl, a script): the form token
+ * decides for those.
+ */
+export function fromOwnOrigin(deps: Deps, request: Request): boolean {
+  const origin = request.headers.get('origin')
+  return origin === null || origin === new URL(deps.config.publicBaseUrl).origin
+}
+
+/**
+ * Whether a form post may act (cross-site posting refused): its Origin is this server's
+ * (fromOwnOrigin), and the form carries the session's token. SameSite=Lax already keeps the
+ * cookie off cross-site posts.
  */
 export function sameSitePost(deps: Deps, request: Request, signed: Signed, form: Record<string, string>): boolean {
-  const origin = request.headers.get('origin')
-  if (origin !== null && origin !== new URL(deps.config.publicBaseUrl).origin && origin !== new URL(request.url).origin) return false
+  if (!fromOwnOrigin(deps, request)) return false
   const sent = form._csrf ?? ''
   return /^[0-9a-f]{64}$/.test(sent) && sameDigest(sent, signed.csrf)
 }

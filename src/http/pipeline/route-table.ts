@@ -448,9 +448,10 @@ export const routeTable: Record<string, Route> = {
       allOf: [ref('Sale'), obj({ commissions: { type: 'array', items: ref('Commission') }, refund: nullable(ref('Refund')) })],
     }),
   },
-  // The dashboard and the partner portal (src/web): HTML pages and forms, not in the API document.
+  // The dashboard and the partner portal (src/http/pages): HTML pages and forms, not in the API document.
   'GET /sign-in': page,
   'GET /sign-in/:token': page,
+  'POST /sign-in/:token': page,
   'POST /sign-out': page,
   'GET /dashboard': page,
   'GET /dashboard/programs/:id': page,
@@ -459,6 +460,7 @@ export const routeTable: Record<string, Route> = {
   'POST /dashboard/programs/:id/links': page,
   'POST /dashboard/programs/:id/links/:link_id/active': page,
   'POST /dashboard/programs/:id/partners/:partner_id/portal-link': page,
+  'POST /dashboard/programs/:id/partners/:partner_id/sign-out': page,
   'GET /dashboard/programs/:id/sales': page,
   'GET /dashboard/programs/:id/commissions': page,
   'GET /dashboard/programs/:id/events': page,

@@ -9,7 +9,7 @@ import { directPost, type DirectRoute } from '../pipeline/direct.ts'
 import { acceptedBody } from '../pipeline/body.ts'
 import { quoteValue } from '../pipeline/quote.ts'
 import { HttpError, ok } from '../pipeline/envelope.ts'
-import { sale } from '../../domain/messages.ts'
+import { money, sale } from '../../domain/messages.ts'
 import { stateOf } from '../pipeline/request-state.ts'
 import { identifier } from './guards.ts'
 import { SaleBody } from './schemas.ts'
@@ -79,6 +79,8 @@ export function saleAnswer(deps: Deps, request: Request, outcome: SaleOutcome) {
       throw new HttpError(409, sale.duplicate, { details: outcome.saleId === null ? {} : { sale_id: outcome.saleId } })
     case 'rejected':
       throw new HttpError(400, rejections[outcome.reason], { code: 'no_attribution' })
+    case 'too_large':
+      throw new HttpError(400, money.balance(outcome.currency))
     case 'unattributed':
       // The sale is stored (a resend answers 409 with its id); docs/errors.md notes no details here.
       throw new HttpError(400, sale.partnerRequired, { code: 'no_attribution' })

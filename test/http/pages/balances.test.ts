@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { days, type Api } from '../../helpers.ts'
 import { trackingSetup, unique, type Kit } from '../track/kit.ts'
+import { signInAccount } from './sessions.ts'
 
 let api: Api
 let k: Kit
@@ -14,11 +15,7 @@ afterAll(() => api.stop())
 
 const HOUR = 3_600_000
 
-async function signIn(accountId: number): Promise<string> {
-  const link = (await api.admin('POST', `/accounts/${accountId}/dashboard-link`)).body.data.url
-  const opened = await fetch(api.url + new URL(link).pathname, { redirect: 'manual' })
-  return opened.headers.get('set-cookie')!.split(';')[0]
-}
+const signIn = (accountId: number) => signInAccount(api, accountId)
 
 async function allEntries(programId: number) {
   const rows: any[] = []

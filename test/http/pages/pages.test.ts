@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Api } from '../../helpers.ts'
 import { trackingSetup, type Kit } from '../track/kit.ts'
+import { publicOrigin, signInAccount } from './sessions.ts'
 
 let api: Api
 let k: Kit
@@ -11,16 +12,14 @@ async function open(path: string, cookie: string, form?: Record<string, string>)
   const response = await fetch(api.url + path, {
     method: form ? 'POST' : 'GET',
     redirect: 'manual',
-    headers: { cookie, ...(form ? { 'content-type': 'application/x-www-form-urlencoded', origin: api.url } : {}) },
+    headers: { cookie, ...(form ? { 'content-type': 'application/x-www-form-urlencoded', origin: publicOrigin(api) } : {}) },
     body: form ? new URLSearchParams(form).toString() : undefined,
   })
   return { status: response.status, headers: response.headers, text: await response.text() }
 }
 
 async function signIn(accountId: number): Promise<{ cookie: string; csrf: string }> {
-  const link = (await api.admin('POST', `/accounts/${accountId}/dashboard-link`)).body.data.url
-  const opened = await fetch(api.url + new URL(link).pathname, { redirect: 'manual' })
-  const cookie = opened.headers.get('set-cookie')!.split(';')[0]
+  const cookie = await signInAccount(api, accountId)
   const page = await open('/dashboard', cookie)
   return { cookie, csrf: page.text.match(/name="_csrf" value="([0-9a-f]{64})"/)![1] }
 }

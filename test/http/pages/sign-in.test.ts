@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { days, minutes, type Api } from '../../helpers.ts'
 import { login, startCliApi } from '../cli/fixtures.ts'
+import { publicOrigin, signInAccount, followLink } from './sessions.ts'
 
 let api: Api
 beforeAll(async () => {
@@ -35,22 +36,23 @@ async function dashboardLink(accountId: number) {
   return reply.body.data as { url: string; expires_at: string }
 }
 
-async function signIn(accountId: number): Promise<string> {
-  const opened = await open(pathOf((await dashboardLink(accountId)).url))
-  expect(opened.status).toBe(303)
-  return opened.headers.get('set-cookie')!.split(';')[0]
-}
+const signIn = (accountId: number) => signInAccount(api, accountId)
+const cookieOf = (response: Response) => response.headers.get('set-cookie')!.split(';')[0] as string
 
 const csrfOf = (html: string) => html.match(/name="_csrf" value="([0-9a-f]{64})"/)![1]
 
 describe('sign-in links', () => {
-  test('the operator link answers an absolute url on PUBLIC_BASE_URL valid 10 minutes; opening it sets svc_session and redirects 303 to /dashboard', async () => {
+  test('the operator link answers an absolute url on PUBLIC_BASE_URL valid 10 minutes; its Sign in button sets svc_session and redirects 303 to /dashboard', async () => {
     const { accountId } = await login(api)
     const link = await dashboardLink(accountId)
     const base = api.server.deps.config.publicBaseUrl
     expect(link.url.startsWith(`${base}/sign-in/`)).toBe(true)
     expect(Date.parse(link.expires_at) - api.clock.now()).toBe(minutes(10))
-    const opened = await open(pathOf(link.url))
+    const shown = await open(pathOf(link.url))
+    expect(shown.status).toBe(200)
+    expect(shown.headers.get('set-cookie')).toBeNull()
+    expect(shown.text).toContain('<button>Sign in</button>')
+    const opened = await followLink(api, link.url)
     expect(opened.status).toBe(303)
     expect(opened.headers.get('location')).toBe('/dashboard')
     const cookie = opened.headers.get('set-cookie')!
@@ -63,25 +65,29 @@ describe('sign-in links', () => {
 
   test('a used link signs nobody in a second time', async () => {
     const { accountId } = await login(api)
-    const path = pathOf((await dashboardLink(accountId)).url)
-    expect((await open(path)).status).toBe(303)
-    const again = await open(path)
+    const url = (await dashboardLink(accountId)).url
+    expect((await followLink(api, url)).status).toBe(303)
+    const again = await followLink(api, url)
     expect(again.status).toBe(410)
     expect(again.headers.get('set-cookie')).toBeNull()
-    expect(again.text).toContain('already used or has expired')
+    expect(await again.text()).toContain('already used or has expired')
+    const shown = await open(pathOf(url))
+    expect(shown.status).toBe(410)
+    expect(shown.text).toContain('already used or has expired')
   })
 
   test('a link older than 10 minutes signs nobody in', async () => {
     const { accountId } = await login(api)
-    const path = pathOf((await dashboardLink(accountId)).url)
+    const url = (await dashboardLink(accountId)).url
     api.clock.advance(minutes(10) + 1000)
-    const opened = await open(path)
+    const opened = await followLink(api, url)
     expect(opened.status).toBe(410)
     expect(opened.headers.get('set-cookie')).toBeNull()
   })
 
   test('an unknown link, an unknown account and a missing admin token are refused', async () => {
     expect((await open('/sign-in/not-a-real-link-token-0123456789')).status).toBe(410)
+    expect((await open('/sign-in/not-a-real-link-token-0123456789', { form: {}, headers: { origin: publicOrigin(api) } })).status).toBe(410)
     expect((await api.admin('POST', '/accounts/999999/dashboard-link')).status).toBe(404)
     expect((await api.call('POST', '/api/v1/admin/accounts/1/dashboard-link')).status).toBe(401)
   })
@@ -91,7 +97,7 @@ describe('sign-in links', () => {
     const reply = await api.call('POST', '/api/v1/cli/dashboard-link', { token })
     expect(reply.status).toBe(200)
     expect(reply.body.data).toEqual({ url: expect.stringMatching(/\/sign-in\/[A-Za-z0-9_-]+$/), expires_at: expect.any(String) })
-    expect((await open(pathOf(reply.body.data.url))).status).toBe(303)
+    expect((await followLink(api, reply.body.data.url)).status).toBe(303)
     expect((await api.call('POST', '/api/v1/cli/dashboard-link', { token: 'svc_login_nope' })).status).toBe(401)
   })
 
@@ -99,9 +105,9 @@ describe('sign-in links', () => {
     const fixture = await api.setupProgram()
     const reply = await api.admin('POST', `/programs/${fixture.programId}/partners/${fixture.partnerId}/portal-link`)
     expect(reply.status).toBe(200)
-    const opened = await open(pathOf(reply.body.data.url))
+    const opened = await followLink(api, reply.body.data.url)
     expect(opened.headers.get('location')).toBe('/partner')
-    const cookie = opened.headers.get('set-cookie')!.split(';')[0]
+    const cookie = cookieOf(opened)
     expect((await open('/partner', { cookie })).status).toBe(200)
     expect((await open('/dashboard', { cookie })).headers.get('location')).toBe('/sign-in')
     const other = await api.setupProgram()
@@ -112,7 +118,7 @@ describe('sign-in links', () => {
     const { accountId } = await login(api)
     const link = await dashboardLink(accountId)
     const token = pathOf(link.url).split('/').pop()!
-    const cookie = (await open(pathOf(link.url))).headers.get('set-cookie')!.split(';')[0].split('=')[1]
+    const cookie = cookieOf(await followLink(api, link.url)).split('=')[1]
     const client = api.server.deps.database.client
     const dump = JSON.stringify([client.prepare('SELECT * FROM sign_in_links').all(), client.prepare('SELECT * FROM web_sessions').all()])
     expect(dump).not.toContain(token)
@@ -125,11 +131,77 @@ describe('sign-in links', () => {
       const account = await secure.admin('POST', '/accounts', { email: 'secure@shop.test' })
       const link = await secure.admin('POST', `/accounts/${account.body.data.account_id}/dashboard-link`)
       expect(link.body.data.url.startsWith('https://svc.example/sign-in/')).toBe(true)
-      const opened = await fetch(secure.url + pathOf(link.body.data.url), { redirect: 'manual' })
+      const opened = await followLink(secure, link.body.data.url)
       expect(opened.headers.get('set-cookie')).toContain('; Secure')
     } finally {
       await secure.stop()
     }
+  })
+})
+
+describe('links opened by machines, login CSRF and stale sessions', () => {
+  test('GET and HEAD on a link (mail scanners, chat previews) use nothing up and set no cookie', async () => {
+    const { accountId } = await login(api)
+    const url = (await dashboardLink(accountId)).url
+    for (const method of ['GET', 'HEAD', 'GET']) {
+      const seen = await open(pathOf(url), { method })
+      expect(seen.status).toBe(200)
+      expect(seen.headers.get('set-cookie')).toBeNull()
+    }
+    const used = await followLink(api, url)
+    expect(used.status).toBe(303)
+    expect(used.headers.get('location')).toBe('/dashboard')
+  })
+
+  test('a post of the link from another site (login CSRF) is refused and leaves the link unused', async () => {
+    const { accountId } = await login(api)
+    const url = (await dashboardLink(accountId)).url
+    for (const origin of ['https://evil.example', new URL(api.url).origin, 'null']) {
+      const forged = await open(pathOf(url), { form: {}, headers: { origin } })
+      expect(forged.status).toBe(403)
+      expect(forged.headers.get('set-cookie')).toBeNull()
+    }
+    expect((await followLink(api, url)).status).toBe(303)
+  })
+
+  test('signing in through a link ends the session the browser came with', async () => {
+    const first = await login(api)
+    const second = await login(api)
+    const old = await signIn(first.accountId)
+    const next = await followLink(api, (await dashboardLink(second.accountId)).url, old)
+    expect(next.status).toBe(303)
+    expect((await open('/dashboard', { cookie: old })).headers.get('location')).toBe('/sign-in')
+    expect((await open('/dashboard', { cookie: cookieOf(next) })).status).toBe(200)
+  })
+
+  test("the owner signs a partner out everywhere: the partner's sessions and unused links end", async () => {
+    const fixture = await api.setupProgram()
+    const portalLink = async () =>
+      (await api.admin('POST', `/programs/${fixture.programId}/partners/${fixture.partnerId}/portal-link`)).body.data.url as string
+    const partner = cookieOf(await followLink(api, await portalLink()))
+    const unused = await portalLink()
+    expect((await open('/partner', { cookie: partner })).status).toBe(200)
+    const owner = await signIn(fixture.accountId)
+    const page = await open(`/dashboard/programs/${fixture.programId}/partners`, { cookie: owner })
+    expect(page.text).toContain('Sign out everywhere')
+    const out = await open(`/dashboard/programs/${fixture.programId}/partners/${fixture.partnerId}/sign-out`, {
+      cookie: owner,
+      form: { _csrf: csrfOf(page.text) },
+      headers: { origin: publicOrigin(api) },
+    })
+    expect(out.status).toBe(303)
+    expect(out.headers.get('location')).toContain('done=partner_signed_out')
+    expect((await open('/partner', { cookie: partner })).headers.get('location')).toBe('/sign-in')
+    expect((await followLink(api, unused)).status).toBe(410)
+    // Another account cannot sign this partner out.
+    const stranger = await signIn((await login(api)).accountId)
+    const strangerPage = await open('/dashboard', { cookie: stranger })
+    const refused = await open(`/dashboard/programs/${fixture.programId}/partners/${fixture.partnerId}/sign-out`, {
+      cookie: stranger,
+      form: { _csrf: csrfOf(strangerPage.text) },
+      headers: { origin: publicOrigin(api) },
+    })
+    expect(refused.status).toBe(404)
   })
 })
 
@@ -173,22 +245,31 @@ describe('sessions', () => {
     const { accountId } = await login(api)
     const cookie = await signIn(accountId)
     const page = await open('/dashboard', { cookie })
-    const out = await open('/sign-out', { cookie, form: { _csrf: csrfOf(page.text) }, headers: { origin: api.url } })
+    const out = await open('/sign-out', { cookie, form: { _csrf: csrfOf(page.text) }, headers: { origin: publicOrigin(api) } })
     expect(out.status).toBe(303)
     expect(out.headers.get('set-cookie')).toContain('Max-Age=0')
     expect((await open('/dashboard', { cookie })).headers.get('location')).toBe('/sign-in')
   })
 
-  test('a session ends after its lifetime and when the account is suspended', async () => {
+  test('a session ends after its lifetime', async () => {
     const first = await login(api)
     const cookie = await signIn(first.accountId)
     api.clock.advance(days(8))
     expect((await open('/dashboard', { cookie })).status).toBe(303)
-    const second = await login(api)
-    const other = await signIn(second.accountId)
-    expect((await open('/dashboard', { cookie: other })).status).toBe(200)
-    await api.admin('POST', `/accounts/${second.accountId}/suspend`)
-    expect((await open('/dashboard', { cookie: other })).status).toBe(303)
+  })
+
+  test('suspending an account revokes its sessions and unused links; unsuspending brings none back', async () => {
+    const { accountId } = await login(api)
+    const cookie = await signIn(accountId)
+    const unused = (await dashboardLink(accountId)).url
+    expect((await open('/dashboard', { cookie })).status).toBe(200)
+    await api.admin('POST', `/accounts/${accountId}/suspend`)
+    expect((await open('/dashboard', { cookie })).headers.get('location')).toBe('/sign-in')
+    await api.admin('POST', `/accounts/${accountId}/unsuspend`)
+    // The attack: a stolen cookie or a link in a mailbox came back to life with the account.
+    expect((await open('/dashboard', { cookie })).headers.get('location')).toBe('/sign-in')
+    expect((await followLink(api, unused)).status).toBe(410)
+    expect((await open('/dashboard', { cookie: await signIn(accountId) })).status).toBe(200)
   })
 
   test('a cross-site POST is refused: a foreign Origin, or no form token, changes nothing', async () => {
@@ -201,15 +282,30 @@ describe('sessions', () => {
     expect(foreign.status).toBe(403)
     const tokenless = await open(path, { cookie, form: { name: 'Evil' } })
     expect(tokenless.status).toBe(403)
-    const wrong = await open(path, { cookie, form: { _csrf: 'a'.repeat(64), name: 'Evil' }, headers: { origin: api.url } })
+    const wrong = await open(path, { cookie, form: { _csrf: 'a'.repeat(64), name: 'Evil' }, headers: { origin: publicOrigin(api) } })
     expect(wrong.status).toBe(403)
     const partners = await api.admin('GET', `/programs/${fixture.programId}/partners`)
     expect(partners.body.data.map((p: { name: string }) => p.name)).not.toContain('Evil')
-    const good = await open(path, { cookie, form: { _csrf: csrf, name: 'Good' }, headers: { origin: api.url } })
+    const good = await open(path, { cookie, form: { _csrf: csrf, name: 'Good' }, headers: { origin: publicOrigin(api) } })
     expect(good.status).toBe(303)
     expect((await api.admin('GET', `/programs/${fixture.programId}/partners`)).body.data.map((p: { name: string }) => p.name)).toContain(
       'Good',
     )
+  })
+
+  test('a form whose Origin is the address the request was sent to, but not PUBLIC_BASE_URL, is refused', async () => {
+    // The attack: the Origin was compared with one derived from the request's own Host header,
+    // which whoever sends the request writes.
+    const fixture = await api.setupProgram()
+    const cookie = await signIn(fixture.accountId)
+    const path = `/dashboard/programs/${fixture.programId}/partners`
+    const csrf = csrfOf((await open(path, { cookie })).text)
+    expect(new URL(api.url).origin).not.toBe(publicOrigin(api))
+    const hostDerived = await open(path, { cookie, form: { _csrf: csrf, name: 'Host' }, headers: { origin: new URL(api.url).origin } })
+    expect(hostDerived.status).toBe(403)
+    expect(hostDerived.text).toContain(api.server.deps.config.publicBaseUrl)
+    const names = (await api.admin('GET', `/programs/${fixture.programId}/partners`)).body.data.map((p: { name: string }) => p.name)
+    expect(names).not.toContain('Host')
   })
 
   test("pages answer HTML without the API's rate-limit headers or envelopes", async () => {

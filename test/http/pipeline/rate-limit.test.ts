@@ -43,7 +43,7 @@ describe('per-minute limits (docs/api.md, Limits)', () => {
     expect((await api.call('POST', '/api/v1/track/lead', { body: {} })).status).toBe(429)
   })
 
-  test('behind a trusted proxy the bucket is Fly-Client-IP, else the right-most X-Forwarded-For entry; otherwise the header is ignored', async () => {
+  test('behind a proxy (TRUST_PROXY=true) the bucket is the right-most X-Forwarded-For entry; otherwise the header is ignored', async () => {
     api = await startApi({ env: { TRUST_PROXY: 'true' } })
     // The left-most entries are the client's own writing: a fresh one per request changes nothing.
     for (let i = 0; i < 60; i++) expect((await click({ 'x-forwarded-for': `198.51.100.${i}, 203.0.113.7` })).status).not.toBe(429)
@@ -51,12 +51,39 @@ describe('per-minute limits (docs/api.md, Limits)', () => {
     expect((await click({ 'x-forwarded-for': '203.0.113.7' })).status).toBe(429)
     expect((await click({ 'x-forwarded-for': '203.0.113.7, 10.0.0.1' })).status).not.toBe(429)
     expect((await click({ 'x-forwarded-for': '203.0.113.2' })).status).not.toBe(429)
-    // Fly-Client-IP wins over X-Forwarded-For.
-    expect((await click({ 'fly-client-ip': '203.0.113.3', 'x-forwarded-for': '203.0.113.7' })).status).not.toBe(429)
     await api.stop()
     api = await startApi()
     for (let i = 0; i < 60; i++) await click({ 'x-forwarded-for': `203.0.113.${i}` })
     expect((await click({ 'x-forwarded-for': '198.51.100.7' })).status).toBe(429)
+  })
+
+  test('behind nginx or Caddy (TRUST_PROXY=true) a client-sent Fly-Client-IP picks no bucket: a fresh one per request is still refused', async () => {
+    api = await startApi({ env: { TRUST_PROXY: 'true' } })
+    // The attack: nginx passes Fly-Client-IP through, so a client that wrote a new one on every
+    // request once escaped every per-IP limit. The proxy's X-Forwarded-For entry decides.
+    for (let i = 0; i < 60; i++) await click({ 'fly-client-ip': `198.51.100.${i}`, 'x-forwarded-for': '203.0.113.7' })
+    expect((await click({ 'fly-client-ip': '198.51.100.200', 'x-forwarded-for': '203.0.113.7' })).status).toBe(429)
+    // The operator API's lockout (10 wrong tokens a minute per IP) holds the same way.
+    for (let i = 0; i < 10; i++) {
+      const wrong = await api.call('GET', '/api/v1/admin/programs', {
+        token: `wrong-${i}`,
+        headers: { 'fly-client-ip': `198.51.100.${i}`, 'x-forwarded-for': '203.0.113.9' },
+      })
+      expect(wrong.status).toBe(401)
+    }
+    const locked = await api.call('GET', '/api/v1/admin/programs', {
+      token: 'wrong-again',
+      headers: { 'fly-client-ip': '198.51.100.99', 'x-forwarded-for': '203.0.113.9' },
+    })
+    expect(locked.status).toBe(429)
+  })
+
+  test("on Fly (TRUST_PROXY=fly) the bucket is Fly-Client-IP, which Fly's proxy writes; X-Forwarded-For when it is absent", async () => {
+    api = await startApi({ env: { TRUST_PROXY: 'fly' } })
+    for (let i = 0; i < 60; i++) await click({ 'fly-client-ip': '203.0.113.3', 'x-forwarded-for': `198.51.100.${i}` })
+    expect((await click({ 'fly-client-ip': '203.0.113.3', 'x-forwarded-for': '198.51.100.250' })).status).toBe(429)
+    expect((await click({ 'fly-client-ip': '203.0.113.4', 'x-forwarded-for': '203.0.113.3' })).status).not.toBe(429)
+    expect((await click({ 'x-forwarded-for': '203.0.113.3' })).status).toBe(429)
   })
 
   test('sale and refund share one bucket of 120 per API key, and another key has its own', async () => {

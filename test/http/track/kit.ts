@@ -5,8 +5,11 @@ import { startApi, type Api, type Fixture, type Reply } from '../../helpers.ts'
 export const roomy = { env: { SVC_RATE_LIMIT_SCALE: '1000' } }
 
 /** A suite's server (limits scaled up: every call comes from one IP), its kit, and a program when asked for. */
-export async function trackingSetup(program?: Record<string, unknown>): Promise<{ api: Api; k: ReturnType<typeof kit>; f: Fixture }> {
-  const api = await startApi(roomy)
+export async function trackingSetup(
+  program?: Record<string, unknown>,
+  env: Record<string, string> = {},
+): Promise<{ api: Api; k: ReturnType<typeof kit>; f: Fixture }> {
+  const api = await startApi({ env: { ...roomy.env, ...env } })
   return { api, k: kit(api), f: program ? await api.setupProgram(program) : (undefined as unknown as Fixture) }
 }
 
