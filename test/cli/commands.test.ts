@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { startApi } from '../helpers.ts'
 import { cliSuite, startTap } from './harness.ts'
 import { runCli, tempHome } from './run-cli.ts'
+import { followLink } from '../http/pages/sessions.ts'
 
 const s = cliSuite()
 const INIT_FLAGS = ['--name', 'Acme', '--domain', 'acme.test', '--commission-type', 'percent', '--commission-rate', '20']
@@ -283,11 +284,10 @@ test("dashboard prints a one-time sign-in link that opens the account's dashboar
   const r = await s.run(['dashboard'])
   expect(r.code).toBe(0)
   const url = r.stdout.match(/(\S+\/sign-in\/[A-Za-z0-9_-]+)/)![1]
-  const path = new URL(url).pathname
-  const opened = await fetch(s.api.url + path, { redirect: 'manual' })
+  const opened = await followLink(s.api, url)
   expect(opened.status).toBe(303)
   expect(opened.headers.get('location')).toBe('/dashboard')
-  expect((await fetch(s.api.url + path, { redirect: 'manual' })).status).toBe(410)
+  expect((await followLink(s.api, url)).status).toBe(410)
   const before = await s.run(['dashboard', 'extra'])
   expect(before.code).toBe(2)
 })
