@@ -82,6 +82,7 @@ INSERT INTO api_keys (program_id, key_hash, key_prefix, created_at) VALUES (1, '
     secret: 'bench-secret-0123456789-0123456789',
     trackerSource: '',
     log: () => {},
+    firstRun: { code: null },
   })
   const owner = await database.writer.run(() =>
     database.stores.webSessions.createWebSession({ kind: 'account', accountId: 1 }, Date.now(), DAY),

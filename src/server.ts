@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import type { Clock } from './clock.ts'
 import type { Config } from './config.ts'
 import { MigrationEditedError } from './db/migrate.ts'
@@ -45,6 +46,17 @@ export interface StartOptions {
   log?: Deps['log']
   /** In-memory copies of links and keys (src/db/catalog.ts); off only when another process writes the database. */
   catalog?: boolean
+  /** Where the first run's line goes (docs/decisions.md: stderr); tests read it here. */
+  announce?: (line: string) => void
+}
+
+/** A setup code: 12 characters of an alphabet of 31 without look-alikes (59 bits), in groups of four. */
+function newSetupCode(): string {
+  const alphabet = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789'
+  const bytes = randomBytes(12)
+  let code = ''
+  for (let i = 0; i < 12; i++) code += (i > 0 && i % 4 === 0 ? '-' : '') + alphabet[bytes[i]! % alphabet.length]
+  return code
 }
 
 /** Opens and migrates the database, builds the app and serves it: the whole service in one call. */
@@ -70,7 +82,10 @@ export function startServer(options: StartOptions): Started {
     trackerSource: options.trackerSource,
     log: options.log ?? stdoutLog!,
     discardsUnreadBodies: runtime.discardsUnreadBodies,
+    firstRun: { code: null },
   }
+  // docs/decisions.md, First run: a fresh code at each start while no account exists, printed once.
+  if (!database.stores.accounts.hasAccounts()) deps.firstRun.code = newSetupCode()
   const gate = drainable(createApp(deps).fetch)
   const fetch = gate.fetch
   let served: ReturnType<Runtime['serve']>
@@ -79,6 +94,11 @@ export function startServer(options: StartOptions): Started {
   } catch (error) {
     database.close()
     throw new StartError(`cannot listen on HOST "${config.host}" PORT ${config.port}: ${reason(error)}`)
+  }
+  // Said once the server listens, so that the page it names answers.
+  if (deps.firstRun.code !== null) {
+    const line = `svc: first run: open ${config.publicBaseUrl}/setup and enter the setup code ${deps.firstRun.code}`
+    ;(options.announce ?? ((text: string) => console.error(text)))(line)
   }
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host
   return {

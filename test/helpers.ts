@@ -28,6 +28,8 @@ export interface Api {
   errors: Record<string, unknown>[]
   /** Warn lines the server logged (a refusal whose cause is told to the operator, not the caller). */
   warnings: Record<string, unknown>[]
+  /** The lines the server wrote to stderr at start (the first run's setup code). */
+  announced: string[]
   /** Calls the real server; `body` objects are sent as JSON. */
   call(method: string, path: string, options?: { body?: unknown; headers?: Record<string, string>; token?: string }): Promise<Reply>
   /** Calls the operator API with the admin token. */
@@ -74,6 +76,7 @@ interface Hosted {
   clock: TestClock
   readonly errors: Record<string, unknown>[]
   readonly warnings: Record<string, unknown>[]
+  readonly announced: string[]
   stop(): Promise<void>
 }
 
@@ -82,14 +85,16 @@ function hostInProcess(env: Record<string, string>): Hosted {
   const clock = new ManualClock(START)
   const errors: Record<string, unknown>[] = []
   const warnings: Record<string, unknown>[] = []
+  const announced: string[] = []
   const server = startServer({
+    announce: (line) => announced.push(line),
     config: loadConfig(env),
     clock,
     runtime: bunRuntime,
     trackerSource,
     log: (line) => (line.level === 'error' ? errors : line.level === 'warn' ? warnings : []).push(line),
   })
-  return { server, clock, errors, warnings, stop: () => server.stop() }
+  return { server, clock, errors, warnings, announced, stop: () => server.stop() }
 }
 
 /**
@@ -155,6 +160,14 @@ async function hostOnDeno(dir: string, env: Record<string, string>): Promise<Hos
     },
     get warnings() {
       return logged('warn')
+    },
+    get announced() {
+      const err = join(dir, 'server.err')
+      return existsSync(err)
+        ? readFileSync(err, 'utf8')
+            .split('\n')
+            .filter((l) => l.startsWith('svc: '))
+        : []
     },
     async stop() {
       child.kill('SIGTERM')
@@ -270,6 +283,9 @@ export async function startApi(options: { env?: Record<string, string> } = {}): 
     },
     get warnings() {
       return hosted.warnings
+    },
+    get announced() {
+      return hosted.announced
     },
     async stop() {
       await hosted.stop()

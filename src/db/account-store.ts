@@ -18,6 +18,11 @@ export class AccountStore {
     return { accountId: account.id, advertiserId: advertiser.id }
   }
 
+  /** Whether any account exists: none means the first run, with /setup open (docs/decisions.md, First run). */
+  hasAccounts(): boolean {
+    return this.connection.db.select({ id: accounts.id }).from(accounts).limit(1).get() !== undefined
+  }
+
   findAccount(id: number): Account | null {
     return this.connection.db.select().from(accounts).where(eq(accounts.id, id)).get() ?? null
   }

@@ -27,6 +27,9 @@ export type PayoutEntry = {
 export interface CsvPayout extends Payout {
   partnerName: string | null
   partnerEmail: string | null
+  /** The partner's payout details as they wrote them in the portal (paypal or bank). */
+  payoutMethod: string | null
+  payoutDetails: string | null
 }
 
 export type PayoutChange = { kind: 'ok'; payout: Payout } | { kind: 'not_found' } | { kind: 'conflict'; payout: Payout }
@@ -315,13 +318,19 @@ export class PayoutStore {
   payoutsWithPartners(programId: number, statuses: PayoutStatus[]): CsvPayout[] {
     const { db } = this.connection
     const rows = db
-      .select({ payout: payouts, partnerName: partners.name, partnerEmail: partners.email })
+      .select({
+        payout: payouts,
+        partnerName: partners.name,
+        partnerEmail: partners.email,
+        payoutMethod: partners.payoutMethod,
+        payoutDetails: partners.payoutDetails,
+      })
       .from(payouts)
       .innerJoin(partners, eq(partners.id, payouts.partnerId))
       .where(and(eq(payouts.programId, programId), inArray(payouts.status, statuses)))
       .orderBy(desc(payouts.id))
       .all()
-    return rows.map((r) => ({ ...r.payout, partnerName: r.partnerName, partnerEmail: r.partnerEmail }))
+    return rows.map(({ payout, ...partner }) => ({ ...payout, ...partner }))
   }
 
   /** Marks a pending payout paid; a paid one is answered as it is, a canceled one is a conflict. */

@@ -168,6 +168,11 @@ export class ProgramStore {
     )
   }
 
+  /** Whether the partner has a referral link (on or off). */
+  hasLink(partnerId: number): boolean {
+    return this.connection.db.select({ id: links.id }).from(links).where(eq(links.partnerId, partnerId)).limit(1).get() !== undefined
+  }
+
   /** Creates a referral link; Taken when short_link is in use in any program (UNIQUE). */
   createLink(values: {
     programId: number

@@ -33,6 +33,14 @@ export const advertisers = sqliteTable('advertisers', {
   createdAt: createdAt(),
 })
 
+/** A program's partner_signup (docs/decisions.md, Partners who join on their own). */
+export const PARTNER_SIGNUPS = ['off', 'approval', 'open'] as const
+/** A partner's status; partners made by the operator API are active. */
+export const PARTNER_STATUSES = ['pending', 'active', 'rejected', 'suspended'] as const
+export type PartnerStatus = (typeof PARTNER_STATUSES)[number]
+/** How a partner is paid (the portal's payout details form). */
+export const PAYOUT_METHODS = ['paypal', 'bank'] as const
+
 export const programs = sqliteTable('programs', {
   id: integer('id').primaryKey({ autoIncrement: true }),
   advertiserId: integer('advertiser_id')
@@ -61,6 +69,10 @@ export const programs = sqliteTable('programs', {
   holdingPeriodDays: integer('holding_period_days').notNull().default(30),
   /** The smallest payout, in major units of each currency (50 is USD 50.00, EUR 50.00 or VND 50). */
   minimumPayout: real('minimum_payout').notNull().default(0),
+  /** Months after the customer's first sale that a recurring type pays; null pays forever. */
+  recurringMonths: integer('recurring_months'),
+  /** Whether partners may apply on /join/:program_id: off, approval (pending first) or open. */
+  partnerSignup: text('partner_signup', { enum: PARTNER_SIGNUPS }).notNull().default('off'),
 })
 
 /** Program API keys, stored only as SHA-256 hashes; one row per issued key. */
@@ -135,6 +147,22 @@ export const partners = sqliteTable(
     name: text('name'),
     email: text('email'),
     createdAt: createdAt(),
+    /** pending (applied), active, rejected or suspended: only an active partner's links attribute. */
+    status: text('status', { enum: PARTNER_STATUSES }).notNull().default('active'),
+    /** The partner's own terms; null takes the program's. */
+    commissionType: text('commission_type', { enum: COMMISSION_TYPES }),
+    commissionRate: real('commission_rate'),
+    recurringMonths: integer('recurring_months'),
+    /** How the partner is paid: paypal or bank, with the details as the partner wrote them. */
+    payoutMethod: text('payout_method', { enum: PAYOUT_METHODS }),
+    payoutDetails: text('payout_details'),
+    /** From the application form (/join): where and how the partner promotes. */
+    website: text('website'),
+    promotion: text('promotion'),
+    /** The short link the applicant asked for: made on approval when it is still free. */
+    wishedShortLink: text('wished_short_link'),
+    /** Set when the owner deletes the partner: the row stays for its clicks, it is listed nowhere. */
+    deletedAt: integer('deleted_at'),
   },
   (t) => [index('partners_program').on(t.programId)],
 )

@@ -5,6 +5,7 @@ import { CountStore } from './count-store.ts'
 import { DashboardStore } from './dashboard-store.ts'
 import { ListStore } from './list-store.ts'
 import type { Connection, OpenOptions } from './open.ts'
+import { PartnerStore } from './partner-store.ts'
 import { PayoutStore } from './payout-store.ts'
 import { ProcessorEventStore } from './processor-events.ts'
 import { ProgramStore } from './program-store.ts'
@@ -28,6 +29,7 @@ export function createStores(connection: Connection, options: OpenOptions = {}) 
     dashboard: new DashboardStore(connection, catalog, programs),
     events: new ProcessorEventStore(connection),
     lists: new ListStore(connection),
+    partners: new PartnerStore(connection, catalog),
     payouts: new PayoutStore(connection),
     programs,
     sales: new SaleStore(connection),

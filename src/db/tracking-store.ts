@@ -6,7 +6,7 @@ import type { Catalog } from './catalog.ts'
 import { plainInsert, selectList } from './columns.ts'
 import { DAY_MS } from './dashboard-store.ts'
 import type { Connection } from './open.ts'
-import { clicks, customers, links, programs, settings, testFixtures } from './schema.ts'
+import { clicks, customers, links, partners, programs, settings, testFixtures } from './schema.ts'
 
 const p = sql.placeholder
 
@@ -80,6 +80,10 @@ function build({ db, client }: Connection) {
         programId: links.programId,
         partnerId: links.partnerId,
         active: links.active,
+        partnerActive:
+          sql<boolean>`EXISTS (SELECT 1 FROM ${partners} WHERE ${partners.id} = ${links.partnerId} AND ${partners.status} = 'active' AND ${partners.deletedAt} IS NULL)`.mapWith(
+            Boolean,
+          ),
         windowDays: programs.attributionWindowDays,
         domain: programs.domain,
         allowedOrigins: programs.allowedOrigins,

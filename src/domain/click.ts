@@ -36,16 +36,21 @@ export interface LinkFacts {
   programId: number | null
   partnerId: number | null
   active: boolean
+  /** The link's partner is active: a pending, rejected, suspended or deleted partner's links do not attribute. */
+  partnerActive: boolean
 }
 
 export type LinkDecision =
   | { ok: true; programId: number; partnerId: number }
   | { ok: false; reason: 'not_found' | 'misconfigured' | 'disabled' }
 
-/** Whether a click may be recorded on a link: it must exist, name a partner and a program, and be active. */
+/**
+ * Whether a click may be recorded on a link: it must exist, name a partner and a program, and be
+ * active, and so must its partner (a click on another partner's link answers as on a link turned off).
+ */
 export function decideLink(link: LinkFacts | null): LinkDecision {
   if (!link) return { ok: false, reason: 'not_found' }
   if (link.programId === null || link.partnerId === null) return { ok: false, reason: 'misconfigured' }
-  if (!link.active) return { ok: false, reason: 'disabled' }
+  if (!link.active || !link.partnerActive) return { ok: false, reason: 'disabled' }
   return { ok: true, programId: link.programId, partnerId: link.partnerId }
 }

@@ -157,3 +157,21 @@ export const money = {
   balance: (currency: string) =>
     `amount_cents would make the partner's unpaid commissions in ${currency} larger than 9007199254740991 cents`,
 } as const
+
+// The operator API's partner routes (docs/decisions.md, First run and Partners who join on their own).
+export const partner = {
+  notFound: 'Partner not found',
+  hasSales: 'This partner has sales and cannot be deleted: suspend them instead',
+  notPending: (status: string) => `Partner is ${status}, not pending`,
+  notActive: (status: string) => `Partner is ${status}, not active`,
+  notSuspended: (status: string) => `Partner is ${status}, not suspended`,
+  status: 'status must be one of: pending, active, rejected, suspended',
+} as const
+
+// The read routes' and CSVs' filters (docs/decisions.md, First run: exports and filters).
+export const filters = {
+  from: 'from must be an ISO 8601 date such as 2026-11-01',
+  to: 'to must be an ISO 8601 date such as 2026-11-30',
+  commissionStatus: 'status must be one of: pending, due, in_payout, paid, reversed',
+  q: 'q must be a text of at most 200 characters',
+} as const

@@ -25,6 +25,7 @@ import { stripeWebhookRoutes } from './webhooks/stripe.ts'
 import { signInLinkRoutes } from './admin/sign-in-links.ts'
 import { readForm } from './pages/form.ts'
 import { webRoutes } from './pages/routes.ts'
+import { setupRoutes } from './pages/setup.ts'
 
 /** The tracking routes, which the pipeline calls directly (direct.ts). */
 const trackingRoutes = (deps: Deps): DirectRoute[] => [
@@ -66,6 +67,7 @@ export function buildRoutes(deps: Deps, direct: DirectRoute[] = trackingRoutes(d
     .use(stripeWebhookRoutes(deps))
     .use(signInLinkRoutes(deps))
     .use(webRoutes(deps))
+    .use(setupRoutes(deps))
   for (const route of direct) app.use(route.plugin)
   // Registered last so that the generated document sees every route.
   return app.use(docsRoutes(deps, () => app.routes))

@@ -18,6 +18,11 @@ export interface Deps {
   /** The minified tracker script served at GET /tracker.js. */
   trackerSource: string
   log: (line: Record<string, unknown>) => void
+  /**
+   * The first run (docs/decisions.md): while no account exists, the setup code printed at start
+   * (kept only in memory); null once an account exists or was made through /setup.
+   */
+  firstRun: { code: string | null }
   /** The runtime drops a small body the app did not read (Runtime.discardsUnreadBodies); unset: the app drains it. */
   discardsUnreadBodies?: boolean
 }

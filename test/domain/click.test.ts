@@ -31,11 +31,19 @@ describe('affOf', () => {
 describe('decideLink', () => {
   test('no link: not found', () => expect(decideLink(null)).toEqual({ ok: false, reason: 'not_found' }))
   test('no partner: misconfigured', () =>
-    expect(decideLink({ programId: 1, partnerId: null, active: true })).toEqual({ ok: false, reason: 'misconfigured' }))
+    expect(decideLink({ programId: 1, partnerId: null, active: true, partnerActive: true })).toEqual({
+      ok: false,
+      reason: 'misconfigured',
+    }))
   test('no program: misconfigured', () =>
-    expect(decideLink({ programId: null, partnerId: 2, active: true })).toEqual({ ok: false, reason: 'misconfigured' }))
+    expect(decideLink({ programId: null, partnerId: 2, active: true, partnerActive: true })).toEqual({
+      ok: false,
+      reason: 'misconfigured',
+    }))
   test('inactive: disabled', () =>
-    expect(decideLink({ programId: 1, partnerId: 2, active: false })).toEqual({ ok: false, reason: 'disabled' }))
+    expect(decideLink({ programId: 1, partnerId: 2, active: false, partnerActive: true })).toEqual({ ok: false, reason: 'disabled' }))
+  test('a partner not active (pending, rejected, suspended, deleted): disabled like a link turned off', () =>
+    expect(decideLink({ programId: 1, partnerId: 2, active: true, partnerActive: false })).toEqual({ ok: false, reason: 'disabled' }))
   test('active: ok', () =>
-    expect(decideLink({ programId: 1, partnerId: 2, active: true })).toEqual({ ok: true, programId: 1, partnerId: 2 }))
+    expect(decideLink({ programId: 1, partnerId: 2, active: true, partnerActive: true })).toEqual({ ok: true, programId: 1, partnerId: 2 }))
 })

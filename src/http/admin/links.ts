@@ -4,13 +4,12 @@ import { doc } from '../pipeline/doc.ts'
 import { HttpError, ok } from '../pipeline/envelope.ts'
 import { bodyChecker } from '../pipeline/validate.ts'
 import { idParam, requireAdmin } from './guard.ts'
-import { CreateLink, CreatePartner, UpdateLink } from './schemas.ts'
+import { CreateLink, UpdateLink } from './schemas.ts'
 
-const checkPartner = bodyChecker(CreatePartner)
 const checkLink = bodyChecker(CreateLink)
 const checkLinkUpdate = bodyChecker(UpdateLink)
 
-/** The operator API's partner and referral-link routes. */
+/** The operator API's referral-link routes. */
 export function linkAdminRoutes(deps: Deps) {
   const { writer, stores } = deps.database
   const requireProgram = (id: number) => {
@@ -19,20 +18,6 @@ export function linkAdminRoutes(deps: Deps) {
 
   return new Elysia({ name: 'admin-links' })
     .onBeforeHandle(({ request }) => requireAdmin(deps, request))
-    .post(
-      '/api/v1/admin/programs/:id/partners',
-      async ({ params, body, set }) => {
-        const programId = idParam(params.id, 'Program')
-        const input = checkPartner(body)
-        const partnerId = await writer.run(() => {
-          requireProgram(programId)
-          return stores.programs.createPartner({ programId, name: input.name, email: input.email, createdAt: deps.clock.now() })
-        })
-        set.status = 201
-        return ok({ partner_id: partnerId })
-      },
-      { detail: doc('Add a partner to a program', 'operator', { security: 'adminToken', body: CreatePartner }) },
-    )
     .post(
       '/api/v1/admin/programs/:id/links',
       async ({ params, body, set }) => {

@@ -1,4 +1,5 @@
 import { maskKey } from '../../db/credentials.ts'
+import type { Partner } from '../../db/partner-store.ts'
 import type { ApiKey, Program } from '../../db/schema.ts'
 import { iso } from '../../domain/time.ts'
 
@@ -24,4 +25,10 @@ export function presentProgram(program: Program, key: ApiKey | null): Record<str
     api_key: key ? maskKey(key.keyPrefix) : null,
     api_key_rotation: key?.rotateBy ? { marked_at: iso(key.rotationMarkedAt), rotate_by: iso(key.rotateBy) } : null,
   }
+}
+
+/** A partner as every partner read shows it: with its status, terms and payout details; never its deletion mark. */
+export function presentPartner(partner: Partner): Record<string, unknown> {
+  const { deletedAt: _, ...rest } = partner
+  return presentRow('partner', rest)
 }

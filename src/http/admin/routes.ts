@@ -1,8 +1,10 @@
 import { Elysia } from 'elysia'
 import type { Deps } from '../deps.ts'
 import { accountAdminRoutes } from './accounts.ts'
+import { exportAdminRoutes } from './exports.ts'
 import { linkAdminRoutes } from './links.ts'
 import { listAdminRoutes } from './lists.ts'
+import { partnerAdminRoutes } from './partners.ts'
 import { payoutAdminRoutes } from './payouts.ts'
 import { programAdminRoutes } from './programs.ts'
 import { saleAdminRoutes } from './sale.ts'
@@ -12,8 +14,10 @@ export function adminRoutes(deps: Deps) {
   return new Elysia({ name: 'admin' })
     .use(accountAdminRoutes(deps))
     .use(programAdminRoutes(deps))
+    .use(partnerAdminRoutes(deps))
     .use(linkAdminRoutes(deps))
     .use(listAdminRoutes(deps))
     .use(saleAdminRoutes(deps))
     .use(payoutAdminRoutes(deps))
+    .use(exportAdminRoutes(deps))
 }

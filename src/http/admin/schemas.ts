@@ -73,6 +73,35 @@ export const CreatePartner = t.Object({
   email: t.Optional(t.String({ format: 'email', maxLength: 254, error: 'email must be an email address' })),
 })
 
+const commissionTypeOrNull = t.Union([...COMMISSION_TYPES.map((v) => t.Literal(v)), t.Null()], {
+  error: `commission_type must be one of: ${COMMISSION_TYPES.join(', ')}, or null for the program's`,
+})
+
+/** PATCH a partner (docs/decisions.md, First run): null puts a term back to the program's. */
+export const UpdatePartner = t.Object({
+  name: t.Optional(t.Union([t.String({ maxLength: 200 }), t.Null()], { error: 'name must be a string of at most 200 characters' })),
+  email: t.Optional(t.Union([t.String({ format: 'email', maxLength: 254 }), t.Null()], { error: 'email must be an email address' })),
+  commission_type: t.Optional(commissionTypeOrNull),
+  commission_rate: t.Optional(
+    t.Union([t.Number({ exclusiveMinimum: 0, maximum: 1e9 }), t.Null()], {
+      error: "commission_rate must be a positive number, or null for the program's",
+    }),
+  ),
+  recurring_months: t.Optional(
+    t.Union([Type.Integer({ minimum: 1, maximum: 1200 }), t.Null()], {
+      error: 'recurring_months must be a whole number from 1 to 1200, or null for no limit',
+    }),
+  ),
+  payout_method: t.Optional(t.Union([t.Literal('paypal'), t.Literal('bank'), t.Null()], { error: 'payout_method must be paypal or bank' })),
+  payout_details: t.Optional(
+    t.Union([t.String({ maxLength: 1000 }), t.Null()], { error: 'payout_details must be a string of at most 1000 characters' }),
+  ),
+})
+
+export const RejectPartner = t.Object({
+  reason: t.Optional(t.String({ maxLength: 1000, error: 'reason must be a string of at most 1000 characters' })),
+})
+
 export const CreateLink = t.Object({
   partner_id: Type.Integer({ minimum: 1, error: 'partner_id must be the id of a partner of this program' }),
   short_link: t.String({ pattern: '^[A-Za-z0-9_-]{1,100}$', error: 'short_link must be 1 to 100 letters, digits, - or _' }),

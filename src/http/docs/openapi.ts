@@ -104,7 +104,7 @@ export const componentSchemas: Record<string, Schema> = {
     },
     ['stripeWebhookSecrets'],
   ),
-  Partner: rowSchema('partner', partners),
+  Partner: rowSchema('partner', partners, {}, ['deletedAt']),
   Link: rowSchema('link', links),
   Customer: rowSchema('customer', customers),
   Sale: rowSchema('sale', sales),

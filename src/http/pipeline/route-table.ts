@@ -92,6 +92,17 @@ const admin = {
   500: 'Internal error',
 }
 const adminBody = { 400: 'A field is invalid: the message names it', ...admin }
+const from = { name: 'from', required: false, description: 'Created on or after this ISO 8601 date (UTC)' }
+const to = { name: 'to', required: false, description: 'Created on or before this ISO 8601 date (UTC), inclusive' }
+/** The filters of the CSV exports (docs/decisions.md, First run: exports and filters). */
+const csvQuery = {
+  fromTo: [from, to],
+  fromToStatus: [from, to, { name: 'status', required: false, description: 'pending, due, in_payout, paid or reversed' }],
+  statusQ: [
+    { name: 'status', required: false, description: 'pending, active, rejected or suspended' },
+    { name: 'q', required: false, description: 'Part of the name or email, any case' },
+  ],
+}
 const cliKey = { 401: 'Missing, malformed or unknown API key', 500: 'Failed (request_id in the message and in details)' }
 const cliRoute = (failure?: string): Route => ({ limit: 'cli', ...(failure ? { failure: withRequestId(failure) } : {}) })
 const page: Route = { envelope: 'none', reads: 'form' }
@@ -379,6 +390,38 @@ export const routeTable: Record<string, Route> = {
     body: data(obj({ partner_id: int })),
     errors: adminBody,
   },
+  'PATCH /api/v1/admin/programs/:id/partners/:partner_id': {
+    id: 'updatePartner',
+    request: { commission_rate: 25, payout_method: 'paypal', payout_details: 'ada@partner.example' },
+    body: data(ref('Partner')),
+    errors: adminBody,
+  },
+  'DELETE /api/v1/admin/programs/:id/partners/:partner_id': {
+    id: 'deletePartner',
+    body: data(obj({ partner_id: int, deleted: bool })),
+    errors: { ...adminBody, 409: 'The partner has sales: suspend them instead' },
+  },
+  'POST /api/v1/admin/programs/:id/partners/:partner_id/approve': {
+    id: 'approvePartner',
+    body: data(ref('Partner')),
+    errors: { ...adminBody, 409: 'The partner is not pending or rejected' },
+  },
+  'POST /api/v1/admin/programs/:id/partners/:partner_id/reject': {
+    id: 'rejectPartner',
+    request: { reason: 'Not a fit for this program' },
+    body: data(ref('Partner')),
+    errors: { ...adminBody, 409: 'The partner is not pending' },
+  },
+  'POST /api/v1/admin/programs/:id/partners/:partner_id/suspend': {
+    id: 'suspendPartner',
+    body: data(ref('Partner')),
+    errors: { ...adminBody, 409: 'The partner is not active' },
+  },
+  'POST /api/v1/admin/programs/:id/partners/:partner_id/unsuspend': {
+    id: 'unsuspendPartner',
+    body: data(ref('Partner')),
+    errors: { ...adminBody, 409: 'The partner is not suspended' },
+  },
   'POST /api/v1/admin/programs/:id/links': {
     id: 'createLink',
     status: 201,
@@ -401,6 +444,37 @@ export const routeTable: Record<string, Route> = {
     request: { until: '2026-06-30' },
   },
   'GET /api/v1/admin/programs/:id/payouts': { id: 'listPayouts', paged: true, body: list('Payout'), errors: adminBody },
+  'GET /api/v1/admin/programs/:id/sales.csv': {
+    id: 'exportSalesCsv',
+    media: 'text/csv',
+    body: {
+      type: 'string',
+      description: 'Header row: sale_id, created_at, transaction_id, customer_key, partner_id, amount, currency, status, test_mode',
+    },
+    query: csvQuery.fromTo,
+    errors: adminBody,
+  },
+  'GET /api/v1/admin/programs/:id/commissions.csv': {
+    id: 'exportCommissionsCsv',
+    media: 'text/csv',
+    body: {
+      type: 'string',
+      description: 'Header row: commission_id, created_at, kind, partner_id, sale_id, amount, currency, status, flags, test_mode',
+    },
+    query: csvQuery.fromToStatus,
+    errors: adminBody,
+  },
+  'GET /api/v1/admin/programs/:id/partners.csv': {
+    id: 'exportPartnersCsv',
+    media: 'text/csv',
+    body: {
+      type: 'string',
+      description:
+        'Header row: partner_id, name, email, status, links, created_at, commission_type, commission_rate, payout_method, payout_details',
+    },
+    query: csvQuery.statusQ,
+    errors: adminBody,
+  },
   'GET /api/v1/admin/programs/:id/payouts.csv': {
     id: 'exportPayoutsCsv',
     media: 'text/csv',
@@ -449,6 +523,9 @@ export const routeTable: Record<string, Route> = {
     }),
   },
   // The dashboard and the partner portal (src/http/pages): HTML pages and forms, not in the API document.
+  'GET /': page,
+  'GET /setup': page,
+  'POST /setup': page,
   'GET /sign-in': page,
   'GET /sign-in/:token': page,
   'POST /sign-in/:token': page,

@@ -339,15 +339,15 @@ describe('payouts CSV', () => {
     expect(reply.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/)
     expect(reply.body).toBe(
       [
-        'payout_id,partner_id,partner_name,partner_email,currency,amount,commissions,status',
-        `${usd},${g.partnerId},"'=HYPERLINK(""http://x.test"",""a, b"")",p@shop.test,USD,10.00,2,paid`,
-        `${vnd},${f.partnerId},${firstName},,VND,5,1,pending`,
+        'payout_id,partner_id,partner_name,partner_email,currency,amount,commissions,status,payout_method,payout_details',
+        `${usd},${g.partnerId},"'=HYPERLINK(""http://x.test"",""a, b"")",p@shop.test,USD,10.00,2,paid,,`,
+        `${vnd},${f.partnerId},${firstName},,VND,5,1,pending,,`,
         '',
       ].join('\r\n'),
     )
     const canceledOnly = await api.call('GET', `/api/v1/admin/programs/${f.programId}/payouts.csv?status=canceled`, { token: ADMIN_TOKEN })
     expect(canceledOnly.body.split('\r\n').slice(1)).toEqual([
-      `${eur},${g.partnerId},"'=HYPERLINK(""http://x.test"",""a, b"")",p@shop.test,EUR,5.00,1,canceled`,
+      `${eur},${g.partnerId},"'=HYPERLINK(""http://x.test"",""a, b"")",p@shop.test,EUR,5.00,1,canceled,,`,
       '',
     ])
     const bad = await api.call('GET', `/api/v1/admin/programs/${f.programId}/payouts.csv?status=open`, { token: ADMIN_TOKEN })

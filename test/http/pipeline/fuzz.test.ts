@@ -69,7 +69,8 @@ const ROUTES = [
   '/',
 ] as const
 /** Answers that are not JSON by design: the tracker script and the HTML pages. */
-const NOT_JSON = ['/tracker.js', '/docs', '/cli/login']
+// HTML pages: '/' leads (303) to /setup on a fresh database, a page.
+const NOT_JSON = ['/tracker.js', '/docs', '/cli/login', '/', '/setup']
 // Bun's HTTP parser closes the connection on a method it does not know (FOO), before any app
 // runs: the odd methods here are the registered ones (PROPFIND; TRACE, which fetch refuses to send).
 const METHODS = ['GET', 'POST', 'POST', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'PROPFIND', 'TRACE'] as const

@@ -1,0 +1,125 @@
+import { and, count, desc, eq, isNull, lt, sql, type SQL } from 'drizzle-orm'
+import type { Catalog } from './catalog.ts'
+import type { Connection } from './open.ts'
+import { customers, links, partners, sales, type PartnerStatus } from './schema.ts'
+
+export type Partner = typeof partners.$inferSelect
+
+/** What an owner (or the partner, for the payout details) may change on a partner. */
+export type PartnerChanges = Partial<
+  Pick<Partner, 'name' | 'email' | 'commissionType' | 'commissionRate' | 'recurringMonths' | 'payoutMethod' | 'payoutDetails'>
+>
+
+/** A partners list's filters: `status` exactly, `q` a part of the name or email in any case. */
+export interface PartnerFilter {
+  status?: PartnerStatus
+  q?: string
+}
+
+/** A partner with how many referral links it has (the partners CSV). */
+export type PartnerWithLinks = Partner & { links: number }
+
+/**
+ * A program's partners: reads that leave deleted partners out, the owner's edits, status changes
+ * and deletion. A write that changes whether a partner's links attribute calls catalog.changed(),
+ * since the click path reads links (with their partner's status) from the catalog. Writes run
+ * inside a writer unit.
+ */
+export class PartnerStore {
+  constructor(
+    private readonly connection: Connection,
+    private readonly catalog: Catalog,
+  ) {}
+
+  /** The partner `partnerId` of program `programId`, or null (also when it was deleted). */
+  find(programId: number, partnerId: number): Partner | null {
+    return (
+      this.connection.db
+        .select()
+        .from(partners)
+        .where(and(eq(partners.id, partnerId), eq(partners.programId, programId), isNull(partners.deletedAt)))
+        .get() ?? null
+    )
+  }
+
+  /** Applies `changes` (undefined fields are left alone); the partner after, or null when unknown. */
+  update(programId: number, partnerId: number, changes: PartnerChanges): Partner | null {
+    if (!this.find(programId, partnerId)) return null
+    const set = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined))
+    if (Object.keys(set).length > 0) this.connection.db.update(partners).set(set).where(eq(partners.id, partnerId)).run()
+    return this.find(programId, partnerId)
+  }
+
+  /** Sets the status; the partner after, or null when unknown. Only an active partner's links attribute. */
+  setStatus(programId: number, partnerId: number, status: PartnerStatus): Partner | null {
+    if (!this.find(programId, partnerId)) return null
+    this.catalog.changed()
+    this.connection.db.update(partners).set({ status }).where(eq(partners.id, partnerId)).run()
+    return this.find(programId, partnerId)
+  }
+
+  /**
+   * Deletes a partner without sales: the row stays (its clicks and customers point at it) but is
+   * listed nowhere, and its links stop attributing. 'has_sales' when a sale of one of its customers
+   * exists (suspend them instead); null when unknown.
+   */
+  remove(programId: number, partnerId: number, now: number): 'deleted' | 'has_sales' | null {
+    const { db } = this.connection
+    if (!this.find(programId, partnerId)) return null
+    const sold = db
+      .select({ id: sales.id })
+      .from(customers)
+      .innerJoin(sales, eq(sales.customerId, customers.id))
+      .where(eq(customers.partnerId, partnerId))
+      .limit(1)
+      .get()
+    if (sold) return 'has_sales'
+    this.catalog.changed()
+    db.update(partners).set({ deletedAt: now }).where(eq(partners.id, partnerId)).run()
+    db.update(links).set({ active: false }).where(eq(links.partnerId, partnerId)).run()
+    return 'deleted'
+  }
+
+  /** Up to `limit` partners of a program matching `filter`, newest first, ids below `cursor`. */
+  page(programId: number, filter: PartnerFilter, limit: number, cursor: number | null): Partner[] {
+    const where = this.where(programId, filter, cursor === null ? undefined : lt(partners.id, cursor))
+    return this.connection.db.select().from(partners).where(where).orderBy(desc(partners.id)).limit(limit).all()
+  }
+
+  /** Every partner of a program matching `filter`, newest first, with its number of links. */
+  withLinks(programId: number, filter: PartnerFilter): PartnerWithLinks[] {
+    const { db } = this.connection
+    const linkCount = db
+      .select({ partnerId: links.partnerId, n: count().as('n') })
+      .from(links)
+      .groupBy(links.partnerId)
+      .as('link_count')
+    return db
+      .select({ partner: partners, links: sql<number>`coalesce(${linkCount.n}, 0)` })
+      .from(partners)
+      .leftJoin(linkCount, eq(linkCount.partnerId, partners.id))
+      .where(this.where(programId, filter))
+      .orderBy(desc(partners.id))
+      .all()
+      .map((row) => ({ ...row.partner, links: row.links }))
+  }
+
+  /** How many partners of a program have `status` (the dashboard's Applications count). */
+  countWithStatus(programId: number, status: PartnerStatus): number {
+    return this.connection.db.select({ n: count() }).from(partners).where(this.where(programId, { status })).get()?.n ?? 0
+  }
+
+  private where(programId: number, filter: PartnerFilter, extra?: SQL): SQL | undefined {
+    // `q` is matched with instr(), not LIKE: no character of it is a wildcard.
+    const q = filter.q?.toLowerCase()
+    return and(
+      eq(partners.programId, programId),
+      isNull(partners.deletedAt),
+      filter.status ? eq(partners.status, filter.status) : undefined,
+      q
+        ? sql`(instr(lower(coalesce(${partners.name}, '')), ${q}) > 0 or instr(lower(coalesce(${partners.email}, '')), ${q}) > 0)`
+        : undefined,
+      extra,
+    )
+  }
+}

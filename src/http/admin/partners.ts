@@ -1,0 +1,123 @@
+import { Elysia } from 'elysia'
+import { rateFits } from '../../domain/commission.ts'
+import { money, partner as messages } from '../../domain/messages.ts'
+import { changePartnerStatus, type StatusAction } from '../../tracking/partner-status.ts'
+import type { Deps } from '../deps.ts'
+import { noBody } from '../pipeline/body.ts'
+import { doc } from '../pipeline/doc.ts'
+import { HttpError, ok } from '../pipeline/envelope.ts'
+import { bodyChecker } from '../pipeline/validate.ts'
+import { idParam, requireAdmin } from './guard.ts'
+import { presentPartner } from './present.ts'
+import { CreatePartner, RejectPartner, UpdatePartner } from './schemas.ts'
+
+const checkCreate = bodyChecker(CreatePartner)
+const checkUpdate = bodyChecker(UpdatePartner)
+const checkReject = bodyChecker(RejectPartner)
+
+const PATH = '/api/v1/admin/programs/:id/partners/:partner_id'
+const conflictOf: Record<StatusAction, (status: string) => string> = {
+  approve: messages.notPending,
+  reject: messages.notPending,
+  suspend: messages.notActive,
+  unsuspend: messages.notSuspended,
+}
+
+/**
+ * The operator API's partner routes: create, edit, delete, and the status actions (approve,
+ * reject, suspend, unsuspend), each answering the partner as the read routes show it.
+ */
+export function partnerAdminRoutes(deps: Deps) {
+  const { writer, stores } = deps.database
+  const ids = (params: { id: string; partner_id: string }) => ({
+    programId: idParam(params.id, 'Program'),
+    partnerId: idParam(params.partner_id, 'Partner'),
+  })
+
+  const statusRoute = (action: StatusAction, summary: string) =>
+    new Elysia().post(
+      `${PATH}/${action}`,
+      async ({ params, body }) => {
+        const { programId, partnerId } = ids(params)
+        if (action === 'reject') checkReject(body ?? {})
+        else noBody(body)
+        const change = await changePartnerStatus(deps, programId, partnerId, action)
+        if (change.kind === 'not_found') throw new HttpError(404, messages.notFound)
+        if (change.kind === 'conflict') throw new HttpError(409, conflictOf[action](change.status))
+        return ok(presentPartner(change.partner))
+      },
+      { detail: doc(summary, 'operator', { security: 'adminToken', ...(action === 'reject' ? { body: RejectPartner } : {}) }) },
+    )
+
+  return new Elysia({ name: 'admin-partners' })
+    .onBeforeHandle(({ request }) => requireAdmin(deps, request))
+    .post(
+      '/api/v1/admin/programs/:id/partners',
+      async ({ params, body, set }) => {
+        const programId = idParam(params.id, 'Program')
+        const input = checkCreate(body)
+        const partnerId = await writer.run(() => {
+          if (!stores.lists.programExists(programId)) throw new HttpError(404, 'Program not found')
+          return stores.programs.createPartner({ programId, name: input.name, email: input.email, createdAt: deps.clock.now() })
+        })
+        set.status = 201
+        return ok({ partner_id: partnerId })
+      },
+      { detail: doc('Add a partner to a program (status active)', 'operator', { security: 'adminToken', body: CreatePartner }) },
+    )
+    .patch(
+      PATH,
+      async ({ params, body }) => {
+        const { programId, partnerId } = ids(params)
+        const input = checkUpdate(body)
+        const updated = await writer.run(() => {
+          const current = stores.partners.find(programId, partnerId)
+          if (!current) return null
+          // The partner's own rate is judged with the type it will be paid by: its own, or the program's.
+          const type = input.commission_type === undefined ? current.commissionType : input.commission_type
+          const rate = input.commission_rate === undefined ? current.commissionRate : input.commission_rate
+          const programType = stores.programs.findProgram(programId)?.commissionType
+          if (rate !== null && (type ?? programType) && !rateFits((type ?? programType)!, rate)) throw new HttpError(400, money.percentRate)
+          return stores.partners.update(programId, partnerId, {
+            name: input.name,
+            email: input.email,
+            commissionType: input.commission_type,
+            commissionRate: input.commission_rate,
+            recurringMonths: input.recurring_months,
+            payoutMethod: input.payout_method,
+            payoutDetails: input.payout_details,
+          })
+        })
+        if (!updated) throw new HttpError(404, messages.notFound)
+        return ok(presentPartner(updated))
+      },
+      {
+        detail: doc("Change a partner's name, email, terms or payout details; null puts a term back to the program's", 'operator', {
+          security: 'adminToken',
+          body: UpdatePartner,
+        }),
+      },
+    )
+    .delete(
+      PATH,
+      async ({ params, body }) => {
+        const { programId, partnerId } = ids(params)
+        noBody(body)
+        const removed = await writer.run(() => {
+          const result = stores.partners.remove(programId, partnerId, deps.clock.now())
+          if (result === 'deleted') stores.webSessions.revokeAllOf({ kind: 'partner', partnerId }, deps.clock.now())
+          return result
+        })
+        if (removed === null) throw new HttpError(404, messages.notFound)
+        if (removed === 'has_sales') throw new HttpError(409, messages.hasSales)
+        return ok({ partner_id: partnerId, deleted: true })
+      },
+      {
+        detail: doc('Delete a partner without sales (409 otherwise: suspend them instead)', 'operator', { security: 'adminToken' }),
+      },
+    )
+    .use(statusRoute('approve', 'Approve a partner: active, with a first link when it has none (the wished short link when free)'))
+    .use(statusRoute('reject', 'Reject a pending application'))
+    .use(statusRoute('suspend', 'Suspend an active partner: its links stop attributing and its portal sessions end'))
+    .use(statusRoute('unsuspend', 'Make a suspended partner active again'))
+}

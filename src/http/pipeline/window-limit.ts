@@ -1,0 +1,40 @@
+/**
+ * At most `limit` events per key in a fixed window (10 wrong setup codes an IP an hour, 10
+ * applications an IP an hour, 5 sign-in links an email an hour). Memory is bounded: past
+ * `maxKeys` keys, expired windows go first, then the oldest; a flood of new keys can only make
+ * an old key's count start again, never grow the map.
+ */
+export class WindowLimit {
+  private readonly windows = new Map<string, { start: number; count: number }>()
+
+  constructor(
+    private readonly limit: number,
+    private readonly windowMs: number,
+    private readonly maxKeys = 50_000,
+  ) {}
+
+  /** Whether `key` has an event left at `now`; null when it has, else the seconds until it has. */
+  retryAfter(key: string, now: number): number | null {
+    const window = this.windows.get(key)
+    if (!window || now - window.start >= this.windowMs || window.count < this.limit) return null
+    return Math.max(1, Math.ceil((window.start + this.windowMs - now) / 1000))
+  }
+
+  /** Counts an event of `key` at `now`. */
+  hit(key: string, now: number): void {
+    let window = this.windows.get(key)
+    if (!window || now - window.start >= this.windowMs) {
+      this.windows.delete(key)
+      if (this.windows.size >= this.maxKeys) this.evict(now)
+      window = { start: now, count: 0 }
+      this.windows.set(key, window)
+    }
+    window.count++
+  }
+
+  private evict(now: number): void {
+    for (const [key, window] of this.windows) if (now - window.start >= this.windowMs) this.windows.delete(key)
+    // Map order is insertion order: the first key is the oldest window.
+    while (this.windows.size >= this.maxKeys) this.windows.delete(this.windows.keys().next().value as string)
+  }
+}
