@@ -9,7 +9,15 @@ export type Principal = { kind: 'account'; accountId: number } | { kind: 'partne
 /** A signed-in session as the pages use it. */
 export type SessionOf =
   | { kind: 'account'; sessionId: number; accountId: number; email: string }
-  | { kind: 'partner'; sessionId: number; partnerId: number; programId: number; accountId: number }
+  | {
+      kind: 'partner'
+      sessionId: number
+      partnerId: number
+      programId: number
+      accountId: number
+      name: string | null
+      programName: string
+    }
 
 const principalOf = (row: { accountId: number | null; partnerId: number | null }): Principal | null =>
   row.accountId !== null
@@ -104,7 +112,13 @@ export class WebSessionStore {
     }
     if (row.partnerId === null) return null
     const partner = db
-      .select({ programId: partners.programId, accountId: advertisers.accountId, suspended: accounts.suspended })
+      .select({
+        programId: partners.programId,
+        accountId: advertisers.accountId,
+        suspended: accounts.suspended,
+        name: partners.name,
+        programName: programs.name,
+      })
       .from(partners)
       .innerJoin(programs, eq(programs.id, partners.programId))
       .innerJoin(advertisers, eq(advertisers.id, programs.advertiserId))
@@ -112,7 +126,8 @@ export class WebSessionStore {
       .where(eq(partners.id, row.partnerId))
       .get()
     if (!partner || partner.suspended) return null
-    return { kind: 'partner', sessionId: row.id, partnerId: row.partnerId, programId: partner.programId, accountId: partner.accountId }
+    const { suspended: _, ...of } = partner
+    return { kind: 'partner', sessionId: row.id, partnerId: row.partnerId, ...of }
   }
 
   /** Revokes a session (sign out): its cookie signs nobody in from now on. */

@@ -1,0 +1,73 @@
+import { Elysia } from 'elysia'
+import type { Deps } from '../deps.ts'
+import { DAY_MS } from '../../db/dashboard-store.ts'
+import { pageKit, positiveId } from './guard.ts'
+import { html } from './html.ts'
+import * as owner from './owner-pages.ts'
+import { payoutsCsv, payoutsPage, runPayouts } from './payouts.ts'
+
+/** A program's payouts: the list, the CSV, a run, paid and cancel. */
+export function payoutRoutes(deps: Deps) {
+  const { writer, stores, store, now, ownerPage, ownerPost, back } = pageKit(deps)
+  return new Elysia({ name: 'payouts' })
+    .get(
+      '/dashboard/programs/:id/payouts',
+      ownerPage(({ program, signed, query }) => {
+        const cursor = positiveId(query.cursor)
+        return html`${owner.notice(query)}${payoutsPage(program, store.payoutsPage(program.id, cursor), signed.csrf)}`
+      }, 'Payouts'),
+      { detail: { hide: true } },
+    )
+    .get(
+      '/dashboard/programs/:id/payouts.csv',
+      ownerPage(({ program }) => payoutsCsv(deps, program), 'Payouts'),
+      { detail: { hide: true } },
+    )
+    .post(
+      '/dashboard/programs/:id/payouts',
+      ownerPost(async ({ program, form }) => {
+        const value = (form.until ?? '').trim()
+        // A date pays what is due by the end of that day (UTC).
+        const until =
+          value === '' ? null : /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) ? Date.parse(value) + DAY_MS - 1 : NaN
+        if (Number.isNaN(until)) return back(program, '/payouts', 'until_invalid', 'error')
+        const created = await runPayouts(deps, program, until)
+        return back(program, '/payouts', created > 0 ? 'payouts_run' : 'payouts_none')
+      }),
+      { detail: { hide: true } },
+    )
+    .post(
+      '/dashboard/programs/:id/payouts/:payout_id/paid',
+      ownerPost(async ({ program, form, params }) => {
+        const payoutId = positiveId(params.payout_id)
+        const reference = (form.reference ?? '').trim().slice(0, 500) || null
+        const change =
+          payoutId === null
+            ? null
+            : await writer.run(() =>
+                store.payoutProgram(payoutId) === program.id ? stores.payouts.markPaid(payoutId, reference, now()) : null,
+              )
+        if (!change || change.kind === 'not_found') return back(program, '/payouts', 'payout_missing', 'error')
+        return back(program, '/payouts', change.kind === 'ok' ? 'payout_paid' : 'payout_conflict', change.kind === 'ok' ? 'done' : 'error')
+      }),
+      { detail: { hide: true } },
+    )
+    .post(
+      '/dashboard/programs/:id/payouts/:payout_id/cancel',
+      ownerPost(async ({ program, params }) => {
+        const payoutId = positiveId(params.payout_id)
+        const change =
+          payoutId === null
+            ? null
+            : await writer.run(() => (store.payoutProgram(payoutId) === program.id ? stores.payouts.cancel(payoutId, now()) : null))
+        if (!change || change.kind === 'not_found') return back(program, '/payouts', 'payout_missing', 'error')
+        return back(
+          program,
+          '/payouts',
+          change.kind === 'ok' ? 'payout_canceled' : 'payout_conflict',
+          change.kind === 'ok' ? 'done' : 'error',
+        )
+      }),
+      { detail: { hide: true } },
+    )
+}
