@@ -1,4 +1,5 @@
 import { and, count, desc, eq, isNull, lt, sql, type SQL } from 'drizzle-orm'
+import type { PartnerTerms } from '../domain/attribution.ts'
 import type { Catalog } from './catalog.ts'
 import type { Connection } from './open.ts'
 import { customers, links, partners, sales, type PartnerStatus } from './schema.ts'
@@ -42,9 +43,29 @@ export class PartnerStore {
     )
   }
 
+  /**
+   * A partner's own commission terms (null fields take the program's), read on every attributed
+   * sale: kept in the catalog, which update() invalidates. Null when no partner has that id.
+   */
+  terms(partnerId: number): PartnerTerms | null {
+    return this.catalog.row(`partner-terms:${partnerId}`, () => {
+      const row = this.connection.db
+        .select({
+          commissionType: partners.commissionType,
+          commissionRate: partners.commissionRate,
+          recurringMonths: partners.recurringMonths,
+        })
+        .from(partners)
+        .where(eq(partners.id, partnerId))
+        .get()
+      return row ?? null
+    })
+  }
+
   /** Applies `changes` (undefined fields are left alone); the partner after, or null when unknown. */
   update(programId: number, partnerId: number, changes: PartnerChanges): Partner | null {
     if (!this.find(programId, partnerId)) return null
+    this.catalog.changed()
     const set = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined))
     if (Object.keys(set).length > 0) this.connection.db.update(partners).set(set).where(eq(partners.id, partnerId)).run()
     return this.find(programId, partnerId)

@@ -19,6 +19,8 @@ type ProgramSettings =
   | 'livemode'
   | 'holdingPeriodDays'
   | 'minimumPayout'
+  | 'recurringMonths'
+  | 'partnerSignup'
 
 export type NewProgram = Pick<typeof programs.$inferInsert, 'advertiserId' | ProgramSettings | 'createdAt'>
 

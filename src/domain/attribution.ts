@@ -3,7 +3,7 @@
  * Pure: the customer facts the store found, the program's terms and the sale in; a tagged
  * decision out, including the attribution record kept on the sale ("why was this attributed").
  */
-import { commissionCents, type CommissionType } from './commission.ts'
+import { commissionCents, type CommissionType, withinRecurring } from './commission.ts'
 import type { CustomerStatus, FirstClick } from './lead.ts'
 import { iso } from './time.ts'
 
@@ -36,6 +36,30 @@ export interface ProgramTerms {
   attributionWindowDays: number
   commissionType: CommissionType
   commissionRate: number
+  /** Months after the customer's first sale that a recurring type pays; null pays forever. */
+  recurringMonths: number | null
+  /** Whose terms these are: the program's, or the partner's own (docs/decisions.md, per-partner terms). */
+  termsOf?: 'program' | 'partner'
+}
+
+/** A partner's own terms; each null field takes the program's. */
+export interface PartnerTerms {
+  commissionType: CommissionType | null
+  commissionRate: number | null
+  recurringMonths: number | null
+}
+
+/** The terms a partner's sale is paid by: the partner's own fields where set, the program's otherwise. */
+export function termsFor(program: ProgramTerms, partner: PartnerTerms | null): ProgramTerms {
+  if (!partner || (partner.commissionType === null && partner.commissionRate === null && partner.recurringMonths === null))
+    return { ...program, termsOf: 'program' }
+  return {
+    ...program,
+    commissionType: partner.commissionType ?? program.commissionType,
+    commissionRate: partner.commissionRate ?? program.commissionRate,
+    recurringMonths: partner.recurringMonths ?? program.recurringMonths,
+    termsOf: 'partner',
+  }
 }
 
 export interface SaleTerms {
@@ -103,13 +127,17 @@ export function decideSale(facts: SaleFacts, program: ProgramTerms, sale: SaleTe
     return { ok: false, reason: 'window_expired' }
   }
   const firstSale = customer.convertedAt === null
-  const cents = commissionCents({
-    type: program.commissionType,
-    rate: program.commissionRate,
-    amountCents: sale.amountCents,
-    currency: sale.currency,
-    firstSale,
-  })
+  // A recurring type stops paying recurring_months after the customer's first sale.
+  const expired = !firstSale && !withinRecurring(customer.convertedAt!, sale.occurredAt, program.recurringMonths ?? null)
+  const cents = expired
+    ? null
+    : commissionCents({
+        type: program.commissionType,
+        rate: program.commissionRate,
+        amountCents: sale.amountCents,
+        currency: sale.currency,
+        firstSale,
+      })
   return {
     ok: true,
     attributed: true,
@@ -131,8 +159,17 @@ export function decideSale(facts: SaleFacts, program: ProgramTerms, sale: SaleTe
       commission: {
         type: program.commissionType,
         rate: program.commissionRate,
+        terms: program.termsOf ?? 'program',
+        recurring_months: program.recurringMonths ?? null,
         amount_cents: cents,
-        why: cents !== null ? (firstSale ? 'first sale' : 'recurring type') : 'non-recurring type pays on the first sale only',
+        why:
+          cents !== null
+            ? firstSale
+              ? 'first sale'
+              : 'recurring type'
+            : expired
+              ? 'past recurring_months after the first sale'
+              : 'non-recurring type pays on the first sale only',
       },
     },
   }

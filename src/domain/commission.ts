@@ -75,3 +75,23 @@ export function commissionCents({ type, rate, amountCents, currency, firstSale }
   const digits = minorDigitsOf(currency)
   return roundHalfUp(scaledRate * 10n ** BigInt(digits), RATE_SCALE)
 }
+
+const DAY_MS = 86_400_000
+
+/**
+ * The last UTC day (days since 1970) on which a recurring commission still pays: the same day of
+ * the month `months` after the customer's first sale, or that month's last day when it has no
+ * such day (a first sale on Jan 31 with one month pays until Feb 28, or Feb 29 in a leap year).
+ */
+export function recurringLastDay(firstSaleAt: number, months: number): number {
+  const first = new Date(firstSaleAt)
+  const year = first.getUTCFullYear()
+  const month = first.getUTCMonth() + months
+  const lastOfMonth = new Date(Date.UTC(year, month + 1, 0)).getUTCDate()
+  return Date.UTC(year, month, Math.min(first.getUTCDate(), lastOfMonth)) / DAY_MS
+}
+
+/** Whether a recurring commission pays for a sale at `saleAt`: always when `months` is null (forever). */
+export function withinRecurring(firstSaleAt: number, saleAt: number, months: number | null): boolean {
+  return months === null || Math.floor(saleAt / DAY_MS) <= recurringLastDay(firstSaleAt, months)
+}

@@ -1,4 +1,4 @@
-import { decideSale, type SaleFacts, type SaleRejection } from '../domain/attribution.ts'
+import { decideSale, type SaleFacts, type SaleRejection, termsFor } from '../domain/attribution.ts'
 import { MAX_CENTS } from '../domain/commission.ts'
 import { uniqueViolation } from '../db/errors.ts'
 import type { NewSale, SaleStore } from '../db/sale-store.ts'
@@ -133,7 +133,10 @@ export function recordSaleInUnit(deps: TrackingDeps, program: Program, input: Sa
   const { tracking, sales } = deps.database.stores
   const stores = { store: tracking, sales }
   const facts = resolve(stores.store, program.id, input)
-  const decision = decideSale(facts, program, input)
+  // The partner's own terms, where it has some (docs/decisions.md, per-partner terms).
+  const partnerId = facts.kind === 'customer' ? facts.customer.partnerId : facts.kind === 'click' ? facts.click.partnerId : null
+  const terms = termsFor(program, partnerId === null ? null : deps.database.stores.partners.terms(partnerId))
+  const decision = decideSale(facts, terms, input)
   if (decision.ok && decision.attributed && decision.commissionCents !== null) {
     // docs/decisions.md, Hostile input (turn 3): a balance stays a safe integer, or nothing is stored.
     const unpaid = sales.unpaidCommissionCents(program.id, decision.partnerId, input.currency)

@@ -147,7 +147,7 @@ console.log(JSON.stringify({ lead, first, again, refund }))
         status: 200,
         data: { sale_id: first.data.sale_id, transaction_id: `inv-${name}`, status: 'charged_back' },
       })
-      const stored = (await api.admin('GET', `/sales/${first.data.sale_id}`)).body.data
+      const stored = (await api.admin('GET', `/sales/${first.data.sale_id}`)).body.data[0]
       expect(stored).toMatchObject({ currency: 'EUR', provider: 'paddle', provider_payment_id: `pay-${name}`, occurred_at: occurredAt })
     }
   }, 30_000)

@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'bun:test'
-import { decideSale, type SaleCustomer, type SaleFacts } from '../../src/domain/attribution.ts'
+import { decideSale, termsFor, type SaleCustomer, type SaleFacts } from '../../src/domain/attribution.ts'
 
 const DAY = 86_400_000
 const T0 = Date.parse('2026-01-01T00:00:00Z')
-const program = { id: 1, attributionWindowDays: 60, commissionType: 'percent' as const, commissionRate: 10 }
+const program = { id: 1, attributionWindowDays: 60, commissionType: 'percent' as const, commissionRate: 10, recurringMonths: null }
 const sale = (occurredAt: number) => ({ amountCents: 1000, currency: 'USD', occurredAt })
 
 const customer = (over: Partial<SaleCustomer> = {}): SaleFacts => ({
@@ -85,6 +85,29 @@ describe('decideSale', () => {
   test('recurring types pay on every sale after the conversion', () => {
     const recurring = { ...program, commissionType: 'recurring_fixed' as const, commissionRate: 5 }
     expect(decideSale(customer({ convertedAt: T0 }), recurring, sale(T0 + 200 * DAY))).toMatchObject({ ok: true, commissionCents: 500 })
+  })
+
+  test('recurring_months: a recurring commission stops after that many months from the first sale', () => {
+    const recurring = { ...program, commissionType: 'recurring_percent' as const, commissionRate: 10, recurringMonths: 1 }
+    const convertedAt = Date.parse('2026-01-31T10:00:00Z')
+    const on = (iso: string) => ({ amountCents: 1000, currency: 'USD', occurredAt: Date.parse(iso) })
+    expect(decideSale(customer({ convertedAt }), recurring, on('2026-02-28T20:00:00Z'))).toMatchObject({ commissionCents: 100 })
+    expect(decideSale(customer({ convertedAt }), recurring, on('2026-03-01T00:00:00Z'))).toMatchObject({
+      ok: true,
+      attributed: true,
+      commissionCents: null,
+      attribution: { commission: { recurring_months: 1, why: 'past recurring_months after the first sale' } },
+    })
+  })
+
+  test("a partner's own terms replace the program's field by field, and the record says whose they are", () => {
+    const terms = termsFor(program, { commissionType: null, commissionRate: 25, recurringMonths: null })
+    expect(terms).toMatchObject({ commissionType: 'percent', commissionRate: 25, termsOf: 'partner' })
+    expect(termsFor(program, { commissionType: null, commissionRate: null, recurringMonths: null }).termsOf).toBe('program')
+    expect(decideSale(customer(), terms, sale(T0 + 2 * DAY))).toMatchObject({
+      commissionCents: 250,
+      attribution: { commission: { rate: 25, terms: 'partner' } },
+    })
   })
 
   test('the attribution record names the click, partner, link, rule and window', () => {

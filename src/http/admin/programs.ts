@@ -73,6 +73,8 @@ export function programAdminRoutes(deps: Deps) {
               createdAt: now(),
               holdingPeriodDays: input.holding_period_days,
               minimumPayout: input.minimum_payout,
+              recurringMonths: input.recurring_months,
+              partnerSignup: input.partner_signup,
             })
           })
           set.status = 201
@@ -119,6 +121,8 @@ export function programAdminRoutes(deps: Deps) {
             stripeAccountId: input.stripe_account_id,
             holdingPeriodDays: input.holding_period_days,
             minimumPayout: input.minimum_payout,
+            recurringMonths: input.recurring_months,
+            partnerSignup: input.partner_signup,
             stripeWebhookSecrets: secrets === undefined ? undefined : Array.isArray(secrets) ? secrets : [secrets],
           }
           const program = await writer.run(() => {

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import type { Deps } from '../deps.ts'
 import { doc } from '../pipeline/doc.ts'
-import { HttpError, ok } from '../pipeline/envelope.ts'
+import { HttpError } from '../pipeline/envelope.ts'
 import { idParam, requireAdmin } from './guard.ts'
 import { presentRow } from './present.ts'
 
@@ -17,11 +17,13 @@ export function saleAdminRoutes(deps: Deps) {
         const found = lists.saleDetail(id)
         if (!found) throw new HttpError(404, 'Sale not found')
         const { sale, ledger, refund } = found
-        return ok({
+        // docs/decisions.md, Operator API: a list of one sale, like GET /programs/:id and /payouts/:id.
+        const shown = {
           ...presentRow('sale', sale),
           commissions: ledger.map((entry) => presentRow('commission', entry)),
           refund: refund ? presentRow('refund', refund) : null,
-        })
+        }
+        return { data: [shown], error: null, next_cursor: null }
       },
       {
         detail: doc('Show a sale with its attribution record (which click, partner, link and rule decided it)', 'operator', {

@@ -37,6 +37,15 @@ const programFields = {
   minimum_payout: t.Optional(
     t.Number({ minimum: 0, maximum: 1e12, error: 'minimum_payout must be a number of major units from 0 to 1000000000000' }),
   ),
+  // docs/decisions.md, per-partner terms: months a recurring type pays after the first sale; null forever.
+  recurring_months: t.Optional(
+    t.Union([Type.Integer({ minimum: 1, maximum: 1200 }), t.Null()], {
+      error: 'recurring_months must be a whole number from 1 to 1200, or null for no limit',
+    }),
+  ),
+  partner_signup: t.Optional(
+    t.Union([t.Literal('off'), t.Literal('approval'), t.Literal('open')], { error: 'partner_signup must be off, approval or open' }),
+  ),
 }
 
 export const CreateAccount = t.Object({

@@ -45,7 +45,8 @@ code{font-family:ui-monospace,monospace;font-size:.85em}
 .chart{margin:0}
 .chart svg{width:100%;height:auto;display:block}
 .chart h3{font-size:.9rem;margin:0 0 .2rem;color:#3b4756}
-.bar{fill:#1a56db}.axis{stroke:#b8c0cc;stroke-width:1}.label{font-size:10px;fill:#5b6777}
+.bar{fill:#1a56db}.axis{stroke:#b8c0cc;stroke-width:1}.grid{stroke:#e3e7ee;stroke-width:1}.label{font-size:9px;fill:#5b6777}
+.chart.empty p{margin:1.2rem 0}
 .row{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center}
 .row.spread{justify-content:space-between}
 article.partner{border-top:1px solid #e6e9ee;padding:.7rem 0}

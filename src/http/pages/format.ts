@@ -14,6 +14,10 @@ export function money(cents: number, currency: string): string {
   return `${currency} ${value.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits })}`
 }
 
+/** An amount in minor units as whole major units, for a chart's axis: 15000 USD → "150". */
+export const majorUnits = (cents: number, currency: string) =>
+  (cents / 10 ** digitsOf(currency)).toLocaleString('en', { maximumFractionDigits: 0 })
+
 /** A count with thousands separators. */
 export const count = (n: number) => n.toLocaleString('en')
 
@@ -21,5 +25,10 @@ export const count = (n: number) => n.toLocaleString('en')
 export const when = (ms: number | null | undefined) =>
   ms === null || ms === undefined ? '' : `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`
 
-/** An epoch day as "06-01". */
-export const dayLabel = (day: number) => new Date(day * 86_400_000).toISOString().slice(5, 10)
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
+
+/** A UTC day number (days since 1970) as "May 17". */
+export const dayLabel = (day: number) => {
+  const date = new Date(day * 86_400_000)
+  return `${MONTHS[date.getUTCMonth()]} ${date.getUTCDate()}`
+}

@@ -12,7 +12,7 @@ import type {
 } from '../../db/dashboard-store.ts'
 import type { ApiKey, Program } from '../../db/schema.ts'
 import { barChart } from './chart.ts'
-import { count, dayLabel, money, when } from './format.ts'
+import { count, dayLabel, majorUnits, money, when } from './format.ts'
 import { html, type Safe } from './html.ts'
 import { csrfField } from './layout.ts'
 
@@ -100,6 +100,17 @@ ${funnelCards(funnel)}<h3>Revenue and commissions</h3>${moneyTable(m)}</section>
   )}`
 }
 
+/** Each readiness check's title in words; its id is shown beside it as a detail. */
+const checkTitles: Record<string, string> = {
+  api_key: 'API key',
+  browser_origins: 'Browser origins',
+  active_link: 'An active partner link',
+  first_click: 'First click',
+  first_lead: 'First signup (lead)',
+  first_sale: 'First sale',
+  live_data: 'Live data',
+}
+
 const checkHelp: Record<string, (p: Program) => Safe> = {
   api_key: (p) => html`Regenerate the key in <a href="/dashboard/programs/${p.id}/settings">Settings</a> and deploy the new one.`,
   active_link: (p) => html`Create a partner and a link on <a href="/dashboard/programs/${p.id}/partners">Partners</a>.`,
@@ -125,8 +136,7 @@ export function overviewPage(
   },
 ): Safe {
   const { days, span } = data
-  const first = dayLabel(days[0].day)
-  const last = dayLabel(days[days.length - 1].day)
+  const labels = days.map((d) => dayLabel(d.day))
   const currencies = [...new Set(days.flatMap((d) => Object.keys(d.revenue)))].sort()
   const ready = data.checks.every((c) => c.ok)
   const base = `/dashboard/programs/${program.id}`
@@ -138,44 +148,39 @@ ${data.test.clicks + data.test.leads + data.test.sales > 0 ? html`<p class="mute
 <div class="charts">${barChart(
     'Clicks',
     days.map((d) => d.clicks),
-    first,
-    last,
-    count,
+    labels,
+    { format: count },
   )}${barChart(
     'Leads',
     days.map((d) => d.leads),
-    first,
-    last,
-    count,
-  )}
-${barChart(
-  'Sales',
-  days.map((d) => d.sales),
-  first,
-  last,
-  count,
-)}
-${
-  currencies.length === 0
-    ? barChart(
-        'Revenue',
-        days.map(() => 0),
-        first,
-        last,
-      )
-    : currencies.map((c) =>
-        barChart(
-          `Revenue ${c}`,
-          days.map((d) => d.revenue[c] ?? 0),
-          first,
-          last,
-          (n) => money(n, c),
-        ),
-      )
-}</div>
+    labels,
+    { format: count },
+  )}${barChart(
+    'Sales',
+    days.map((d) => d.sales),
+    labels,
+    { format: count },
+  )}${
+    currencies.length === 0
+      ? barChart(
+          'Revenue',
+          days.map(() => 0),
+          labels,
+        )
+      : currencies.map((c) =>
+          barChart(
+            `Revenue ${c}`,
+            days.map((d) => d.revenue[c] ?? 0),
+            labels,
+            { format: (n) => money(n, c), axis: (n) => majorUnits(n, c) },
+          ),
+        )
+  }}</div>
 <h2>Readiness ${ready ? html`<span class="ok">· ready</span>` : html`<span class="bad">· not ready yet</span>`}</h2>
 <div class="panel"><ul class="checks">${data.checks.map(
-    (c) => html`<li data-check="${c.id}"><span class="${c.ok ? 'ok' : 'bad'}">${c.ok ? '✓' : '✗'}</span> <b>${c.id}</b>: ${c.message}
+    (
+      c,
+    ) => html`<li data-check="${c.id}"><span class="${c.ok ? 'ok' : 'bad'}">${c.ok ? '✓' : '✗'}</span> <b>${checkTitles[c.id] ?? c.id}</b> <code class="muted">${c.id}</code><br>${c.message}
 ${c.ok ? '' : html`<br><span class="muted">What to do:</span> ${checkHelp[c.id]?.(program) ?? ''}`}</li>`,
   )}</ul></div>`
 }

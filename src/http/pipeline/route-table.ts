@@ -518,8 +518,14 @@ export const routeTable: Record<string, Route> = {
   'GET /api/v1/admin/sales/:id': {
     id: 'getSale',
     errors: admin,
-    body: data({
-      allOf: [ref('Sale'), obj({ commissions: { type: 'array', items: ref('Commission') }, refund: nullable(ref('Refund')) })],
+    body: obj({
+      data: {
+        type: 'array',
+        description: 'A list of one sale',
+        items: { allOf: [ref('Sale'), obj({ commissions: { type: 'array', items: ref('Commission') }, refund: nullable(ref('Refund')) })] },
+      },
+      error: { type: 'null' },
+      next_cursor: { type: 'null' },
     }),
   },
   // The dashboard and the partner portal (src/http/pages): HTML pages and forms, not in the API document.

@@ -80,7 +80,7 @@ describe('a refund of a recorded sale', () => {
     const reply = await k.refund(f, { transaction_id: txn, reason: 'chargeback', refund_reason: 'card stolen' })
     expect(reply.body.data.status).toBe('charged_back')
     const shown = await api.admin('GET', `/sales/${saleId}`)
-    expect(shown.body.data).toMatchObject({ status: 'charged_back', refund: { reason: 'chargeback', refund_reason: 'card stolen' } })
+    expect(shown.body.data[0]).toMatchObject({ status: 'charged_back', refund: { reason: 'chargeback', refund_reason: 'card stolen' } })
   })
 
   test('a repeated refund answers 200 with the recorded refund and reverses nothing twice', async () => {

@@ -40,7 +40,9 @@ describe('a valid attributed sale', () => {
     const sale = await k.sale(f, { transaction_id: unique('txn'), customer_key: key })
     const shown = await api.admin('GET', `/sales/${sale.body.data.sale_id}`)
     expect(shown.status).toBe(200)
-    expect(shown.body.data).toMatchObject({
+    expect(shown.body.data).toHaveLength(1)
+    expect(shown.body.next_cursor).toBeNull()
+    expect(shown.body.data[0]).toMatchObject({
       sale_id: sale.body.data.sale_id,
       status: 'recorded',
       livemode: null,
@@ -229,7 +231,7 @@ describe('test data (docs/decisions.md: livemode false is test data like additio
     const reply = await k.sale(f, { transaction_id: unique('txn'), customer_key: key, livemode: false })
     expect(reply.status).toBe(200)
     const saleId = reply.body.data.sale_id
-    expect((await api.admin('GET', `/sales/${saleId}`)).body.data).toMatchObject({ sale_id: saleId, livemode: false, test_mode: true })
+    expect((await api.admin('GET', `/sales/${saleId}`)).body.data[0]).toMatchObject({ sale_id: saleId, livemode: false, test_mode: true })
     expect(k.count('SELECT count(*) AS n FROM commissions WHERE sale_id = ? AND test_mode = 1', saleId)).toBe(1)
     expect(k.count('SELECT count(*) AS n FROM commissions WHERE sale_id = ? AND test_mode = 0', saleId)).toBe(0)
     const counts = (await api.call('GET', '/api/v1/programs/me/readiness', { token: f.apiKey })).body.data.counts
