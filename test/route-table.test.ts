@@ -62,7 +62,7 @@ describe('routeOf', () => {
     expect(routeOf('/api/v1/admin/programs/12/payouts.csv')?.path).toBe('/api/v1/admin/programs/:id/payouts.csv')
     expect(routeOf('/dashboard/programs/1/settings/api-key')?.path).toBe('/dashboard/programs/:id/settings/api-key')
     expect(routeOf('/dashboard/programs/1/nothing/deeper')?.path).toBe('/dashboard/*')
-    expect(routeOf('/dashboard/programs')?.path).toBe('/dashboard/*')
+    expect(routeOf('/dashboard/programs')?.path).toBe('/dashboard/programs')
     expect(routeOf('/api/v1/admin/programs//links')).toBeNull()
     expect(routeOf('/api/v1/admin/programs/12/nothing')).toBeNull()
     expect(routeOf('/nothing')).toBeNull()

@@ -1,5 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm'
 import type { Catalog } from './catalog.ts'
+import type { TimeRange } from './list-store.ts'
 import type { ReadinessFacts } from './count-store.ts'
 import { uniqueViolation } from './errors.ts'
 import type { Connection } from './open.ts'
@@ -87,11 +88,12 @@ function prepare({ client }: Connection) {
         s.status, s.test_mode AS testMode, s.provider, s.attribution, s.created_at AS createdAt, c.customer_key AS customerKey,
         p.id AS partnerId, p.name AS partnerName
       FROM sales s LEFT JOIN customers c ON c.id = s.customer_id LEFT JOIN partners p ON p.id = c.partner_id
-      WHERE s.program_id = ?1 AND s.id >= ?2 AND s.id < ?3 ORDER BY s.id DESC LIMIT ?4`),
+      WHERE s.program_id = ?1 AND s.id >= ?2 AND s.id < ?3 AND s.created_at >= ?5 AND s.created_at < ?6 ORDER BY s.id DESC LIMIT ?4`),
     commissions: q(`SELECT m.id, m.kind, m.amount_cents AS amountCents, m.currency, m.test_mode AS testMode, m.created_at AS createdAt,
         m.sale_id AS saleId, s.transaction_id AS transactionId, m.partner_id AS partnerId, p.name AS partnerName
       FROM commissions m JOIN sales s ON s.id = m.sale_id LEFT JOIN partners p ON p.id = m.partner_id
-      WHERE m.program_id = ?1 AND (m.created_at, m.id) < (?2, ?3) ORDER BY m.created_at DESC, m.id DESC LIMIT ?4`),
+      WHERE m.program_id = ?1 AND (m.created_at, m.id) < (?2, ?3) AND m.created_at >= ?5 AND m.created_at < ?6
+      ORDER BY m.created_at DESC, m.id DESC LIMIT ?4`),
     partnerCommissions:
       q(`SELECT m.id, m.kind, m.amount_cents AS amountCents, m.currency, m.test_mode AS testMode, m.created_at AS createdAt,
         m.sale_id AS saleId, s.amount_cents AS saleCents, s.occurred_at AS occurredAt
@@ -108,12 +110,14 @@ function prepare({ client }: Connection) {
   }
 }
 
-function paged<T extends { id: number; createdAt: number }>(rows: T[]): Paged<T> {
-  const more = rows.length > PAGE
-  const page = more ? rows.slice(0, PAGE) : rows
+function paged<T extends { id: number; createdAt: number }>(rows: T[], size = PAGE): Paged<T> {
+  const more = rows.length > size
+  const page = more ? rows.slice(0, size) : rows
   const last = page[page.length - 1]
   return { rows: page, next: more ? `${last.createdAt}.${last.id}` : null }
 }
+
+const rangeArgs = (range: TimeRange) => [range.from ?? 0, range.to ?? Number.MAX_SAFE_INTEGER]
 
 const cursorArgs = (cursor: Cursor) => (cursor ? [cursor.at, cursor.id] : [Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER])
 
@@ -345,21 +349,21 @@ export class DashboardStore {
     return db.select().from(partners).where(eq(partners.id, partnerId)).get() ?? null
   }
 
-  /** A page of a program's sales, newest first, with the attribution record and the partner. */
-  salesPage(programId: number, cursor: Cursor): Paged<SaleRow> {
+  /** A page of a program's sales created within `range`, newest first, with the attribution record and the partner. */
+  salesPage(programId: number, cursor: Cursor, range: TimeRange = {}): Paged<SaleRow> {
     // Sales have no index by program: their blocks are looked up instead (sale-pages.ts).
     const rows = this.salePages.page(
       programId,
       cursor?.id ?? null,
       PAGE + 1,
-      (low, high, n) => this.s.sales.all(programId, low, high, n) as SaleRow[],
+      (low, high, n) => this.s.sales.all(programId, low, high, n, ...rangeArgs(range)) as SaleRow[],
     )
     return paged(rows)
   }
 
-  /** A page of a program's commission ledger (reversals included), newest first. */
-  commissionsPage(programId: number, cursor: Cursor): Paged<LedgerRow> {
-    return paged(this.s.commissions.all(programId, ...cursorArgs(cursor), PAGE + 1) as LedgerRow[])
+  /** A page of a program's commission ledger (reversals included) created within `range`, newest first. */
+  commissionsPage(programId: number, cursor: Cursor, range: TimeRange = {}, size = PAGE): Paged<LedgerRow> {
+    return paged(this.s.commissions.all(programId, ...cursorArgs(cursor), size + 1, ...rangeArgs(range)) as LedgerRow[], size)
   }
 
   /** A page of one partner's ledger, newest first, with each sale's amount and time (no customer field at all); the cursor is the last entry id. */

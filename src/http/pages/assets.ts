@@ -57,6 +57,16 @@ dl.stats dt{color:#5b6777;font-size:.8rem}dl.stats dd{margin:0;font-weight:600}
 .link{margin:.4rem 0}
 p.commission{margin:.3rem 0}
 details summary{cursor:pointer;color:#1a56db}
+.badge{display:inline-block;font-size:.75rem;font-weight:600;padding:.05rem .45rem;border-radius:999px;border:1px solid #d5dae1;background:#f0f2f5;color:#3b4756;vertical-align:middle}
+.status-active{background:#e7f6ec;border-color:#b5e0c3;color:#0b7a3e}.status-pending{background:#fff6e0;border-color:#f2d48a;color:#8a5a00}
+.status-suspended,.status-rejected{background:#fdecea;border-color:#f5c2bd;color:#b42318}
+a.button{display:inline-block;padding:.35rem .6rem;border:1px solid #1a56db;border-radius:6px;background:#1a56db;color:#fff;text-decoration:none}
+a.button.quiet{background:#fff;color:#1c2430;border-color:#b8c0cc}
+button.danger{background:#b42318;border-color:#b42318}
+.columns{display:grid;grid-template-columns:repeat(auto-fit,minmax(18rem,1fr));gap:0 1rem}
+form.filters{margin:.2rem 0 .6rem}
+th a{color:inherit;text-decoration:none}th a[aria-sort]{color:#1c2430;text-decoration:underline}
+ul.terms{margin:.3rem 0;padding-left:1.1rem}
 @media (max-width:700px){main{padding:.6rem}.hide-narrow{display:none}th,td{padding:.3rem}}
 `
 

@@ -1,20 +1,10 @@
-import type {
-  DayPoint,
-  EventRow,
-  Funnel,
-  LedgerRow,
-  LinkRow,
-  Money,
-  Paged,
-  PartnerFigures,
-  PartnerRow,
-  SaleRow,
-} from '../../db/dashboard-store.ts'
+import type { DayPoint, EventRow, Funnel, LinkRow, Money, Paged, PartnerRow } from '../../db/dashboard-store.ts'
 import type { ApiKey, Program } from '../../db/schema.ts'
 import { barChart } from './chart.ts'
 import { count, dayLabel, majorUnits, money, when } from './format.ts'
 import { html, type Safe } from './html.ts'
 import { csrfField } from './layout.ts'
+import { programFields } from './program-form.ts'
 
 /** Fixed texts of the `?done=` and `?error=` notices after a form (never echoed from the query). */
 export const notices: Record<string, string> = {
@@ -31,9 +21,17 @@ export const notices: Record<string, string> = {
   short_link_invalid: 'A short link is 1 to 100 letters, digits, - or _.',
   no_partner: 'Choose a partner of this program.',
   partner_invalid: 'A partner needs a name of at most 200 characters and, if given, a valid email.',
-  settings_invalid:
-    'Not saved: check the fields (name, host name, a positive rate, a window of 1 to 3650 days, a holding period of 0 to 365 days, a minimum of 0 or more).',
-  payouts_run: 'Payout run done.',
+  settings_name: 'Not saved: the name must be 1 to 200 characters.',
+  settings_domain: 'Not saved: the domain must be a host name such as shop.example.',
+  settings_commission_type: 'Not saved: choose a commission type from the list.',
+  settings_commission_rate: 'Not saved: the commission rate must be a positive number, at most 100 for the percent types.',
+  settings_attribution_window_days: 'Not saved: the attribution window is a whole number of days from 1 to 3650.',
+  settings_holding_period_days: 'Not saved: the holding period is a whole number of days from 0 to 365.',
+  settings_minimum_payout: 'Not saved: the minimum payout is a number of 0 or more.',
+  settings_recurring_months: 'Not saved: recurring months is a whole number from 1 to 1200, or empty for no limit.',
+  settings_lead_auth: 'Not saved: choose how leads are authenticated from the list.',
+  settings_partner_signup: 'Not saved: choose who may join from the list.',
+  payouts_run: 'Payout run done: {count} created, one per partner and currency.',
   payouts_none: 'Nothing is due: no payout was created.',
   payout_paid: 'Payout marked paid.',
   payout_canceled: 'Payout canceled: its commissions are due again.',
@@ -45,11 +43,41 @@ export const notices: Record<string, string> = {
   rotation_invalid: 'Give the date when the key stops working.',
   rotation_no_key: 'The program has no active API key.',
   link_missing: 'No such link in this program.',
+  partner_saved: 'Partner saved.',
+  partner_name_invalid: 'Not saved: a name is at most 200 characters.',
+  partner_email_invalid: 'Not saved: the email is not an email address.',
+  partner_terms_invalid: 'Not saved: choose a commission type from the list.',
+  partner_rate_invalid: 'Not saved: the commission rate must be a positive number, at most 100 for the percent types.',
+  partner_months_invalid: 'Not saved: recurring months is a whole number from 1 to 1200, or empty.',
+  partner_payout_invalid: 'Not saved: the payout method is PayPal or bank transfer, and the details at most 1000 characters.',
+  partner_approved: 'Partner approved: their links count clicks now.',
+  partner_rejected: 'Application rejected.',
+  partner_suspended: 'Partner suspended: their links no longer count clicks and they are signed out.',
+  partner_unsuspended: 'Partner active again.',
+  status_conflict: 'That does not apply to the partner as they are now: reload the page.',
+  partner_has_sales: 'This partner has sales and cannot be deleted: suspend them instead.',
+  partner_deleted: 'Partner deleted.',
+  payout_details_saved: 'Payout details saved.',
+  payout_details_invalid: 'Not saved: choose PayPal or bank transfer and write the details (at most 1000 characters).',
+  dates_invalid: 'Give dates such as 2026-06-30 (and a status from the list).',
+  sale_recorded: 'Sale recorded, with its commission.',
+  sale_unattributed: 'Sale recorded without commission: the customer has no partner.',
+  sale_commission_failed: 'Sale recorded, but its commission could not be written: see the server log.',
+  sale_duplicate: 'Not recorded: a sale with that transaction id exists already.',
+  sale_too_large: "Not recorded: the partner's unpaid commissions would pass the largest amount svc keeps exactly.",
+  sale_rejected: 'Not recorded: no customer of this program has that key, or its first click is older than the attribution window.',
+  sale_invalid: 'Give a customer key, an amount such as 49.00 (whole numbers for VND) and a currency.',
+  refund_done: 'Sale refunded: its commission is reversed.',
+  refund_again: 'That sale was refunded already: nothing changed.',
+  refund_missing: 'No sale of this program has that transaction id.',
 }
 
 /** The notice of a `?done=` or `?error=` code after a form: a fixed text, never the query echoed. */
 export function notice(query: Record<string, string | undefined>): Safe {
-  const done = query.done && notices[query.done]
+  // {count} is the one value a notice carries, and only as digits.
+  const count = /^\d{1,6}$/.test(query.count ?? '') ? Number(query.count) : null
+  const done =
+    query.done && notices[query.done]?.replace('{count}', count === null ? 'payouts' : `${count} payout${count === 1 ? '' : 's'}`)
   const error = query.error && notices[query.error]
   return html`${done ? html`<p class="note" role="status">${done}</p>` : ''}${error ? html`<p class="error" role="alert">${error}</p>` : ''}`
 }
@@ -85,10 +113,18 @@ ${rows.map((m) => html`<tr data-currency="${m.currency}"><td>${m.currency}</td><
 </tbody></table>`
 }
 
-/** GET /dashboard: every program of the account with its funnel. */
-export function programsPage(list: { program: Program; funnel: Funnel; money: Money[] }[]): Safe {
+/** GET /dashboard: every program of the account with its funnel, and the New program form. */
+export function programsPage(
+  list: { program: Program; funnel: Funnel; money: Money[] }[],
+  csrf: string,
+  problem: { field: string; message: string } | null,
+): Safe {
+  const form = html`<section class="panel" id="new-program"><h2>New program</h2>
+${problem?.message ? html`<p class="error" role="alert" data-field="${problem.field}">${problem.message}</p>` : ''}
+<form class="stack" method="post" action="/dashboard/programs">${csrfField(csrf)}${programFields({})}
+<div><button>Create program</button></div></form></section>`
   if (list.length === 0) {
-    return html`<h1>Your programs</h1><p class="note">No program yet. Create one with <code>svc init</code> or the operator API (<code>POST /api/v1/admin/programs</code>).</p>`
+    return html`<h1>Your programs</h1><p class="note">No program yet: create your first one below. You get its API key and the tracker snippet right after.</p>${form}`
   }
   return html`<h1>Your programs</h1>${list.map(
     ({
@@ -97,7 +133,7 @@ export function programsPage(list: { program: Program; funnel: Funnel; money: Mo
       money: m,
     }) => html`<section class="panel"><h2><a href="/dashboard/programs/${program.id}">${program.name}</a> <span class="muted">#${program.id} · ${program.domain}</span></h2>
 ${funnelCards(funnel)}<h3>Revenue and commissions</h3>${moneyTable(m)}</section>`,
-  )}`
+  )}${form}`
 }
 
 /** Each readiness check's title in words; its id is shown beside it as a detail. */
@@ -193,12 +229,6 @@ export function copyField(id: string, value: string): Safe {
   return html`<div class="row"><input class="url" id="${id}" value="${value}" readonly aria-label="Referral URL"><button type="button" class="quiet" data-copy="${id}">Copy</button></div>`
 }
 
-function moneyList(rows: Money[], pick: (m: Money) => number): Safe {
-  return rows.length
-    ? html`${rows.map((m) => html`<span class="amount">${money(pick(m), m.currency)}</span>`)}`
-    : html`<span class="muted">–</span>`
-}
-
 /** A partner's commission in one currency by payout status (docs/decisions.md, Payouts). */
 export interface CommissionStatusTotals {
   currency: string
@@ -206,56 +236,6 @@ export interface CommissionStatusTotals {
   dueCents: number
   inPayoutCents: number
   paidCents: number
-}
-
-/** GET /dashboard/programs/:id/partners: partners with figures and links, and the forms. */
-export function partnersPage(
-  program: Program,
-  data: {
-    partners: PartnerRow[]
-    links: LinkRow[]
-    figures: Map<number, PartnerFigures>
-    csrf: string
-    statuses?: Map<number, CommissionStatusTotals[]>
-  },
-): Safe {
-  const base = `/dashboard/programs/${program.id}`
-  const { csrf } = data
-  const byPartner = new Map<number, LinkRow[]>()
-  for (const link of data.links)
-    if (link.partnerId !== null) byPartner.set(link.partnerId, [...(byPartner.get(link.partnerId) ?? []), link])
-  const zero = { clicks: 0, leads: 0, customers: 0, sales: 0, money: [] }
-  return html`${programHeader(program, '/partners')}
-<section class="panel"><h2>Partners</h2>${
-    data.partners.length === 0
-      ? html`<p class="muted">No partner yet: create one below.</p>`
-      : data.partners.map((p) => {
-          const f = data.figures.get(p.id) ?? { partnerId: p.id, ...zero }
-          const status = data.statuses?.get(p.id)
-          const partnerLinks = byPartner.get(p.id) ?? []
-          return html`<article class="partner" data-partner="${p.id}"><div class="row spread"><div><b>${p.name ?? `Partner ${p.id}`}</b> <span class="muted">#${p.id}${p.email ? html` · ${p.email}` : ''}</span></div>
-<div class="row"><form method="post" action="${base}/partners/${p.id}/portal-link">${csrfField(csrf)}<button class="quiet">Portal link</button></form>
-<form method="post" action="${base}/partners/${p.id}/sign-out" data-confirm="Sign this partner out of every browser? Their unused portal links stop working too.">${csrfField(csrf)}<button class="quiet">Sign out everywhere</button></form></div></div>
-<dl class="stats"><div><dt>Clicks</dt><dd data-stat="clicks">${count(f.clicks)}</dd></div><div><dt>Leads</dt><dd data-stat="leads">${count(f.leads)}</dd></div>
-<div><dt>Sales</dt><dd data-stat="sales">${count(f.sales)}</dd></div><div><dt>Revenue</dt><dd>${moneyList(f.money, (m) => m.revenueCents)}</dd></div></dl>
-<p class="commission"><span class="muted">Commission:</span> ${status?.length ? html`${status.map((s) => html`<span class="status-line" data-status-currency="${s.currency}">${money(s.pendingCents, s.currency)} pending · ${money(s.dueCents, s.currency)} due${s.inPayoutCents ? ` · ${money(s.inPayoutCents, s.currency)} in payout` : ''} · ${money(s.paidCents, s.currency)} paid</span>`)}` : moneyList(f.money, (m) => m.commissionCents)}</p>
-${
-  partnerLinks.length === 0
-    ? html`<p class="muted">No link yet.</p>`
-    : partnerLinks.map(
-        (l) => html`<div class="link" data-link="${l.shortLink}">${copyField(`link-${l.id}`, referralUrl(program, l))}
-<div class="row">${l.active ? html`<span class="ok">on</span>` : html`<span class="bad">off</span>`}<form method="post" action="${base}/links/${l.id}/active">${csrfField(csrf)}<input type="hidden" name="active" value="${l.active ? 'false' : 'true'}"><button class="quiet">${l.active ? 'Turn off' : 'Turn on'}</button></form></div></div>`,
-      )
-}</article>`
-        })
-  }</section>
-<section class="panel"><h2>Create a partner</h2><form class="stack" method="post" action="${base}/partners">${csrfField(csrf)}
-<label>Name <input name="name" maxlength="200" required></label><label>Email (optional) <input name="email" type="email" maxlength="254"></label>
-<div><button>Create partner</button></div></form></section>
-<section class="panel"><h2>Create a link</h2><form class="stack" method="post" action="${base}/links">${csrfField(csrf)}
-<label>Partner <select name="partner_id" required>${data.partners.map((p) => html`<option value="${p.id}">${p.name ?? `Partner ${p.id}`} (#${p.id})</option>`)}</select></label>
-<label><span>Short link (the <code>aff</code> value)</span> <input name="short_link" pattern="[A-Za-z0-9_\\-]{1,100}" maxlength="100" required></label>
-<div><button>Create link</button></div></form></section>`
 }
 
 /** The page that shows a new portal sign-in link once. */
@@ -266,43 +246,6 @@ export function portalLinkPage(program: Program, partner: PartnerRow, link: { ur
 }
 
 const more = (path: string, next: string | null) => (next ? html`<p><a href="${path}?cursor=${next}" rel="next">Older</a></p>` : '')
-
-/** GET /dashboard/programs/:id/sales: sales with their attribution record. */
-export function salesPage(program: Program, page: Paged<SaleRow>): Safe {
-  const path = `/dashboard/programs/${program.id}/sales`
-  return html`${programHeader(program, '/sales')}<section class="panel">${
-    page.rows.length === 0
-      ? html`<p class="muted">No sale yet.</p>`
-      : html`<table><thead><tr>
-<th>Sale</th><th class="n">Amount</th><th>Status</th><th>Partner</th><th class="hide-narrow">Customer</th><th>Why this partner</th></tr></thead><tbody>
-${page.rows.map(
-  (
-    s,
-  ) => html`<tr data-sale="${s.id}"><td>#${s.id} <code>${s.transactionId}</code><div class="muted">${when(s.occurredAt)}${s.testMode ? ' · test' : ''}</div></td>
-<td class="n">${money(s.amountCents, s.currency)}</td><td>${s.status}</td><td>${s.partnerName ?? (s.partnerId ? `#${s.partnerId}` : html`<span class="muted">none</span>`)}</td>
-<td class="hide-narrow">${s.customerKey ?? ''}</td><td>${s.attribution ? html`<details><summary>attribution record</summary><pre>${JSON.stringify(JSON.parse(s.attribution), null, 2)}</pre></details>` : html`<span class="muted">–</span>`}</td></tr>`,
-)}
-</tbody></table>`
-  }${more(path, page.next)}</section>`
-}
-
-/** GET /dashboard/programs/:id/commissions: the ledger, reversals included. */
-export function commissionsPage(program: Program, page: Paged<LedgerRow>, statusOf?: (row: LedgerRow) => string): Safe {
-  const path = `/dashboard/programs/${program.id}/commissions`
-  return html`${programHeader(program, '/commissions')}<section class="panel">${
-    page.rows.length === 0
-      ? html`<p class="muted">No commission yet.</p>`
-      : html`<table><thead><tr>
-<th>Entry</th><th>Kind</th><th class="n">Amount</th><th>Partner</th><th>Sale</th>${statusOf ? html`<th>Status</th>` : ''}<th class="hide-narrow">Booked</th></tr></thead><tbody>
-${page.rows.map(
-  (
-    c,
-  ) => html`<tr data-commission="${c.id}"><td>#${c.id}${c.testMode ? html` <span class="muted">test</span>` : ''}</td><td>${c.kind}</td><td class="n">${money(c.amountCents, c.currency)}</td>
-<td>${c.partnerName ?? `#${c.partnerId}`}</td><td><code>${c.transactionId}</code></td>${statusOf ? html`<td>${statusOf(c)}</td>` : ''}<td class="hide-narrow">${when(c.createdAt)}</td></tr>`,
-)}
-</tbody></table>`
-  }${more(path, page.next)}</section>`
-}
 
 /** GET /dashboard/programs/:id/events: received Stripe events with their outcomes. */
 export function eventsPage(program: Program, page: Paged<EventRow>): Safe {
@@ -334,6 +277,8 @@ export function settingsPage(program: Program, data: { key: ApiKey | null; baseU
 </script>
 <script src="${baseUrl}/tracker.js" data-svc-program-id="${program.id}" defer></script>`
   const option = (value: string, current: string) => html`<option${value === current ? html` selected` : ''}>${value}</option>`
+  const signupOption = (value: string, label: string, current: string) =>
+    html`<option value="${value}"${value === current ? html` selected` : ''}>${label}</option>`
   return html`${programHeader(program, '/settings')}
 ${data.newKey ? html`<section class="note" role="status"><h2>New API key</h2><p>Shown only this once: store it now (a secret manager, or <code>SVC_API_KEY</code>). The old key already answers 401.</p>${copyField('new-key', data.newKey)}</section>` : ''}
 <section class="panel"><h2>Program</h2><form class="stack" method="post" action="${base}/settings">${csrfField(csrf)}
@@ -344,13 +289,17 @@ ${data.newKey ? html`<section class="note" role="status"><h2>New API key</h2><p>
 <label>Attribution window (days) <input name="attribution_window_days" value="${program.attributionWindowDays}" inputmode="numeric" required></label>
 <label>Holding period (days before a commission is due) <input name="holding_period_days" value="${program.holdingPeriodDays}" inputmode="numeric" required></label>
 <label>Minimum payout (major units) <input name="minimum_payout" value="${program.minimumPayout}" inputmode="decimal" required></label>
+<label>Recurring months <input name="recurring_months" value="${program.recurringMonths ?? ''}" inputmode="numeric" placeholder="no limit">
+<span class="muted">For the recurring types: months after a customer's first sale that their sales still pay. Empty: every sale, forever.</span></label>
 <label>Lead authentication <select name="lead_auth">${option('server_required', program.leadAuth)}${option('browser_allowed', program.leadAuth)}</select></label>
+<label>Partners may join <select name="partner_signup">${signupOption('off', 'no: you add partners yourself', program.partnerSignup)}${signupOption('approval', 'by applying on the join page; you approve each', program.partnerSignup)}${signupOption('open', 'on the join page, approved at once', program.partnerSignup)}</select>
+${program.partnerSignup === 'off' ? '' : html`<span class="muted">Join page: <a href="${baseUrl}/join/${program.id}">${baseUrl}/join/${program.id}</a></span>`}</label>
 <div><button>Save</button></div></form></section>
 <section class="panel" id="origins"><h2>Allowed origins</h2><p class="muted">Browser calls are accepted from https://${program.domain}, its https subdomains, and these exact origins (one a line).</p>
 <form class="stack" method="post" action="${base}/settings/origins">${csrfField(csrf)}<label>Origins <textarea name="allowed_origins">${program.allowedOrigins.join('\n')}</textarea></label><div><button>Save origins</button></div></form></section>
 <section class="panel" id="tracker"><h2>Tracker</h2><p>Put this on every page of your site (program id <b>${program.id}</b>):</p><pre>${snippet}</pre></section>
 <section class="panel" id="api-key"><h2>API key</h2><p>Current key: <code>${key ? `${key.keyPrefix}${'•'.repeat(16)}` : 'none'}</code>${key?.rotateBy ? html` <span class="bad">marked for rotation: stops working at ${when(key.rotateBy)}</span>` : ''}</p>
-<form method="post" action="${base}/settings/api-key">${csrfField(csrf)}<button>Regenerate the key</button> <span class="muted">The old key stops at once.</span></form>
+<form method="post" action="${base}/settings/api-key" data-confirm="Regenerate the API key? The current key stops working at once: your server must get the new one.">${csrfField(csrf)}<button class="danger">Regenerate the key</button> <span class="muted">The old key stops at once.</span></form>
 <h3>Rotation</h3><form class="row" method="post" action="${base}/settings/api-key/rotation">${csrfField(csrf)}<label>Stops working on <input type="date" name="rotate_by" required></label><button class="quiet">Mark for rotation</button></form>
 <p class="muted">Until that date the key keeps working and every answer carries Deprecation and Sunset headers.</p></section>
 <section class="panel" id="stripe"><h2>Stripe</h2><p>Webhook URL (events <code>checkout.session.completed</code> and <code>invoice.payment_succeeded</code>):</p>

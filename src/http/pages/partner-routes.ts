@@ -1,29 +1,91 @@
 import { Elysia } from 'elysia'
-import type { Deps } from '../deps.ts'
+import type { PartnerChanges } from '../../db/partner-store.ts'
+import { COMMISSION_TYPES, rateFits } from '../../domain/commission.ts'
+import { isEmail } from '../../domain/email.ts'
+import { changePartnerStatus, type StatusAction } from '../../tracking/partner-status.ts'
 import { issueSignInLink } from '../../tracking/sign-in-link.ts'
-import { notFound, pageKit, positiveId, whoOf } from './guard.ts'
+import type { Deps } from '../deps.ts'
+import { partnerFilterOf } from '../pipeline/filters.ts'
+import { HttpError } from '../pipeline/envelope.ts'
+import { type Form, notFound, pageKit, positiveId, whoOf } from './guard.ts'
 import { html } from './html.ts'
-import { page } from './layout.ts'
+import { page, seeOther } from './layout.ts'
 import * as owner from './owner-pages.ts'
+import { partnerPage, partnersPage } from './partner-pages.ts'
 import { commissionStatusTotals } from './payouts.ts'
 
-/** A program's partners and their referral links. */
+/** Each status action and the notice it leaves. */
+const ACTIONS: Record<StatusAction, string> = {
+  approve: 'partner_approved',
+  reject: 'partner_rejected',
+  suspend: 'partner_suspended',
+  unsuspend: 'partner_unsuspended',
+}
+
+/** The edit form's fields as partner changes; an empty term puts the program's back. Null when a field is refused. */
+function changesOf(form: Form, programType: string): { changes: PartnerChanges } | { refused: string } {
+  const text = (name: string) => (form[name] ?? '').trim()
+  const name = text('name')
+  const email = text('email')
+  if (name.length > 200) return { refused: 'partner_name_invalid' }
+  if (email && !isEmail(email)) return { refused: 'partner_email_invalid' }
+  const type = text('commission_type')
+  const commissionType = type === '' ? null : (COMMISSION_TYPES.find((t) => t === type) ?? undefined)
+  if (commissionType === undefined) return { refused: 'partner_terms_invalid' }
+  const rateText = text('commission_rate')
+  const rate = rateText === '' ? null : Number(rateText)
+  if (rate !== null && !rateFits((commissionType ?? programType) as never, rate)) return { refused: 'partner_rate_invalid' }
+  const monthsText = text('recurring_months')
+  const months = monthsText === '' ? null : Number(monthsText)
+  if (months !== null && !(Number.isInteger(months) && months >= 1 && months <= 1200)) return { refused: 'partner_months_invalid' }
+  const method = text('payout_method')
+  if (method !== '' && method !== 'paypal' && method !== 'bank') return { refused: 'partner_payout_invalid' }
+  const details = text('payout_details')
+  if (details.length > 1000) return { refused: 'partner_payout_invalid' }
+  return {
+    changes: {
+      name: name || null,
+      email: email || null,
+      commissionType,
+      commissionRate: rate,
+      recurringMonths: months,
+      payoutMethod: method === '' ? null : method,
+      payoutDetails: details || null,
+    },
+  }
+}
+
+/** A program's partners and their referral links: the list, one partner's page and every form. */
 export function partnerRoutes(deps: Deps) {
   const { writer, stores, store, now, ownerPage, ownerPost, back } = pageKit(deps)
+  const partnerBack = (programId: number, partnerId: number, notice: string, kind: 'done' | 'error' = 'done') =>
+    seeOther(`/dashboard/programs/${programId}/partners/${partnerId}?${kind}=${notice}`)
+  const ownPartner = (programId: number, value: string | undefined) => {
+    const id = positiveId(value)
+    return id === null ? null : stores.partners.find(programId, id)
+  }
+
   return new Elysia({ name: 'partners' })
     .get(
       '/dashboard/programs/:id/partners',
-      ownerPage(
-        ({ program, signed, query }) =>
-          html`${owner.notice(query)}${owner.partnersPage(program, {
-            partners: store.programPartners(program.id),
-            links: store.programLinks(program.id),
-            figures: store.partnerFigures(program.id),
-            csrf: signed.csrf,
-            statuses: commissionStatusTotals(deps, program),
-          })}`,
-        'Partners',
-      ),
+      ownerPage(({ program, signed, query }) => {
+        let filter: ReturnType<typeof partnerFilterOf>
+        try {
+          filter = partnerFilterOf(query)
+        } catch (error) {
+          if (!(error instanceof HttpError)) throw error
+          filter = {}
+        }
+        return html`${owner.notice(query)}${partnersPage(program, {
+          partners: stores.partners.withLinks(program.id, filter),
+          links: store.programLinks(program.id).filter((l) => l.partnerId === null || stores.partners.find(program.id, l.partnerId)),
+          figures: store.partnerFigures(program.id),
+          statuses: commissionStatusTotals(deps, program),
+          csrf: signed.csrf,
+          query,
+          preselect: positiveId(query.partner),
+        })}`
+      }, 'Partners'),
       { detail: { hide: true } },
     )
     .post(
@@ -31,10 +93,64 @@ export function partnerRoutes(deps: Deps) {
       ownerPost(async ({ program, form }) => {
         const name = (form.name ?? '').trim()
         const email = (form.email ?? '').trim()
-        if (!name || name.length > 200 || (email && (email.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))))
-          return back(program, '/partners', 'partner_invalid', 'error')
-        await writer.run(() => store.createPartner(program.id, name, email || null, now()))
-        return back(program, '/partners', 'partner_created')
+        if (!name || name.length > 200 || (email && !isEmail(email))) return back(program, '/partners', 'partner_invalid', 'error')
+        const id = await writer.run(() => store.createPartner(program.id, name, email || null, now()))
+        // The link form below chooses the partner just made.
+        return seeOther(`/dashboard/programs/${program.id}/partners?done=partner_created&partner=${id}#create-link`)
+      }),
+      { detail: { hide: true } },
+    )
+    .get(
+      '/dashboard/programs/:id/partners/:partner_id',
+      ownerPage(({ program, signed, params, query }) => {
+        const partner = ownPartner(program.id, params.partner_id)
+        if (!partner) return notFound(signed)
+        return html`${owner.notice(query)}${partnerPage(program, {
+          partner,
+          links: store.partnerLinks(program.id, partner.id),
+          figures: store.partnerFigures(program.id).get(partner.id) ?? null,
+          statuses: commissionStatusTotals(deps, program).get(partner.id) ?? [],
+          csrf: signed.csrf,
+        })}`
+      }, 'Partner'),
+      { detail: { hide: true } },
+    )
+    .post(
+      '/dashboard/programs/:id/partners/:partner_id',
+      ownerPost(async ({ program, params, form, signed }) => {
+        const partner = ownPartner(program.id, params.partner_id)
+        if (!partner) return notFound(signed)
+        const read = changesOf(form, program.commissionType)
+        if ('refused' in read) return partnerBack(program.id, partner.id, read.refused, 'error')
+        await writer.run(() => stores.partners.update(program.id, partner.id, read.changes))
+        return partnerBack(program.id, partner.id, 'partner_saved')
+      }),
+      { detail: { hide: true } },
+    )
+    .post(
+      '/dashboard/programs/:id/partners/:partner_id/status',
+      ownerPost(async ({ program, params, form, signed }) => {
+        const partner = ownPartner(program.id, params.partner_id)
+        const action = (Object.keys(ACTIONS) as StatusAction[]).find((a) => a === form.action)
+        if (!partner || !action) return notFound(signed)
+        const change = await changePartnerStatus(deps, program.id, partner.id, action)
+        if (change.kind !== 'ok') return partnerBack(program.id, partner.id, 'status_conflict', 'error')
+        return partnerBack(program.id, partner.id, ACTIONS[action])
+      }),
+      { detail: { hide: true } },
+    )
+    .post(
+      '/dashboard/programs/:id/partners/:partner_id/delete',
+      ownerPost(async ({ program, params, signed }) => {
+        const partner = ownPartner(program.id, params.partner_id)
+        if (!partner) return notFound(signed)
+        const removed = await writer.run(() => {
+          const result = stores.partners.remove(program.id, partner.id, now())
+          if (result === 'deleted') stores.webSessions.revokeAllOf({ kind: 'partner', partnerId: partner.id }, now())
+          return result
+        })
+        if (removed === 'has_sales') return partnerBack(program.id, partner.id, 'partner_has_sales', 'error')
+        return back(program, '/partners', 'partner_deleted')
       }),
       { detail: { hide: true } },
     )
@@ -44,7 +160,7 @@ export function partnerRoutes(deps: Deps) {
         const shortLink = (form.short_link ?? '').trim()
         const partnerId = positiveId(form.partner_id)
         if (!/^[A-Za-z0-9_-]{1,100}$/.test(shortLink)) return back(program, '/partners', 'short_link_invalid', 'error')
-        if (partnerId === null) return back(program, '/partners', 'no_partner', 'error')
+        if (partnerId === null || !stores.partners.find(program.id, partnerId)) return back(program, '/partners', 'no_partner', 'error')
         const made = await writer.run(() => store.createLink(program.id, partnerId, shortLink, now()))
         if (made.kind === 'taken') return back(program, '/partners', 'short_link_taken', 'error')
         if (made.kind === 'no_partner') return back(program, '/partners', 'no_partner', 'error')
@@ -59,17 +175,18 @@ export function partnerRoutes(deps: Deps) {
         const active = form.active === 'true'
         const changed = linkId !== null && (await writer.run(() => store.setLinkActive(program.id, linkId, active)))
         if (!changed) return back(program, '/partners', 'link_missing', 'error')
-        // A link turned off answers 410 from the next click on.
-        return back(program, '/partners', active ? 'link_on' : 'link_off')
+        // A link turned off answers 410 from the next click on; the form says which page to go back to.
+        const partnerId = positiveId(form.back)
+        const notice = active ? 'link_on' : 'link_off'
+        return partnerId === null ? back(program, '/partners', notice) : partnerBack(program.id, partnerId, notice)
       }),
       { detail: { hide: true } },
     )
     .post(
       '/dashboard/programs/:id/partners/:partner_id/portal-link',
       ownerPost(async ({ program, params, signed }) => {
-        const partnerId = positiveId(params.partner_id)
-        const partner = partnerId === null ? null : store.findPartner(partnerId)
-        if (!partner || partner.programId !== program.id) return notFound(signed)
+        const partner = ownPartner(program.id, params.partner_id)
+        if (!partner) return notFound(signed)
         const link = await issueSignInLink(deps, deps.config.publicBaseUrl, { kind: 'partner', partnerId: partner.id })
         return page({ title: 'Portal link', who: whoOf(signed) }, owner.portalLinkPage(program, partner, link))
       }),
@@ -78,11 +195,10 @@ export function partnerRoutes(deps: Deps) {
     .post(
       '/dashboard/programs/:id/partners/:partner_id/sign-out',
       ownerPost(async ({ program, params, signed }) => {
-        const partnerId = positiveId(params.partner_id)
-        const partner = partnerId === null ? null : store.findPartner(partnerId)
-        if (!partner || partner.programId !== program.id) return notFound(signed)
+        const partner = ownPartner(program.id, params.partner_id)
+        if (!partner) return notFound(signed)
         await writer.run(() => stores.webSessions.revokeAllOf({ kind: 'partner', partnerId: partner.id }, now()))
-        return back(program, '/partners', 'partner_signed_out')
+        return partnerBack(program.id, partner.id, 'partner_signed_out')
       }),
       { detail: { hide: true } },
     )

@@ -3,6 +3,7 @@ import type { Deps } from '../deps.ts'
 import { DAY_MS } from '../../db/dashboard-store.ts'
 import { pageKit, positiveId } from './guard.ts'
 import { html } from './html.ts'
+import { seeOther } from './layout.ts'
 import * as owner from './owner-pages.ts'
 import { payoutsCsv, payoutsPage, runPayouts } from './payouts.ts'
 
@@ -32,7 +33,8 @@ export function payoutRoutes(deps: Deps) {
           value === '' ? null : /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) ? Date.parse(value) + DAY_MS - 1 : NaN
         if (Number.isNaN(until)) return back(program, '/payouts', 'until_invalid', 'error')
         const created = await runPayouts(deps, program, until)
-        return back(program, '/payouts', created > 0 ? 'payouts_run' : 'payouts_none')
+        if (created === 0) return back(program, '/payouts', 'payouts_none')
+        return seeOther(`/dashboard/programs/${program.id}/payouts?done=payouts_run&count=${created}`)
       }),
       { detail: { hide: true } },
     )

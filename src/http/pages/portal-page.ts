@@ -2,7 +2,10 @@ import type { Funnel, LinkRow, Money, Paged, PartnerLedgerRow, PartnerRow } from
 import type { Program } from '../../db/schema.ts'
 import { count, money, when } from './format.ts'
 import { html, type Safe } from './html.ts'
+import { csrfField } from './layout.ts'
 import { copyField, referralUrl } from './owner-pages.ts'
+import { statusBadge } from './partner-pages.ts'
+import { termsList } from './terms.ts'
 
 /**
  * GET /partner: one partner's own links, figures, commissions and payouts. Only rows of this
@@ -18,10 +21,15 @@ export function portalPage(
     ledger: Paged<PartnerLedgerRow>
     statusOf?: (row: PartnerLedgerRow) => string
     payouts?: Safe
+    csrf: string
+    notice?: Safe
   },
 ): Safe {
+  const option = (value: string, label: string) =>
+    html`<option value="${value}"${value === (partner.payoutMethod ?? '') ? html` selected` : ''}>${label}</option>`
   const card = (n: number, label: string) => html`<div class="card"><b>${count(n)}</b><span>${label}</span></div>`
-  return html`<h1>${partner.name ?? `Partner ${partner.id}`} <span class="muted">· ${program.name}</span></h1>
+  return html`<h1>${partner.name ?? `Partner ${partner.id}`} <span class="muted">· ${program.name}</span> ${statusBadge(partner.status)}</h1>${data.notice ?? ''}
+${partner.status === 'active' ? '' : html`<p class="note">${partner.status === 'pending' ? `Your application to ${program.name} is waiting for approval.` : partner.status === 'suspended' ? `${program.name} has suspended your partnership: your links do not count clicks.` : `${program.name} did not accept your application.`}</p>`}
 <section class="panel"><h2>Your links</h2>${data.links.length === 0 ? html`<p class="muted">No link yet: ask ${program.name} for one.</p>` : data.links.map((l) => html`<div data-link="${l.shortLink}">${copyField(`link-${l.id}`, referralUrl(program, l))}${l.active ? '' : html`<p class="bad">Turned off: clicks on it are not counted.</p>`}</div>`)}</section>
 <div class="cards" data-funnel>${card(data.funnel.clicks, 'clicks')}${card(data.funnel.leads, 'leads')}${card(data.funnel.sales, 'sales')}</div>
 <section class="panel"><h2>Earnings</h2>${
@@ -42,5 +50,12 @@ ${data.ledger.rows.map(
 )}</tbody></table>`
   }
 ${data.ledger.next ? html`<p><a href="/partner?cursor=${data.ledger.next}" rel="next">Older</a></p>` : ''}</section>
-${data.payouts ?? ''}`
+${data.payouts ?? ''}
+<section class="panel"><h2>Terms of ${program.name}</h2>${termsList(program, partner)}</section>
+<section class="panel" id="payout-details"><h2>Payout details</h2>
+<p class="muted">How ${program.name} pays you. Only the program's owner sees them.</p>
+<form class="stack" method="post" action="/partner/payout-details">${csrfField(data.csrf)}
+<label>Method <select name="payout_method">${option('', 'choose one')}${option('paypal', 'PayPal')}${option('bank', 'Bank transfer')}</select></label>
+<label>Details <textarea name="payout_details" maxlength="1000" placeholder="PayPal: your PayPal email. Bank: account holder, IBAN or account number, and any notes.">${partner.payoutDetails ?? ''}</textarea></label>
+<div><button>Save payout details</button></div></form></section>`
 }

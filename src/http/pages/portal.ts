@@ -2,43 +2,64 @@ import { Elysia } from 'elysia'
 import type { Deps } from '../deps.ts'
 import type { SessionOf } from '../../db/web-session-store.ts'
 import { commissionStatuses } from '../../tracking/commission-status.ts'
-import { notFound, pageKit, positiveId, whoOf } from './guard.ts'
+import { type Form, forbidden, notFound, pageKit, positiveId, whoOf } from './guard.ts'
+import { notice } from './owner-pages.ts'
 import { page, seeOther } from './layout.ts'
 import { portalPayouts } from './payouts.ts'
 import { portalPage } from './portal-page.ts'
-import { signedIn } from './session.ts'
+import { sameSitePost, signedIn } from './session.ts'
 
 /** The partner portal. */
 export function portalRoutes(deps: Deps) {
-  const { store } = pageKit(deps)
-  return new Elysia({ name: 'portal' }).get(
-    '/partner',
-    ({ request, query }) => {
-      const signed = signedIn(deps, request)
-      if (signed?.session.kind !== 'partner') return seeOther('/sign-in')
-      const { partnerId, programId } = signed.session as Extract<SessionOf, { kind: 'partner' }>
-      const program = store.findProgramById(programId)
-      const partner = store.findPartner(partnerId)
-      if (!program || !partner) return notFound(signed)
-      const figures = store.onePartnerFigures(programId, partnerId)
-      const ledger = store.partnerCommissionsPage(partnerId, positiveId(query.cursor))
-      const statuses = commissionStatuses(
-        deps,
-        programId,
-        ledger.rows.map((r) => r.id),
-      )
-      return page(
-        { title: 'Partner portal', who: whoOf(signed) },
-        portalPage(program, partner, {
-          links: store.partnerLinks(programId, partnerId),
-          funnel: figures.funnel,
-          money: figures.money,
-          ledger,
-          statusOf: (row) => (row.testMode ? 'test' : (statuses.get(row.id) ?? '')),
-          payouts: portalPayouts(store.partnerPayouts(programId, partnerId)),
-        }),
-      )
-    },
-    { detail: { hide: true } },
-  )
+  const { writer, stores, store } = pageKit(deps)
+  return new Elysia({ name: 'portal' })
+    .get(
+      '/partner',
+      ({ request, query }) => {
+        const signed = signedIn(deps, request)
+        if (signed?.session.kind !== 'partner') return seeOther('/sign-in')
+        const { partnerId, programId } = signed.session as Extract<SessionOf, { kind: 'partner' }>
+        const program = store.findProgramById(programId)
+        const partner = store.findPartner(partnerId)
+        if (!program || !partner) return notFound(signed)
+        const figures = store.onePartnerFigures(programId, partnerId)
+        const ledger = store.partnerCommissionsPage(partnerId, positiveId(query.cursor))
+        const statuses = commissionStatuses(
+          deps,
+          programId,
+          ledger.rows.map((r) => r.id),
+        )
+        return page(
+          { title: 'Partner portal', who: whoOf(signed) },
+          portalPage(program, partner, {
+            links: store.partnerLinks(programId, partnerId),
+            funnel: figures.funnel,
+            money: figures.money,
+            ledger,
+            statusOf: (row) => (row.testMode ? 'test' : (statuses.get(row.id) ?? '')),
+            payouts: portalPayouts(store.partnerPayouts(programId, partnerId)),
+            csrf: signed.csrf,
+            notice: notice(query),
+          }),
+        )
+      },
+      { detail: { hide: true } },
+    )
+    .post(
+      '/partner/payout-details',
+      async ({ request, body }) => {
+        const form = (body ?? {}) as Form
+        const signed = signedIn(deps, request)
+        if (signed?.session.kind !== 'partner') return seeOther('/sign-in')
+        if (!sameSitePost(deps, request, signed, form)) return forbidden(deps.config.publicBaseUrl)
+        const { partnerId, programId } = signed.session as Extract<SessionOf, { kind: 'partner' }>
+        const method = form.payout_method ?? ''
+        const details = (form.payout_details ?? '').trim()
+        if ((method !== 'paypal' && method !== 'bank') || !details || details.length > 1000)
+          return seeOther('/partner?error=payout_details_invalid#payout-details')
+        await writer.run(() => stores.partners.update(programId, partnerId, { payoutMethod: method, payoutDetails: details }))
+        return seeOther('/partner?done=payout_details_saved#payout-details')
+      },
+      { detail: { hide: true } },
+    )
 }

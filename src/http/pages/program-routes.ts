@@ -1,21 +1,22 @@
 import { Elysia } from 'elysia'
 import type { Deps } from '../deps.ts'
-import { rateFits } from '../../domain/commission.ts'
 import { readinessChecks } from '../../domain/readiness.ts'
-import { normalizeDomain } from '../pipeline/origin.ts'
-import { pageKit, whoOf } from './guard.ts'
+import type { ProgramStore } from '../../db/program-store.ts'
+import { PARTNER_SIGNUPS } from '../../db/schema.ts'
+import { type Form, forbidden, pageKit, whoOf } from './guard.ts'
+import { readProgramForm } from './program-form.ts'
 import { html } from './html.ts'
 import { page, seeOther } from './layout.ts'
 import * as owner from './owner-pages.ts'
-import { signedIn } from './session.ts'
+import { sameSitePost, signedIn } from './session.ts'
 
 /** The owner's programs: the list, a program's overview and its settings. */
 export function programRoutes(deps: Deps) {
-  const { writer, store, now, baseUrl, ownerPage, ownerPost, back } = pageKit(deps)
+  const { writer, stores, store, now, baseUrl, ownerPage, ownerPost, back } = pageKit(deps)
   return new Elysia({ name: 'programs' })
     .get(
       '/dashboard',
-      ({ request }) => {
+      ({ request, query }) => {
         const signed = signedIn(deps, request)
         if (signed?.session.kind !== 'account') return seeOther('/sign-in')
         const list = store.accountPrograms(signed.session.accountId).map((program) => ({
@@ -23,7 +24,32 @@ export function programRoutes(deps: Deps) {
           funnel: store.programFunnel(program.id),
           money: store.programMoney(program.id),
         }))
-        return page({ title: 'Programs', who: whoOf(signed) }, owner.programsPage(list))
+        const problem = query.error ? { field: query.error, message: newProgramErrors[query.error] ?? '' } : null
+        return page({ title: 'Programs', who: whoOf(signed) }, owner.programsPage(list, signed.csrf, problem))
+      },
+      { detail: { hide: true } },
+    )
+    .post(
+      '/dashboard/programs',
+      async ({ request, body }) => {
+        const form = (body ?? {}) as Form
+        const signed = signedIn(deps, request)
+        if (signed?.session.kind !== 'account') return seeOther('/sign-in')
+        if (!sameSitePost(deps, request, signed, form)) return forbidden(baseUrl)
+        const read = readProgramForm(form)
+        if (!read.ok) return seeOther(`/dashboard?error=${read.field}#new-program`)
+        const accountId = signed.session.accountId
+        const created = await writer.run(() => {
+          const advertiser = stores.accounts.findAdvertiser(accountId)
+          return advertiser ? stores.programs.createProgram({ advertiserId: advertiser.id, createdAt: now(), ...read.value }) : null
+        })
+        if (!created) return seeOther('/dashboard?error=account#new-program')
+        const program = store.findOwnedProgram(accountId, created.programId)!
+        // The key is shown on this answer only: it is kept nowhere but as a hash.
+        return page(
+          { title: `Settings · ${program.name}`, who: whoOf(signed) },
+          html`<p class="note" role="status">Program created.</p>${owner.settingsPage(program, { key: store.currentApiKey(program.id), baseUrl, csrf: signed.csrf, newKey: created.apiKey })}`,
+        )
       },
       { detail: { hide: true } },
     )
@@ -63,44 +89,10 @@ export function programRoutes(deps: Deps) {
     .post(
       '/dashboard/programs/:id/settings',
       ownerPost(async ({ program, form }) => {
-        const domain = normalizeDomain(form.domain ?? '')
-        const rate = Number(form.commission_rate)
-        const windowDays = Number(form.attribution_window_days)
-        const name = (form.name ?? '').trim()
-        const types = ['percent', 'fixed', 'recurring_percent', 'recurring_fixed'] as const
-        const type = types.find((t) => t === form.commission_type)
-        const leadAuth = (['server_required', 'browser_allowed'] as const).find((l) => l === form.lead_auth)
-        const holdingPeriodDays = Number(form.holding_period_days)
-        const minimumPayout = Number(form.minimum_payout)
-        if (
-          !domain ||
-          !name ||
-          name.length > 200 ||
-          !type ||
-          !leadAuth ||
-          !rateFits(type, rate) ||
-          !Number.isInteger(windowDays) ||
-          windowDays < 1 ||
-          windowDays > 3650 ||
-          !Number.isInteger(holdingPeriodDays) ||
-          holdingPeriodDays < 0 ||
-          holdingPeriodDays > 365 ||
-          !(minimumPayout >= 0 && minimumPayout <= 1e9)
-        ) {
-          return back(program, '/settings', 'settings_invalid', 'error')
-        }
-        await writer.run(() =>
-          store.updateProgram(program.id, {
-            name,
-            domain,
-            commissionType: type,
-            commissionRate: rate,
-            attributionWindowDays: windowDays,
-            leadAuth,
-            holdingPeriodDays,
-            minimumPayout,
-          }),
-        )
+        const read = readSettings(form)
+        // The notice names the field that was refused (settings_<field>).
+        if ('refused' in read) return back(program, '/settings', `settings_${read.refused}`, 'error')
+        await writer.run(() => store.updateProgram(program.id, read.settings))
         return back(program, '/settings', 'settings_saved')
       }),
       { detail: { hide: true } },
@@ -153,6 +145,46 @@ export function programRoutes(deps: Deps) {
       }),
       { detail: { hide: true } },
     )
+}
+
+const number = (text: string | undefined) => (text === undefined || text.trim() === '' ? Number.NaN : Number(text))
+
+/** The settings form's fields, or the first refused one's name. */
+function readSettings(form: Form): { settings: Parameters<ProgramStore['updateProgram']>[1] } | { refused: string } {
+  const program = readProgramForm(form)
+  if (!program.ok) return { refused: program.field }
+  const windowDays = number(form.attribution_window_days)
+  if (!Number.isInteger(windowDays) || windowDays < 1 || windowDays > 3650) return { refused: 'attribution_window_days' }
+  const holdingPeriodDays = number(form.holding_period_days)
+  if (!Number.isInteger(holdingPeriodDays) || holdingPeriodDays < 0 || holdingPeriodDays > 365) return { refused: 'holding_period_days' }
+  const minimumPayout = number(form.minimum_payout)
+  if (!(minimumPayout >= 0 && minimumPayout <= 1e12)) return { refused: 'minimum_payout' }
+  const months = (form.recurring_months ?? '').trim() === '' ? null : number(form.recurring_months)
+  if (months !== null && !(Number.isInteger(months) && months >= 1 && months <= 1200)) return { refused: 'recurring_months' }
+  const leadAuth = (['server_required', 'browser_allowed'] as const).find((l) => l === form.lead_auth)
+  if (!leadAuth) return { refused: 'lead_auth' }
+  const partnerSignup = PARTNER_SIGNUPS.find((v) => v === (form.partner_signup ?? 'off'))
+  if (!partnerSignup) return { refused: 'partner_signup' }
+  return {
+    settings: {
+      ...program.value,
+      attributionWindowDays: windowDays,
+      holdingPeriodDays,
+      minimumPayout,
+      recurringMonths: months,
+      leadAuth,
+      partnerSignup,
+    },
+  }
+}
+
+/** Why the New program form was refused, by field. */
+const newProgramErrors: Record<string, string> = {
+  name: 'The name must be 1 to 200 characters.',
+  domain: 'The domain must be a host name such as shop.example.',
+  commission_type: 'Choose a commission type from the list.',
+  commission_rate: 'The commission rate must be a positive number, at most 100 for the percent types.',
+  account: 'This account has no advertiser profile: ask the operator.',
 }
 
 /** An exact http(s) origin ("https://shop.example", "http://localhost:3000"), or null. */

@@ -48,7 +48,7 @@ async function fromPage(programId: number, cookie: string) {
   expect(response.status).toBe(200)
   const text = await response.text()
   const out: Record<string, Totals> = {}
-  for (const article of text.split('<article class="partner" data-partner="').slice(1)) {
+  for (const article of text.split('<tr data-partner="').slice(1)) {
     const partnerId = article.slice(0, article.indexOf('"'))
     for (const [, currency, line] of article.matchAll(/data-status-currency="([A-Z]{3})">([^<]*)</g)) {
       const totals = (out[`${partnerId} ${currency}`] = zero())

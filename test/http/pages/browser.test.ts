@@ -207,7 +207,7 @@ describeBrowser('dashboard and partner portal', () => {
 
     await page.goto(`${api.url}/dashboard/programs/${f.programId}/payouts`)
     await page.click('button:text("Run payouts")')
-    expect(await page.textContent('[role=status]')).toBe('Payout run done.')
+    expect(await page.textContent('[role=status]')).toBe('Payout run done: 2 payouts created, one per partner and currency.')
     const payouts = (await api.admin('GET', `/programs/${f.programId}/payouts`)).body.data
     // Ada: 10% of 100.00 (the refunded sale's pair nets out); Bob: 10% of EUR 20.00.
     expect(
@@ -243,7 +243,10 @@ describeBrowser('dashboard and partner portal', () => {
   test("the partner portal shows one partner's data only, and no customer email", async () => {
     const { page } = await watched(owner)
     await page.goto(`${api.url}/dashboard/programs/${f.programId}/partners`)
-    await page.click(`[data-partner="${f.partnerId}"] button:text("Portal link")`)
+    await page.click(`[data-partner="${f.partnerId}"] a`)
+    expect(new URL(page.url()).pathname).toBe(`/dashboard/programs/${f.programId}/partners/${f.partnerId}`)
+    await shoot(page, 'partner')
+    await page.click('button:text("Portal link")')
     const url = await page.inputValue('#portal-link')
     await shoot(page, 'portal-link')
 

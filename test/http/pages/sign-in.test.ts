@@ -182,7 +182,7 @@ describe('links opened by machines, login CSRF and stale sessions', () => {
     const unused = await portalLink()
     expect((await open('/partner', { cookie: partner })).status).toBe(200)
     const owner = await signIn(fixture.accountId)
-    const page = await open(`/dashboard/programs/${fixture.programId}/partners`, { cookie: owner })
+    const page = await open(`/dashboard/programs/${fixture.programId}/partners/${fixture.partnerId}`, { cookie: owner })
     expect(page.text).toContain('Sign out everywhere')
     const out = await open(`/dashboard/programs/${fixture.programId}/partners/${fixture.partnerId}/sign-out`, {
       cookie: owner,

@@ -1,0 +1,39 @@
+import type { Partner } from '../../db/partner-store.ts'
+import type { Program } from '../../db/schema.ts'
+import { termsFor } from '../../domain/attribution.ts'
+import { html, type Safe } from './html.ts'
+
+type OwnTerms = Pick<Partner, 'commissionType' | 'commissionRate' | 'recurringMonths'>
+
+const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`
+
+/**
+ * What a partner is paid, in words: "20% of every sale, for 12 months after the customer's first
+ * sale". The partner's own terms where it has some, the program's otherwise (domain termsFor).
+ */
+export function termsInWords(program: Program, partner?: OwnTerms | null): string {
+  const terms = termsFor(program, partner ?? null)
+  const percent = terms.commissionType === 'percent' || terms.commissionType === 'recurring_percent'
+  const recurring = terms.commissionType === 'recurring_percent' || terms.commissionType === 'recurring_fixed'
+  const rate = percent ? `${terms.commissionRate}% of` : `${terms.commissionRate} (in the sale's currency) for`
+  if (!recurring) return `${rate} each referred customer's first sale`
+  const until =
+    terms.recurringMonths === null
+      ? ', renewals included'
+      : `, renewals included, for ${plural(terms.recurringMonths, 'month')} after the customer's first sale`
+  return `${rate} every sale of a referred customer${until}`
+}
+
+/** A program's terms for a partner as a list: the rate, the window, the holding period, the minimum and when payouts happen. */
+export function termsList(program: Program, partner?: OwnTerms | null): Safe {
+  const minimum =
+    program.minimumPayout > 0
+      ? `at least ${program.minimumPayout} in a currency (USD ${program.minimumPayout}, EUR ${program.minimumPayout})`
+      : 'no minimum'
+  return html`<ul class="terms">
+<li><b>Commission:</b> ${termsInWords(program, partner)}.</li>
+<li><b>Attribution window:</b> a visitor who clicks your link counts as yours for ${plural(program.attributionWindowDays, 'day')}; the first partner's link a visitor clicked wins.</li>
+<li><b>Holding period:</b> a commission is payable ${program.holdingPeriodDays === 0 ? 'at once' : `${plural(program.holdingPeriodDays, 'day')} after the sale`}; a refund before payment cancels it.</li>
+<li><b>Minimum payout:</b> ${minimum}.</li>
+<li><b>Payouts:</b> the program's owner pays what is due in each payout run, by the method in your payout details.</li></ul>`
+}
