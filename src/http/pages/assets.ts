@@ -31,7 +31,8 @@ ul.checks{list-style:none;padding:0;margin:0}
 ul.checks li{padding:.35rem 0;border-bottom:1px solid #e6e9ee}
 form.inline{display:inline}
 form.stack{display:grid;gap:.5rem;max-width:32rem}
-label{display:grid;gap:.15rem;font-size:.9rem;color:#3b4756}
+label{display:grid;gap:.15rem;font-size:.9rem;color:#3b4756;min-width:0}
+form.stack>*{min-width:0}form.stack label>select,form.stack label>input,form.stack label>textarea{width:100%;min-width:0}
 input,select,textarea,button{font:inherit;padding:.35rem .5rem;border:1px solid #b8c0cc;border-radius:6px;max-width:100%}
 textarea{min-height:4rem}
 button{background:#1a56db;color:#fff;border-color:#1a56db;cursor:pointer}

@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
 import { describeBrowser, launch } from '../../tracker/browser.ts'
-import { atPublicUrl, days, type Api, type Fixture } from '../../helpers.ts'
+import { atPublicUrl, days, startApi, type Api, type Fixture } from '../../helpers.ts'
 import { trackingSetup, type Kit } from '../track/kit.ts'
 
 const SHOTS = join(import.meta.dir, '../../../test-artifacts/dashboard')
@@ -121,6 +121,7 @@ describeBrowser('dashboard and partner portal', () => {
       ['overview', ''],
       ['overview-90', '?days=90'],
       ['partners', '/partners'],
+      ['partner', `/partners/${f.partnerId}`],
       ['sales', '/sales'],
       ['commissions', '/commissions'],
       ['payouts', '/payouts'],
@@ -281,4 +282,51 @@ describeBrowser('dashboard and partner portal', () => {
     await partnerContext.close()
     expect(foreign).toEqual([])
   })
+})
+
+describeBrowser('the first run', () => {
+  test('a fresh server: / leads to /setup; the code from the server output makes the account, shows the key and signs in', async () => {
+    const api = await startApi({ env: await atPublicUrl() })
+    const browser = await launch()
+    try {
+      const code = api.announced[0]!.split(' ').pop()!
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+      const foreign: string[] = []
+      context.on('request', (r) => {
+        if (new URL(r.url()).host !== new URL(api.url).host) foreign.push(r.url())
+      })
+      const page = await context.newPage()
+      const errors: string[] = []
+      page.on('console', (m) => m.type() === 'error' && errors.push(m.text()))
+      await page.goto(`${api.url}/`)
+      expect(new URL(page.url()).pathname).toBe('/setup')
+      for (const width of [1280, 390]) {
+        await page.setViewportSize({ width, height: 900 })
+        await page.screenshot({ path: join(SHOTS, `setup-${width}.png`), fullPage: true })
+      }
+      await page.setViewportSize({ width: 1280, height: 900 })
+      await page.fill('input[name=code]', 'WRONG-WRONG-WRONG')
+      await page.fill('input[name=email]', 'founder@shop.test')
+      await page.fill('input[name=program_name]', 'Shop Partners')
+      await page.fill('input[name=domain]', 'shop.test')
+      await page.click('button:text("Create my account and program")')
+      expect(await page.textContent('[role=alert]')).toContain('not the setup code')
+      await page.fill('input[name=code]', code)
+      await page.click('button:text("Create my account and program")')
+      expect(await page.textContent('h1')).toBe('Your program is ready')
+      expect(await page.inputValue('#api-key')).toMatch(/\S{20,}/)
+      for (const width of [1280, 390]) {
+        await page.setViewportSize({ width, height: 900 })
+        await page.screenshot({ path: join(SHOTS, `setup-done-${width}.png`), fullPage: true })
+      }
+      await page.click('a:text("Open your dashboard")')
+      expect(await page.textContent('h1')).toContain('Shop Partners')
+      // The one error is the wrong code's own 403.
+      expect(errors.filter((e) => !e.includes('403'))).toEqual([])
+      expect(foreign).toEqual([])
+    } finally {
+      await browser.close()
+      await api.stop()
+    }
+  }, 60_000)
 })

@@ -1,0 +1,217 @@
+// The owner's daily work through the dashboard's forms (docs/decisions.md, First run: what the
+// operator API does for one account, its owner does in the dashboard too).
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import type { Api } from '../../helpers.ts'
+import { type Kit, trackingSetup, unique } from '../track/kit.ts'
+import { followLink, publicOrigin, signInAccount } from './sessions.ts'
+
+let api: Api
+let k: Kit
+beforeAll(async () => ({ api, k } = await trackingSetup()))
+afterAll(() => api.stop())
+
+const csrfOf = (text: string) => text.match(/name="_csrf" value="([0-9a-f]{64})"/)![1]!
+
+/** A signed-in owner's browser: GETs and same-site form posts with the page's token. */
+async function owner(accountId: number) {
+  const cookie = await signInAccount(api, accountId)
+  const get = async (path: string) => {
+    const reply = await fetch(api.url + path, { headers: { cookie }, redirect: 'manual' })
+    return {
+      status: reply.status,
+      location: reply.headers.get('location'),
+      type: reply.headers.get('content-type'),
+      text: await reply.text(),
+    }
+  }
+  const csrf = csrfOf((await get('/dashboard')).text)
+  const post = async (path: string, form: Record<string, string>) => {
+    const reply = await fetch(api.url + path, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie, origin: publicOrigin(api), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ _csrf: csrf, ...form }).toString(),
+    })
+    return { status: reply.status, location: reply.headers.get('location') ?? '', text: await reply.text() }
+  }
+  return { get, post }
+}
+
+describe('programs and settings', () => {
+  test('New program creates a program of the account and shows its key once; a refused field is named', async () => {
+    const f = await api.setupProgram()
+    const o = await owner(f.accountId)
+    const made = await o.post('/dashboard/programs', {
+      name: 'Second shop',
+      domain: 'second.test',
+      commission_type: 'fixed',
+      commission_rate: '5',
+    })
+    expect(made.status).toBe(200)
+    const key = made.text.match(/id="new-key" value="([^"]+)"/)![1]!
+    const ready = await api.call('GET', '/api/v1/programs/me/readiness', { token: key })
+    expect(ready.status).toBe(200)
+    const programs = (await api.admin('GET', '/programs')).body.data
+    expect(programs.find((p: { program_id: number }) => p.program_id === ready.body.data.program_id)).toMatchObject({
+      name: 'Second shop',
+      commission_type: 'fixed',
+    })
+    const refused = await o.post('/dashboard/programs', { name: 'x', domain: 'x.test', commission_type: 'percent', commission_rate: '150' })
+    expect(refused.location).toBe('/dashboard?error=commission_rate#new-program')
+    expect((await o.get('/dashboard?error=commission_rate')).text).toContain('at most 100 for the percent types')
+  })
+
+  test('settings name the field they refuse, and save who may join', async () => {
+    const f = await api.setupProgram()
+    const o = await owner(f.accountId)
+    const base = `/dashboard/programs/${f.programId}/settings`
+    const fields = {
+      name: 'Shop',
+      domain: 'shop.test',
+      commission_type: 'percent',
+      commission_rate: '10',
+      attribution_window_days: '60',
+      holding_period_days: '30',
+      minimum_payout: '0',
+      lead_auth: 'server_required',
+      partner_signup: 'approval',
+      recurring_months: '',
+    }
+    expect((await o.post(base, { ...fields, attribution_window_days: '0' })).location).toContain('error=settings_attribution_window_days')
+    expect((await o.post(base, { ...fields, commission_rate: '101' })).location).toContain('error=settings_commission_rate')
+    expect((await o.get(`${base}?error=settings_commission_rate`)).text).toContain('at most 100 for the percent types')
+    expect((await o.post(base, fields)).location).toContain('done=settings_saved')
+    expect((await api.admin('GET', `/programs/${f.programId}`)).body.data[0].partner_signup).toBe('approval')
+  })
+})
+
+describe('partners', () => {
+  test('the partner page edits terms and payout details, suspends, and deletes only without sales', async () => {
+    const f = await api.setupProgram()
+    const o = await owner(f.accountId)
+    const base = `/dashboard/programs/${f.programId}/partners/${f.partnerId}`
+    expect((await o.get(base)).text).toContain('Paid by:')
+    const saved = await o.post(base, {
+      name: 'Ada',
+      email: 'ada@partner.test',
+      commission_type: '',
+      commission_rate: '25',
+      recurring_months: '',
+      payout_method: 'paypal',
+      payout_details: 'ada@paypal.test',
+    })
+    expect(saved.location).toContain('done=partner_saved')
+    const shown = (await api.admin('GET', `/programs/${f.programId}/partners`)).body.data[0]
+    expect(shown).toMatchObject({
+      name: 'Ada',
+      commission_type: null,
+      commission_rate: 25,
+      payout_method: 'paypal',
+      payout_details: 'ada@paypal.test',
+    })
+    expect((await o.post(base, { name: 'Ada', commission_rate: '-3' })).location).toContain('error=partner_rate_invalid')
+
+    expect((await o.post(`${base}/status`, { action: 'suspend' })).location).toContain('done=partner_suspended')
+    expect((await k.click(f)).status).toBe(410)
+    expect((await o.post(`${base}/status`, { action: 'suspend' })).location).toContain('error=status_conflict')
+    expect((await o.post(`${base}/status`, { action: 'unsuspend' })).location).toContain('done=partner_unsuspended')
+
+    const key = unique('c')
+    await k.customer(f, key)
+    expect((await k.sale(f, { transaction_id: unique('t'), customer_key: key })).status).toBe(200)
+    expect((await o.post(`${base}/delete`, {})).location).toContain('error=partner_has_sales')
+    const other = await api.admin('POST', `/programs/${f.programId}/partners`, { name: 'Gone soon' })
+    const deleted = await o.post(`/dashboard/programs/${f.programId}/partners/${other.body.data.partner_id}/delete`, {})
+    expect(deleted.location).toContain('done=partner_deleted')
+    expect((await o.get(`/dashboard/programs/${f.programId}/partners`)).text).not.toContain('Gone soon')
+  })
+
+  test('the partners page filters, sorts, and the link form chooses the partner just created', async () => {
+    const f = await api.setupProgram()
+    const o = await owner(f.accountId)
+    const base = `/dashboard/programs/${f.programId}/partners`
+    const made = await o.post(base, { name: 'Zed Searchable', email: 'zed@find.test' })
+    const id = Number(new URL(made.location, api.url).searchParams.get('partner'))
+    expect(id).toBeGreaterThan(0)
+    expect((await o.get(`${base}?done=partner_created&partner=${id}`)).text).toContain(`<option value="${id}" selected>`)
+    const found = (await o.get(`${base}?q=SEARCHABLE`)).text
+    expect(found).toContain('Zed Searchable')
+    expect(found).not.toContain(`data-partner="${f.partnerId}"`)
+    expect((await o.get(`${base}?status=suspended`)).text).toContain('No partner matches.')
+    const byName = (await o.get(`${base}?sort=name`)).text
+    expect(byName.indexOf(`data-partner="${f.partnerId}"`)).toBeLessThan(byName.indexOf(`data-partner="${id}"`))
+  })
+})
+
+describe('sales, refunds and exports', () => {
+  test('a sale recorded by hand is judged as the API judges it, and refunded by hand', async () => {
+    const f = await api.setupProgram()
+    const o = await owner(f.accountId)
+    const base = `/dashboard/programs/${f.programId}`
+    const key = unique('hand')
+    await k.customer(f, key)
+    const recorded = await o.post(`${base}/sales`, { customer_key: key, amount: '49.90', currency: 'EUR', transaction_id: 'INV-77' })
+    expect(recorded.location).toContain('done=sale_recorded')
+    const sales = (await api.admin('GET', `/programs/${f.programId}/sales`)).body.data
+    expect(sales[0]).toMatchObject({ transaction_id: 'INV-77', amount_cents: 4990, currency: 'EUR', provider: 'manual' })
+    expect(
+      (await o.post(`${base}/sales`, { customer_key: key, amount: '49.90', currency: 'EUR', transaction_id: 'INV-77' })).location,
+    ).toContain('error=sale_duplicate')
+    expect((await o.post(`${base}/sales`, { customer_key: 'nobody', amount: '10', currency: 'USD' })).location).toContain(
+      'error=sale_rejected',
+    )
+    expect((await o.post(`${base}/sales`, { customer_key: key, amount: '1.234', currency: 'USD' })).location).toContain(
+      'error=sale_invalid',
+    )
+    const page = (await o.get(`${base}/sales`)).text
+    expect(page).toContain('First click wins: the customer was found by its customer key')
+    expect((await o.post(`${base}/refunds`, { transaction_id: 'INV-77', reason: 'refund' })).location).toContain('done=refund_done')
+    expect((await o.post(`${base}/refunds`, { transaction_id: 'INV-77', reason: 'refund' })).location).toContain('done=refund_again')
+    expect((await o.post(`${base}/refunds`, { transaction_id: 'nope', reason: 'refund' })).location).toContain('error=refund_missing')
+    const ledger = (await api.admin('GET', `/programs/${f.programId}/commissions`)).body.data
+    expect(ledger.map((e: { kind: string }) => e.kind)).toEqual(['reversal', 'commission'])
+  })
+
+  test('the three CSV downloads answer the operator API text, filters included', async () => {
+    const f = await api.setupProgram()
+    const o = await owner(f.accountId)
+    const key = unique('csv')
+    await k.customer(f, key)
+    expect((await k.sale(f, { transaction_id: unique('t'), customer_key: key })).status).toBe(200)
+    for (const name of ['sales', 'commissions', 'partners']) {
+      const page = await o.get(`/dashboard/programs/${f.programId}/${name}.csv`)
+      expect(page.status).toBe(200)
+      expect(page.type).toBe('text/csv; charset=utf-8')
+      const api_ = await api.call('GET', `/api/v1/admin/programs/${f.programId}/${name}.csv`, { token: 'test-admin-token-0123456789' })
+      expect(page.text).toBe(api_.body)
+    }
+    const none = await o.get(`/dashboard/programs/${f.programId}/sales.csv?from=2099-01-01`)
+    expect(none.text.trim().split('\r\n')).toHaveLength(1)
+    expect((await o.get(`/dashboard/programs/${f.programId}/sales.csv?from=junk`)).location).toContain('error=dates_invalid')
+  })
+})
+
+describe('the portal', () => {
+  test('a partner saves payout details, and the payouts CSV carries them; the portal names the program and its terms', async () => {
+    const f = await api.setupProgram({ name: 'Portal Shop', holding_period_days: 0 })
+    const link = (await api.admin('POST', `/programs/${f.programId}/partners/${f.partnerId}/portal-link`)).body.data.url
+    const cookie = (await followLink(api, link)).headers.get('set-cookie')!.split(';')[0]!
+    const portal = await (await fetch(`${api.url}/partner`, { headers: { cookie } })).text()
+    expect(portal).toContain('Portal Shop')
+    expect(portal).toContain('10% of each referred customer')
+    expect(portal).toContain('Attribution window')
+    const save = await fetch(`${api.url}/partner/payout-details`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie, origin: publicOrigin(api), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ _csrf: csrfOf(portal), payout_method: 'bank', payout_details: 'A. Partner, IBAN DE00 1234' }).toString(),
+    })
+    expect(save.headers.get('location')).toContain('done=payout_details_saved')
+    const key = unique('p')
+    await k.customer(f, key)
+    expect((await k.sale(f, { transaction_id: unique('t'), customer_key: key })).status).toBe(200)
+    expect((await api.admin('POST', `/programs/${f.programId}/payouts`, {})).status).toBe(201)
+    const csv = await api.call('GET', `/api/v1/admin/programs/${f.programId}/payouts.csv`, { token: 'test-admin-token-0123456789' })
+    expect(csv.body).toContain(',pending,bank,"A. Partner, IBAN DE00 1234"')
+  })
+})
