@@ -10,7 +10,10 @@ const read = (path: string) => readFileSync(join(ROOT, path), 'utf8')
 test('deploy/svc.env.example names every variable of the configuration and of the entrypoint', () => {
   const template = read('deploy/svc.env.example')
   const config = read('src/config.ts')
-  const environment = config.slice(config.indexOf('const Environment = z.object({'), config.indexOf('})\n', config.indexOf('const Environment')))
+  const environment = config.slice(
+    config.indexOf('const Environment = z.object({'),
+    config.indexOf('})\n', config.indexOf('const Environment')),
+  )
   const names = [...environment.matchAll(/^ {2}([A-Z_]+):/gm)].map((m) => m[1]!)
   const entrypoint = [...read('deploy/entrypoint.sh').matchAll(/\bLITESTREAM_[A-Z_]+/g)].map((m) => m[0])
   expect(names.length).toBeGreaterThan(8)
