@@ -19,6 +19,10 @@ export interface Config {
   rateLimitScale: number
   /** One JSON log line per request unless "off" (the tests turn it off). */
   logRequests: boolean
+  /** SMTP_URL (smtp:// with STARTTLS when offered, or smtps://); null: no email is sent. */
+  smtpUrl: string | null
+  /** MAIL_FROM: the From of every email ("Shop Partners <partners@shop.example>"). */
+  mailFrom: string
   /** Values that work but are weak (a short admin token or secret): logged at start, never refused. */
   warnings: string[]
 }
@@ -118,6 +122,13 @@ const Environment = z.object({
   // {docs_url} is used as given: `{docs_url}#api_key_rotation_required` keeps its trailing slash.
   DOCS_URL: url('DOCS_URL', false),
   SVC_LOG_REQUESTS: flag('SVC_LOG_REQUESTS', true),
+  SMTP_URL: optional(
+    checked(
+      (value) => (URL.canParse(value) && ['smtp:', 'smtps:'].includes(new URL(value).protocol) ? value : undefined),
+      (value) => `SMTP_URL must be an smtp:// or smtps:// URL, got "${value.replace(/\/\/[^@/]*@/, '//…@')}"`,
+    ),
+  ),
+  MAIL_FROM: text,
 })
 
 /** Reads and validates the configuration; throws ConfigError with a message naming the variable. */
@@ -138,6 +149,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     docsUrl: e.DOCS_URL ?? `${publicBaseUrl}/docs`,
     rateLimitScale: e.SVC_RATE_LIMIT_SCALE,
     logRequests: e.SVC_LOG_REQUESTS,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM ?? `svc <svc@${new URL(publicBaseUrl).hostname}>`,
     warnings: Object.entries(ADVISED_LENGTH)
       .filter(([name, length]) => {
         const value = e[name as keyof typeof ADVISED_LENGTH]

@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import type { Clock } from './clock.ts'
+import type { Email } from './db/email-store.ts'
+import { emailCourier } from './outbox/email.ts'
+import { Sender } from './outbox/sender.ts'
 import type { Config } from './config.ts'
 import { MigrationEditedError } from './db/migrate.ts'
 import { openDatabase, type Database } from './db/open.ts'
@@ -48,6 +51,8 @@ export interface StartOptions {
   catalog?: boolean
   /** Where the first run's line goes (docs/decisions.md: stderr); tests read it here. */
   announce?: (line: string) => void
+  /** How often the outbox looks for due rows (real time); 1 s unless a test wants less. */
+  outboxIntervalMs?: number
 }
 
 /** A setup code: 12 characters of an alphabet of 31 without look-alikes (59 bits), in groups of four. */
@@ -83,6 +88,18 @@ export function startServer(options: StartOptions): Started {
     log: options.log ?? stdoutLog!,
     discardsUnreadBodies: runtime.discardsUnreadBodies,
     firstRun: { code: null },
+    mail: { on: config.smtpUrl !== null, baseUrl: config.publicBaseUrl, wake: () => emailSender?.wake() },
+  }
+  // The email outbox's sender (src/outbox/README.md): claims left by a process that died are this one's now.
+  let emailSender: Sender<Email> | null = null
+  if (config.smtpUrl !== null) {
+    database.stores.emails.releaseClaims()
+    emailSender = new Sender(database.writer, clock, emailCourier(database.stores.emails, config.smtpUrl, config.mailFrom), {
+      intervalMs: options.outboxIntervalMs ?? 1000,
+      concurrency: 4,
+      log: deps.log,
+      name: 'email',
+    })
   }
   // docs/decisions.md, First run: a fresh code at each start while no account exists, printed once.
   if (!database.stores.accounts.hasAccounts()) deps.firstRun.code = newSetupCode()
@@ -95,6 +112,8 @@ export function startServer(options: StartOptions): Started {
     database.close()
     throw new StartError(`cannot listen on HOST "${config.host}" PORT ${config.port}: ${reason(error)}`)
   }
+  emailSender?.start()
+  emailSender?.wake()
   // Said once the server listens, so that the page it names answers.
   if (deps.firstRun.code !== null) {
     const line = `svc: first run: open ${config.publicBaseUrl}/setup and enter the setup code ${deps.firstRun.code}`
@@ -107,6 +126,7 @@ export function startServer(options: StartOptions): Started {
     deps,
     async stop(quietMs = 0) {
       await gate.drain(DRAIN_MS, quietMs)
+      await emailSender?.stop()
       // Bounded: Bun's stop(true) has been seen never to resolve while a handler is still pending,
       // and a stop must not hang the exit (docs/decisions.md, Shutdown: within 10 seconds).
       await Promise.race([served.stop(), new Promise<void>((resolve) => setTimeout(resolve, STOP_LISTENER_MS))])

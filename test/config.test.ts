@@ -19,6 +19,14 @@ describe('configuration (README, Configuration)', () => {
     })
   })
 
+  test('email: SMTP_URL is off unless set; MAIL_FROM defaults to svc at the public host', () => {
+    expect(loadConfig({})).toMatchObject({ smtpUrl: null, mailFrom: 'svc <svc@localhost>' })
+    expect(loadConfig({ SMTP_URL: 'smtps://u:p@mail.test:465', MAIL_FROM: 'Shop <p@shop.test>' })).toMatchObject({
+      smtpUrl: 'smtps://u:p@mail.test:465',
+      mailFrom: 'Shop <p@shop.test>',
+    })
+  })
+
   test('DOCS_URL follows PUBLIC_BASE_URL unless set', () => {
     expect(loadConfig({ PUBLIC_BASE_URL: 'https://t.shop.test/' }).docsUrl).toBe('https://t.shop.test/docs')
     expect(loadConfig({ DOCS_URL: 'https://docs.shop.test' }).docsUrl).toBe('https://docs.shop.test')
@@ -30,6 +38,7 @@ describe('configuration (README, Configuration)', () => {
     [{ PORT: 'abc' }, 'PORT must be a whole number from 0 to 65535, got "abc"'],
     [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY must be false, true or fly, got "maybe"'],
     [{ PUBLIC_BASE_URL: 'ftp://x' }, 'PUBLIC_BASE_URL must be an http(s) URL, got "ftp://x"'],
+    [{ SMTP_URL: 'http://user:secret@mail.test' }, 'SMTP_URL must be an smtp:// or smtps:// URL, got "http://…@mail.test"'],
   ])('%j is refused at start with "%s"', (env, message) => {
     expect(() => loadConfig(env)).toThrow(message)
   })

@@ -88,6 +88,7 @@ function hostInProcess(env: Record<string, string>): Hosted {
   const announced: string[] = []
   const server = startServer({
     announce: (line) => announced.push(line),
+    outboxIntervalMs: 50,
     config: loadConfig(env),
     clock,
     runtime: bunRuntime,

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import type { Connection } from './open.ts'
 import { accounts, advertisers, type Account } from './schema.ts'
 
@@ -34,6 +34,28 @@ export class AccountStore {
   /** The advertiser of an account, or null when it has none. */
   findAdvertiser(accountId: number): { id: number } | null {
     return this.connection.db.select({ id: advertisers.id }).from(advertisers).where(eq(advertisers.accountId, accountId)).get() ?? null
+  }
+
+  /** The email of the account that owns an advertiser (the owner's address for new applications), or null. */
+  ownerEmailOf(advertiserId: number): string | null {
+    return (
+      this.connection.db
+        .select({ email: accounts.email })
+        .from(advertisers)
+        .innerJoin(accounts, eq(accounts.id, advertisers.accountId))
+        .where(eq(advertisers.id, advertiserId))
+        .get()?.email ?? null
+    )
+  }
+
+  /** Accounts with this email (any case), not suspended: who an owner sign-in link goes to. */
+  activeByEmail(email: string): Account[] {
+    return this.connection.db
+      .select()
+      .from(accounts)
+      .where(and(eq(accounts.suspended, false), sql`lower(${accounts.email}) = ${email.toLowerCase()}`))
+      .limit(20)
+      .all()
   }
 
   /** The account that owns an advertiser, or null. */

@@ -55,5 +55,9 @@ export const migrations: { tag: string; sql: string }[] = [
   {
     "tag": "0013_partner_terms",
     "sql": "ALTER TABLE `partners` ADD `status` text DEFAULT 'active' NOT NULL;--> statement-breakpoint\nALTER TABLE `partners` ADD `commission_type` text;--> statement-breakpoint\nALTER TABLE `partners` ADD `commission_rate` real;--> statement-breakpoint\nALTER TABLE `partners` ADD `recurring_months` integer;--> statement-breakpoint\nALTER TABLE `partners` ADD `payout_method` text;--> statement-breakpoint\nALTER TABLE `partners` ADD `payout_details` text;--> statement-breakpoint\nALTER TABLE `partners` ADD `website` text;--> statement-breakpoint\nALTER TABLE `partners` ADD `promotion` text;--> statement-breakpoint\nALTER TABLE `partners` ADD `wished_short_link` text;--> statement-breakpoint\nALTER TABLE `partners` ADD `deleted_at` integer;--> statement-breakpoint\nALTER TABLE `programs` ADD `recurring_months` integer;--> statement-breakpoint\nALTER TABLE `programs` ADD `partner_signup` text DEFAULT 'off' NOT NULL;"
+  },
+  {
+    "tag": "0014_email_outbox",
+    "sql": "CREATE TABLE `emails` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`program_id` integer,\n\t`kind` text NOT NULL,\n\t`to_address` text NOT NULL,\n\t`subject` text NOT NULL,\n\t`text_body` text NOT NULL,\n\t`html_body` text NOT NULL,\n\t`secret` integer DEFAULT false NOT NULL,\n\t`status` text DEFAULT 'queued' NOT NULL,\n\t`attempts` integer DEFAULT 0 NOT NULL,\n\t`next_attempt_at` integer NOT NULL,\n\t`claimed_until` integer,\n\t`last_error` text,\n\t`created_at` integer NOT NULL,\n\t`sent_at` integer,\n\tFOREIGN KEY (`program_id`) REFERENCES `programs`(`id`) ON UPDATE no action ON DELETE no action\n);\n--> statement-breakpoint\nCREATE INDEX `emails_due` ON `emails` (`status`,`next_attempt_at`);--> statement-breakpoint\nCREATE INDEX `emails_program` ON `emails` (`program_id`,`id`);"
   }
 ]

@@ -62,6 +62,45 @@ export class PartnerStore {
     })
   }
 
+  /** The partner of a program with this email (any case), or null; deleted partners are none. */
+  findByEmail(programId: number, email: string): Partner | null {
+    return (
+      this.connection.db
+        .select()
+        .from(partners)
+        .where(and(eq(partners.programId, programId), isNull(partners.deletedAt), sql`lower(${partners.email}) = ${email.toLowerCase()}`))
+        .orderBy(partners.id)
+        .limit(1)
+        .get() ?? null
+    )
+  }
+
+  /** Active partners of any program with this email (any case): who a partner sign-in link goes to. */
+  activeByEmail(email: string): Partner[] {
+    return this.connection.db
+      .select()
+      .from(partners)
+      .where(and(isNull(partners.deletedAt), eq(partners.status, 'active'), sql`lower(${partners.email}) = ${email.toLowerCase()}`))
+      .orderBy(partners.id)
+      .limit(20)
+      .all()
+  }
+
+  /** Adds an applicant (pending, or active under an open program); returns its id. */
+  createApplicant(values: {
+    programId: number
+    name: string
+    email: string
+    website: string | null
+    promotion: string | null
+    wishedShortLink: string | null
+    status: PartnerStatus
+    createdAt: number
+  }): number {
+    this.catalog.changed()
+    return this.connection.db.insert(partners).values(values).returning({ id: partners.id }).get().id
+  }
+
   /** Applies `changes` (undefined fields are left alone); the partner after, or null when unknown. */
   update(programId: number, partnerId: number, changes: PartnerChanges): Partner | null {
     if (!this.find(programId, partnerId)) return null

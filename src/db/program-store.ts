@@ -170,6 +170,19 @@ export class ProgramStore {
     )
   }
 
+  /** The short link of the partner's first link, or null when it has none. */
+  firstShortLink(partnerId: number): string | null {
+    return (
+      this.connection.db
+        .select({ shortLink: links.shortLink })
+        .from(links)
+        .where(eq(links.partnerId, partnerId))
+        .orderBy(links.id)
+        .limit(1)
+        .get()?.shortLink ?? null
+    )
+  }
+
   /** Whether the partner has a referral link (on or off). */
   hasLink(partnerId: number): boolean {
     return this.connection.db.select({ id: links.id }).from(links).where(eq(links.partnerId, partnerId)).limit(1).get() !== undefined

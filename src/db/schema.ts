@@ -526,3 +526,46 @@ export type Customer = typeof customers.$inferSelect
 export type Sale = typeof sales.$inferSelect
 export type Commission = typeof commissions.$inferSelect
 export type Payout = typeof payouts.$inferSelect
+
+/** What an email is about (src/outbox/messages.ts writes each). */
+export const EMAIL_KINDS = [
+  'application_received',
+  'application_approved',
+  'application_rejected',
+  'new_application',
+  'payout_paid',
+  'sign_in',
+  'webhook_disabled',
+] as const
+export type EmailKind = (typeof EMAIL_KINDS)[number]
+
+/**
+ * The email outbox (src/outbox/README.md): a row is written in the transaction of the change that
+ * causes it and sent after the commit by the server's sender, which claims due rows for a lease,
+ * records each attempt and schedules the next (docs/decisions.md, Email). `to_address` is always an
+ * address stored on an account or partner. A body holding a sign-in link (`secret`) is blanked
+ * once sent: the link itself is kept nowhere else but as a hash.
+ */
+export const emails = sqliteTable(
+  'emails',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    programId: integer('program_id').references(() => programs.id),
+    kind: text('kind', { enum: EMAIL_KINDS }).notNull(),
+    toAddress: text('to_address').notNull(),
+    subject: text('subject').notNull(),
+    textBody: text('text_body').notNull(),
+    htmlBody: text('html_body').notNull(),
+    secret: bool('secret').notNull().default(false),
+    status: text('status', { enum: ['queued', 'sent', 'failed'] })
+      .notNull()
+      .default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: integer('next_attempt_at').notNull(),
+    claimedUntil: integer('claimed_until'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    sentAt: integer('sent_at'),
+  },
+  (t) => [index('emails_due').on(t.status, t.nextAttemptAt), index('emails_program').on(t.programId, t.id)],
+)

@@ -3,6 +3,7 @@ import { Catalog } from './catalog.ts'
 import { CliStore } from './cli-store.ts'
 import { CountStore } from './count-store.ts'
 import { DashboardStore } from './dashboard-store.ts'
+import { EmailStore } from './email-store.ts'
 import { ListStore } from './list-store.ts'
 import type { Connection, OpenOptions } from './open.ts'
 import { PartnerStore } from './partner-store.ts'
@@ -27,6 +28,7 @@ export function createStores(connection: Connection, options: OpenOptions = {}) 
     cli: new CliStore(connection, catalog),
     counts: new CountStore(connection),
     dashboard: new DashboardStore(connection, catalog, programs),
+    emails: new EmailStore(connection),
     events: new ProcessorEventStore(connection),
     lists: new ListStore(connection),
     partners: new PartnerStore(connection, catalog),

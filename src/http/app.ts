@@ -26,6 +26,7 @@ import { signInLinkRoutes } from './admin/sign-in-links.ts'
 import { readForm } from './pages/form.ts'
 import { webRoutes } from './pages/routes.ts'
 import { setupRoutes } from './pages/setup.ts'
+import { joinRoutes } from './pages/join.ts'
 
 /** The tracking routes, which the pipeline calls directly (direct.ts). */
 const trackingRoutes = (deps: Deps): DirectRoute[] => [
@@ -68,6 +69,7 @@ export function buildRoutes(deps: Deps, direct: DirectRoute[] = trackingRoutes(d
     .use(signInLinkRoutes(deps))
     .use(webRoutes(deps))
     .use(setupRoutes(deps))
+    .use(joinRoutes(deps))
   for (const route of direct) app.use(route.plugin)
   // Registered last so that the generated document sees every route.
   return app.use(docsRoutes(deps, () => app.routes))

@@ -2,6 +2,7 @@ import type { Clock } from '../clock.ts'
 import type { Config } from '../config.ts'
 import type { KeyMatch } from '../db/credentials.ts'
 import type { Database } from '../db/open.ts'
+import type { Mail } from '../outbox/mail.ts'
 import type { RateLimiter } from './pipeline/rate-limit.ts'
 
 /** Everything the HTTP layer is built from; main.ts and the test helpers assemble it. */
@@ -23,6 +24,8 @@ export interface Deps {
    * (kept only in memory); null once an account exists or was made through /setup.
    */
   firstRun: { code: string | null }
+  /** Email (docs/decisions.md, Email): on when SMTP_URL is set; use cases queue rows and wake the sender. */
+  mail: Mail
   /** The runtime drops a small body the app did not read (Runtime.discardsUnreadBodies); unset: the app drains it. */
   discardsUnreadBodies?: boolean
 }

@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto'
 import type { Partner } from '../db/partner-store.ts'
 import type { PartnerStatus } from '../db/schema.ts'
+import type { Program } from '../db/schema.ts'
+import type { Mail } from '../outbox/mail.ts'
+import { applicationApproved, applicationRejected } from '../outbox/messages.ts'
 import type { TrackingDeps } from './deps.ts'
+
+/** How long the sign-in link of an approval email works: as long as the email may take to arrive (3 days of retries). */
+export const APPROVAL_LINK_LIFETIME_MS = 72 * 3_600_000
 
 /** What the owner does to a partner's status (docs/decisions.md, Partners who join on their own). */
 export type StatusAction = 'approve' | 'reject' | 'suspend' | 'unsuspend'
@@ -25,19 +31,64 @@ export type StatusChange =
  * suspending ends the partner's portal sessions and unused sign-in links (docs/decisions.md,
  * Hostile input, turn 3). 'conflict' when the action does not apply to the current status.
  */
-export function changePartnerStatus(deps: TrackingDeps, programId: number, partnerId: number, action: StatusAction): Promise<StatusChange> {
+export async function changePartnerStatus(
+  deps: TrackingDeps,
+  programId: number,
+  partnerId: number,
+  action: StatusAction,
+  options: { mail?: Mail; reason?: string | null } = {},
+): Promise<StatusChange> {
   const { stores } = deps.database
-  return deps.database.writer.run((): StatusChange => {
+  const change = await deps.database.writer.run((): StatusChange => {
     const now = deps.clock.now()
     const current = stores.partners.find(programId, partnerId)
-    if (!current) return { kind: 'not_found' }
+    const program = stores.programs.findProgram(programId)
+    if (!current || !program) return { kind: 'not_found' }
     const { from, to } = TRANSITIONS[action]
     if (!from.includes(current.status)) return { kind: 'conflict', status: current.status }
     const partner = stores.partners.setStatus(programId, partnerId, to)!
     if (to !== 'active') stores.webSessions.revokeAllOf({ kind: 'partner', partnerId }, now)
-    const link = action === 'approve' && !stores.programs.hasLink(partnerId) ? firstLink(deps, partner, now) : null
-    return { kind: 'ok', partner, link }
+    if (action === 'approve') return { kind: 'ok', partner, link: approveInUnit(deps, program, partner, now, options.mail) }
+    if (action === 'reject' && options.mail?.on && partner.email) {
+      stores.emails.queue(applicationRejected(program, { name: partner.name, email: partner.email }, options.reason ?? null), now)
+    }
+    return { kind: 'ok', partner, link: null }
   })
+  if (change.kind === 'ok' && options.mail?.on) options.mail.wake()
+  return change
+}
+
+/**
+ * The writes of an approval inside the caller's unit (the partner is active already): its first
+ * link when it has none, and the approval email with the referral link and a portal sign-in link.
+ * Answers the link made, if any.
+ */
+export function approveInUnit(
+  deps: TrackingDeps,
+  program: Program,
+  partner: Partner,
+  now: number,
+  mail: Mail | undefined,
+): { id: number; shortLink: string } | null {
+  const { stores } = deps.database
+  const link = stores.programs.hasLink(partner.id) ? null : firstLink(deps, partner, now)
+  if (mail?.on && partner.email) {
+    const shortLink = link?.shortLink ?? stores.programs.firstShortLink(partner.id)
+    const signIn = stores.webSessions.createSignInLink({ kind: 'partner', partnerId: partner.id }, now, APPROVAL_LINK_LIFETIME_MS)
+    stores.emails.queue(
+      applicationApproved(
+        program,
+        { name: partner.name, email: partner.email },
+        {
+          referralUrl: shortLink ? `https://${program.domain}/?aff=${encodeURIComponent(shortLink)}` : null,
+          signInUrl: `${mail.baseUrl}/sign-in/${signIn.token}`,
+          signInPage: `${mail.baseUrl}/partner/sign-in`,
+        },
+      ),
+      now,
+    )
+  }
+  return link
 }
 
 /** A first link for an approved partner: the wished short link when free, else a generated one. */

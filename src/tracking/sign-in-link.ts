@@ -1,5 +1,7 @@
 import type { Principal } from '../db/web-session-store.ts'
 import { iso } from '../domain/time.ts'
+import type { Mail } from '../outbox/mail.ts'
+import { signInLink } from '../outbox/messages.ts'
 import type { TrackingDeps } from './deps.ts'
 
 /** docs/decisions.md (Dashboard and partner portal): a sign-in link works once, for 10 minutes. */
@@ -17,4 +19,34 @@ export async function issueSignInLink(
 ): Promise<{ url: string; expires_at: string }> {
   const link = await database.writer.run(() => database.stores.webSessions.createSignInLink(who, clock.now(), SIGN_IN_LINK_LIFETIME_MS))
   return { url: `${baseUrl}/sign-in/${link.token}`, expires_at: iso(link.expiresAt) }
+}
+
+/**
+ * Emails a one-time sign-in link (10 minutes) to each account (`account`) or active partner of any
+ * program (`partner`) whose stored email is `email`, in one writer unit; nothing when none is.
+ * The caller answers the same words either way (docs/decisions.md, Email: sign-in by email).
+ */
+export async function emailSignInLinks(deps: TrackingDeps, mail: Mail, kind: 'account' | 'partner', email: string): Promise<void> {
+  const { stores } = deps.database
+  const queued = await deps.database.writer.run(() => {
+    const now = deps.clock.now()
+    const link = (who: Principal) =>
+      `${mail.baseUrl}/sign-in/${stores.webSessions.createSignInLink(who, now, SIGN_IN_LINK_LIFETIME_MS).token}`
+    let count = 0
+    if (kind === 'account') {
+      for (const account of stores.accounts.activeByEmail(email)) {
+        stores.emails.queue(signInLink(account.email, 'your svc dashboard', link({ kind: 'account', accountId: account.id }), null), now)
+        count++
+      }
+    } else {
+      for (const partner of stores.partners.activeByEmail(email)) {
+        const program = stores.programs.findProgram(partner.programId)
+        const where = `the ${program?.name ?? 'svc'} partner portal`
+        stores.emails.queue(signInLink(partner.email!, where, link({ kind: 'partner', partnerId: partner.id }), partner.programId), now)
+        count++
+      }
+    }
+    return count
+  })
+  if (queued > 0) mail.wake()
 }

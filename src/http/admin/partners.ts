@@ -39,9 +39,8 @@ export function partnerAdminRoutes(deps: Deps) {
       `${PATH}/${action}`,
       async ({ params, body }) => {
         const { programId, partnerId } = ids(params)
-        if (action === 'reject') checkReject(body ?? {})
-        else noBody(body)
-        const change = await changePartnerStatus(deps, programId, partnerId, action)
+        const reason = action === 'reject' ? (checkReject(body ?? {}).reason ?? null) : (noBody(body), null)
+        const change = await changePartnerStatus(deps, programId, partnerId, action, { mail: deps.mail, reason })
         if (change.kind === 'not_found') throw new HttpError(404, messages.notFound)
         if (change.kind === 'conflict') throw new HttpError(409, conflictOf[action](change.status))
         return ok(presentPartner(change.partner))

@@ -10,6 +10,7 @@ import { payout as messages } from '../../domain/messages.ts'
 import { bodyChecker } from '../pipeline/validate.ts'
 import { payoutsCsvText } from '../pipeline/csv.ts'
 import { idParam, listed, page, requireAdmin } from './guard.ts'
+import { markPayoutPaid } from '../../tracking/payout-paid.ts'
 import { presentRow } from './present.ts'
 import { MarkPaid, RunPayouts } from './schemas.ts'
 
@@ -115,7 +116,7 @@ export function payoutAdminRoutes(deps: Deps) {
         async ({ params, body }) => {
           const id = idParam(params.id, 'Payout')
           const { reference } = checkPaid(body)
-          const change = await writer.run(() => store.markPaid(id, reference ?? null, deps.clock.now()))
+          const change = await markPayoutPaid(deps, deps.mail, id, reference ?? null)
           return changed(change, messages.canceledCannotPay)
         },
         {

@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { Deps } from '../deps.ts'
 import { accountAdminRoutes } from './accounts.ts'
+import { emailAdminRoutes } from './emails.ts'
 import { exportAdminRoutes } from './exports.ts'
 import { linkAdminRoutes } from './links.ts'
 import { listAdminRoutes } from './lists.ts'
@@ -20,4 +21,5 @@ export function adminRoutes(deps: Deps) {
     .use(saleAdminRoutes(deps))
     .use(payoutAdminRoutes(deps))
     .use(exportAdminRoutes(deps))
+    .use(emailAdminRoutes(deps))
 }

@@ -68,6 +68,7 @@ button.danger{background:#b42318;border-color:#b42318}
 form.filters{margin:.2rem 0 .6rem}
 th a{color:inherit;text-decoration:none}th a[aria-sort]{color:#1c2430;text-decoration:underline}
 ul.terms{margin:.3rem 0;padding-left:1.1rem}
+.trap{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
 @media (max-width:700px){main{padding:.6rem}.hide-narrow{display:none}th,td{padding:.3rem}}
 `
 

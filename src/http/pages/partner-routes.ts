@@ -133,7 +133,8 @@ export function partnerRoutes(deps: Deps) {
         const partner = ownPartner(program.id, params.partner_id)
         const action = (Object.keys(ACTIONS) as StatusAction[]).find((a) => a === form.action)
         if (!partner || !action) return notFound(signed)
-        const change = await changePartnerStatus(deps, program.id, partner.id, action)
+        const reason = (form.reason ?? '').trim().slice(0, 1000) || null
+        const change = await changePartnerStatus(deps, program.id, partner.id, action, { mail: deps.mail, reason })
         if (change.kind !== 'ok') return partnerBack(program.id, partner.id, 'status_conflict', 'error')
         return partnerBack(program.id, partner.id, ACTIONS[action])
       }),

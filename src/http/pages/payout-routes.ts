@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { Deps } from '../deps.ts'
 import { DAY_MS } from '../../db/dashboard-store.ts'
+import { markPayoutPaid } from '../../tracking/payout-paid.ts'
 import { pageKit, positiveId } from './guard.ts'
 import { html } from './html.ts'
 import { seeOther } from './layout.ts'
@@ -43,12 +44,7 @@ export function payoutRoutes(deps: Deps) {
       ownerPost(async ({ program, form, params }) => {
         const payoutId = positiveId(params.payout_id)
         const reference = (form.reference ?? '').trim().slice(0, 500) || null
-        const change =
-          payoutId === null
-            ? null
-            : await writer.run(() =>
-                store.payoutProgram(payoutId) === program.id ? stores.payouts.markPaid(payoutId, reference, now()) : null,
-              )
+        const change = payoutId === null ? null : await markPayoutPaid(deps, deps.mail, payoutId, reference, program.id)
         if (!change || change.kind === 'not_found') return back(program, '/payouts', 'payout_missing', 'error')
         return back(program, '/payouts', change.kind === 'ok' ? 'payout_paid' : 'payout_conflict', change.kind === 'ok' ? 'done' : 'error')
       }),

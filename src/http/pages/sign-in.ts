@@ -1,5 +1,9 @@
 import { Elysia } from 'elysia'
 import type { Deps } from '../deps.ts'
+import { isEmail } from '../../domain/email.ts'
+import { emailSignInLinks } from '../../tracking/sign-in-link.ts'
+import { stateOf } from '../pipeline/request-state.ts'
+import { WindowLimit } from '../pipeline/window-limit.ts'
 import { type Form, forbidden, pageKit } from './guard.ts'
 import { html, type Safe } from './html.ts'
 import { page, seeOther } from './layout.ts'
@@ -8,26 +12,89 @@ import { clearedCookie, fromOwnOrigin, sameSitePost, SESSION_LIFETIME_MS, sessio
 /** A sign-in link's token when it has a token's shape, else null (never echoed otherwise). */
 const linkToken = (value: string) => (/^[A-Za-z0-9_-]{20,100}$/.test(value) ? value : null)
 
-/** The sign-in help page: where the one-time links come from. */
-function signInHelp(deps: Deps, status: number, headline: Safe | string): Response {
+/** docs/decisions.md, Email: at most 5 links per email and 20 per IP an hour. */
+const LINKS_PER_EMAIL = 5
+const LINKS_PER_IP = 20
+
+type Door = 'account' | 'partner'
+
+/** The email form of a sign-in page, or, without email, where a link comes from instead. */
+function emailForm(deps: Deps, door: Door): Safe {
+  const action = door === 'account' ? '/sign-in' : '/partner/sign-in'
+  if (!deps.mail.on) {
+    return html`<p class="muted">This server sends no email: ${door === 'account' ? "ask the server's operator for a sign-in link" : "ask the program's owner for a portal sign-in link"}.</p>`
+  }
+  return html`<form class="stack" method="post" action="${action}"><label>Your email <input type="email" name="email" maxlength="254" required autocomplete="email"></label>
+<div><button>Email me a sign-in link</button></div></form>`
+}
+
+/** The sign-in page of owners (`account`) or partners, with `headline` and, for owners, where links come from. */
+function signInPage(deps: Deps, door: Door, status: number, headline: Safe | string, headers: Record<string, string> = {}): Response {
   const base = deps.config.publicBaseUrl
-  return page(
-    { title: 'Sign in' },
-    html`<h1>Sign in to svc</h1><p class="${status === 200 ? 'note' : 'error'}">${headline}</p>
-<p>The dashboard and the partner portal have no password: you sign in with a one-time link, valid for 10 minutes.</p>
-<h2>Program owners</h2><ul><li>With the command-line tool, after <code>svc login</code>: run <code>svc dashboard</code> and open the link it prints.</li>
+  const owners = html`<h2>Other ways for program owners</h2><ul><li>With the command-line tool, after <code>svc login</code>: run <code>svc dashboard</code> and open the link it prints.</li>
 <li>Or ask the server's operator: <pre>curl -X POST -H "Authorization: Bearer $SVC_ADMIN_TOKEN" \\
   ${base}/api/v1/admin/accounts/&lt;account_id&gt;/dashboard-link</pre></li></ul>
-<h2>Partners</h2><p>Ask the program's owner for a portal link (Partners page of the dashboard, "Portal link").</p>`,
+<p>Partners sign in at <a href="/partner/sign-in">/partner/sign-in</a>.</p>`
+  return page(
+    { title: 'Sign in' },
+    html`<h1>${door === 'account' ? 'Sign in to svc' : 'Partner sign-in'}</h1><p class="${status < 400 ? 'note' : 'error'}" role="${status < 400 ? 'status' : 'alert'}">${headline}</p>
+<p>There is no password: you sign in with a one-time link, valid for 10 minutes.</p>
+<section class="panel">${emailForm(deps, door)}</section>
+${door === 'account' ? owners : html`<p class="muted">Program owners sign in at <a href="/sign-in">/sign-in</a>.</p>`}`,
     status,
+    headers,
   )
+}
+
+/** The sign-in help page (owners): where the one-time links come from. */
+function signInHelp(deps: Deps, status: number, headline: Safe | string): Response {
+  return signInPage(deps, 'account', status, headline)
 }
 
 /** Sign-in: the help page, the one-time links (a page with one button; its POST signs in) and sign-out. */
 export function signInRoutes(deps: Deps) {
   const { writer, stores, now, baseUrl } = pageKit(deps)
   const linkGone = () => signInHelp(deps, 410, 'This sign-in link was already used or has expired: ask for a new one.')
+  const perEmail = new WindowLimit(LINKS_PER_EMAIL, 3_600_000)
+  const perIp = new WindowLimit(LINKS_PER_IP, 3_600_000)
+  /** POST /sign-in and /partner/sign-in: the same words whether or not the email is known. */
+  const askForLink =
+    (door: Door) =>
+    async ({ request, body }: { request: Request; body: unknown }) => {
+      const email = ((body ?? {}) as Form).email?.trim() ?? ''
+      const ip = stateOf(request).ip
+      const now = deps.clock.now()
+      const wait = perIp.retryAfter(ip, now)
+      if (wait !== null) {
+        return signInPage(deps, door, 429, 'Too many sign-in links asked from this address: try again later.', {
+          'retry-after': String(wait),
+        })
+      }
+      perIp.hit(ip, now)
+      if (!deps.mail.on) return signInPage(deps, door, 200, 'This server sends no email.')
+      if (isEmail(email) && perEmail.retryAfter(email.toLowerCase(), now) === null) {
+        perEmail.hit(email.toLowerCase(), now)
+        await emailSignInLinks(deps, deps.mail, door, email)
+      }
+      return signInPage(
+        deps,
+        door,
+        200,
+        'If that email belongs to an account here, a sign-in link is on its way. It works once, for 10 minutes.',
+      )
+    }
   return new Elysia({ name: 'sign-in' })
+    .post('/sign-in', askForLink('account'), { detail: { hide: true } })
+    .get(
+      '/partner/sign-in',
+      ({ request }) => {
+        const signed = signedIn(deps, request)
+        if (signed?.session.kind === 'partner') return seeOther('/partner')
+        return signInPage(deps, 'partner', 200, 'Sign in to your partner portal.')
+      },
+      { detail: { hide: true } },
+    )
+    .post('/partner/sign-in', askForLink('partner'), { detail: { hide: true } })
     .get(
       '/sign-in',
       ({ request, query }) => {

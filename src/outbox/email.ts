@@ -1,0 +1,36 @@
+import nodemailer from 'nodemailer'
+import type { Email, EmailStore } from '../db/email-store.ts'
+import { emailRetryAt } from './schedule.ts'
+import type { Courier } from './sender.ts'
+
+/** How long a claimed email is left to its sender before another claim may take it. */
+const LEASE_MS = 60_000
+
+/** The email outbox's courier: SMTP through nodemailer (STARTTLS when offered on smtp://, TLS on smtps://). */
+export function emailCourier(store: EmailStore, smtpUrl: string, from: string): Courier<Email> {
+  const transport = nodemailer.createTransport({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 })
+  return {
+    anyDue: (now) => store.anyDue(now),
+    claim: (now) => store.claim(now, LEASE_MS, 20),
+    async deliver(email) {
+      // The envelope is the stored address alone: never a header written from a request.
+      await transport.sendMail({
+        from,
+        to: email.toAddress,
+        envelope: { from: addressOf(from), to: [email.toAddress] },
+        subject: email.subject,
+        text: email.textBody,
+        html: email.htmlBody,
+      })
+    },
+    sent: (email, now) => store.markSent(email.id, now),
+    failed: (email, error, now) => store.markAttemptFailed(email.id, error, emailRetryAt(email.attempts + 1, email.createdAt, now)),
+  }
+}
+
+/** The bare address of a From ("Shop <p@shop.test>" → "p@shop.test"). */
+function addressOf(from: string): string {
+  const open = from.lastIndexOf('<')
+  const close = from.lastIndexOf('>')
+  return open >= 0 && close > open ? from.slice(open + 1, close) : from.trim()
+}

@@ -1,0 +1,151 @@
+import type { NewEmail } from '../db/email-store.ts'
+
+// The emails svc sends (docs/decisions.md, Email), each a plain-text and a simple HTML body with
+// the program's name and links absolute on PUBLIC_BASE_URL. Every value from outside (a name, a
+// program's name, a reason) is escaped in the HTML and kept on one line in the subject.
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+
+/** A subject on one line of at most 150 characters, whatever the names in it hold. */
+const oneLine = (text: string) => {
+  let out = ''
+  for (const char of text) out += char < ' ' || char === '\u007f' ? ' ' : char
+  return out.slice(0, 150)
+}
+
+interface Body {
+  /** Paragraphs of text; a link is written as its URL in the text and as an anchor in the HTML. */
+  paragraphs: (string | { link: string; label: string })[]
+}
+
+function compose(
+  to: string,
+  subject: string,
+  body: Body,
+  extra: Omit<NewEmail, 'to' | 'subject' | 'text' | 'html' | 'kind'> & Pick<NewEmail, 'kind'>,
+): NewEmail {
+  const text = body.paragraphs.map((p) => (typeof p === 'string' ? p : `${p.label}:\n${p.link}`)).join('\n\n')
+  const html = `<!doctype html><html><body style="font-family:system-ui,sans-serif;font-size:15px;line-height:1.5;color:#1c2430">${body.paragraphs
+    .map((p) => (typeof p === 'string' ? `<p>${escapeHtml(p)}</p>` : `<p><a href="${escapeHtml(p.link)}">${escapeHtml(p.label)}</a></p>`))
+    .join('')}</body></html>`
+  return { to, subject: oneLine(subject), text, html, ...extra }
+}
+
+interface Who {
+  name: string | null
+  email: string
+}
+
+const hello = (who: Who) => `Hello${who.name ? ` ${who.name}` : ''},`
+
+/** To an applicant: the application was received and waits for the owner's decision. */
+export function applicationReceived(program: { id: number; name: string }, partner: Who): NewEmail {
+  return compose(
+    partner.email,
+    `Your application to ${program.name}`,
+    {
+      paragraphs: [
+        hello(partner),
+        `thank you for applying to the ${program.name} partner program. The program's owner reviews each application and you will get an email when they decide.`,
+      ],
+    },
+    { kind: 'application_received', programId: program.id },
+  )
+}
+
+/** To the account's email: a new application, with where to approve or reject it. */
+export function newApplication(
+  program: { id: number; name: string },
+  owner: string,
+  partner: Who,
+  reviewUrl: string,
+  pending: boolean,
+): NewEmail {
+  const who = partner.name ? `${partner.name} <${partner.email}>` : partner.email
+  return compose(
+    owner,
+    `${pending ? 'New partner application' : 'New partner'} for ${program.name}: ${who}`,
+    {
+      paragraphs: [
+        `${who} ${pending ? 'applied to become a partner of' : 'joined'} ${program.name}.`,
+        pending
+          ? 'Approve or reject the application on the dashboard.'
+          : 'The program approves partners at once; you can suspend one on the dashboard.',
+        { link: reviewUrl, label: pending ? 'Review the application' : 'See the partner' },
+      ],
+    },
+    { kind: 'new_application', programId: program.id },
+  )
+}
+
+/** To an approved partner: their referral link and a one-time portal sign-in link. */
+export function applicationApproved(
+  program: { id: number; name: string },
+  partner: Who,
+  links: { referralUrl: string | null; signInUrl: string; signInPage: string },
+): NewEmail {
+  return compose(
+    partner.email,
+    `You are a ${program.name} partner`,
+    {
+      paragraphs: [
+        hello(partner),
+        `${program.name} approved your application.`,
+        ...(links.referralUrl ? [`Your referral link (share it anywhere; visits through it count for you): ${links.referralUrl}`] : []),
+        { link: links.signInUrl, label: 'Open your partner portal (this link works once, for 10 minutes)' },
+        `Later, ask for a new sign-in link at ${links.signInPage}`,
+      ],
+    },
+    { kind: 'application_approved', programId: program.id, secret: true },
+  )
+}
+
+/** To a rejected applicant, with the owner's reason when one was given. */
+export function applicationRejected(program: { id: number; name: string }, partner: Who, reason: string | null): NewEmail {
+  return compose(
+    partner.email,
+    `Your application to ${program.name}`,
+    {
+      paragraphs: [hello(partner), `${program.name} did not accept your application.`, ...(reason ? [`Their note: ${reason}`] : [])],
+    },
+    { kind: 'application_rejected', programId: program.id },
+  )
+}
+
+/** To a partner: a payout was marked paid. */
+export function payoutPaid(
+  program: { id: number; name: string },
+  partner: Who,
+  amount: string,
+  reference: string | null,
+  portalUrl: string,
+): NewEmail {
+  return compose(
+    partner.email,
+    `${program.name} paid you ${amount}`,
+    {
+      paragraphs: [
+        hello(partner),
+        `${program.name} marked a payout of ${amount} to you as paid${reference ? ` (reference ${reference})` : ''}.`,
+        { link: portalUrl, label: 'See your payouts in the partner portal' },
+      ],
+    },
+    { kind: 'payout_paid', programId: program.id },
+  )
+}
+
+/** A one-time sign-in link to whoever asked for it with their stored email. */
+export function signInLink(to: string, where: string, url: string, programId: number | null): NewEmail {
+  return compose(
+    to,
+    `Your sign-in link for ${where}`,
+    {
+      paragraphs: [
+        `Someone (we hope you) asked to sign in to ${where} with this email address.`,
+        { link: url, label: 'Sign in (this link works once, for 10 minutes)' },
+        'If it was not you, ignore this email: nothing happens without the link.',
+      ],
+    },
+    { kind: 'sign_in', programId, secret: true },
+  )
+}

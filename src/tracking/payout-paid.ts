@@ -1,0 +1,38 @@
+import type { PayoutChange } from '../db/payout-store.ts'
+import { formatAmount } from '../domain/payout.ts'
+import type { Mail } from '../outbox/mail.ts'
+import { payoutPaid } from '../outbox/messages.ts'
+import type { TrackingDeps } from './deps.ts'
+
+/**
+ * Marks a pending payout paid in one writer unit and, when it changed now (not a repeat) and the
+ * partner has an email, queues the partner's "payout paid" email in the same unit. `programId`,
+ * when given, must be the payout's program (the dashboard's own check): otherwise not_found.
+ */
+export async function markPayoutPaid(
+  deps: TrackingDeps,
+  mail: Mail,
+  payoutId: number,
+  reference: string | null,
+  programId?: number,
+): Promise<PayoutChange> {
+  const { stores } = deps.database
+  const change = await deps.database.writer.run((): PayoutChange & { mailed?: boolean } => {
+    const before = stores.payouts.findPayout(payoutId)
+    if (!before || (programId !== undefined && before.programId !== programId)) return { kind: 'not_found' }
+    const now = deps.clock.now()
+    const change = stores.payouts.markPaid(payoutId, reference, now)
+    if (change.kind !== 'ok' || before.status !== 'pending' || !mail.on) return change
+    const program = stores.programs.findProgram(before.programId)
+    const partner = stores.partners.find(before.programId, before.partnerId)
+    if (!program || !partner?.email) return change
+    const amount = `${before.currency} ${formatAmount(before.amountCents, before.currency)}`
+    stores.emails.queue(
+      payoutPaid(program, { name: partner.name, email: partner.email }, amount, reference, `${mail.baseUrl}/partner`),
+      now,
+    )
+    return { ...change, mailed: true }
+  })
+  if ('mailed' in change) mail.wake()
+  return change
+}
