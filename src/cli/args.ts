@@ -19,6 +19,7 @@ const OPTIONS = {
   domain: { type: 'string' },
   'commission-type': { type: 'string' },
   'commission-rate': { type: 'string' },
+  'partner-signup': { type: 'string' },
   secret: { type: 'string' },
   'program-id': { type: 'string' },
   connect: { type: 'boolean' },
@@ -31,7 +32,7 @@ const GLOBAL = ['base-url', 'api-key', 'json', 'help', 'version']
 export const COMMAND_FLAGS: Record<string, string[]> = {
   login: ['id-token'],
   logout: [],
-  init: ['name', 'domain', 'commission-type', 'commission-rate', 'save', 'no-save'],
+  init: ['name', 'domain', 'commission-type', 'commission-rate', 'partner-signup', 'save', 'no-save'],
   programs: [],
   status: [],
   test: [],

@@ -56,12 +56,14 @@ within 10 minutes.
 Deletes the saved login token (the base URL stays). Succeeds when already logged out.
 `,
   init: `Usage: svc init --name NAME --domain DOMAIN --commission-type TYPE --commission-rate RATE
-                [--save | --no-save] [--json]
+                [--partner-signup off|approval|open] [--save | --no-save] [--json]
 
 Creates a program for your account (needs \`svc login\`) and prints its program_id and API key.
 The key is shown only this once.
   --commission-type   percent, fixed, recurring_percent or recurring_fixed
-  --commission-rate   a percentage for percent types; major currency units for fixed types
+  --commission-rate   a percentage for percent types (at most 100); major currency units for fixed types
+  --partner-signup    whether partners may apply on the program's join page: off (the default),
+                      approval (you approve each) or open (approved at once)
   --save              keep the key for \`svc status\` and \`svc test\` against this server
                       (keys.json beside the config file, mode 0600)
   --no-save           do not keep it and do not ask

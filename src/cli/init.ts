@@ -41,6 +41,9 @@ export async function init(ctx: Ctx): Promise<void> {
   if (ctx.args.length > 0) throw usageError(`svc init takes no arguments (got ${ctx.args[0]}); use --name, --domain…`)
   if (!ctx.token) throw usageError('Not logged in. Run `svc login` first.')
   if (ctx.flags.save && ctx.flags['no-save']) throw usageError('svc init takes --save or --no-save, not both')
+  const signup = ctx.flags['partner-signup'] as string | undefined
+  if (signup !== undefined && !['off', 'approval', 'open'].includes(signup))
+    throw usageError(`--partner-signup must be off, approval or open (got ${signup})`)
   const prompt = new Prompt()
   try {
     const values = await collect(ctx, prompt)
@@ -51,6 +54,7 @@ export async function init(ctx: Ctx): Promise<void> {
         domain: values.domain,
         commission_type: values['commission-type'],
         commission_rate: Number(values['commission-rate']),
+        ...(signup === undefined ? {} : { partner_signup: signup }),
       },
     })
     const data = reply.body?.data

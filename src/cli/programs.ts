@@ -16,7 +16,8 @@ export async function programs(ctx: Ctx): Promise<void> {
       String(p.name ?? ''),
       String(p.domain ?? ''),
       p.commission_type ? `${p.commission_type} ${p.commission_rate ?? ''}`.trim() : '',
+      String(p.partner_signup ?? ''),
     ])
-    printTable(ctx, [['ID', 'NAME', 'DOMAIN', 'COMMISSION'], ...rows])
+    printTable(ctx, [['ID', 'NAME', 'DOMAIN', 'COMMISSION', 'JOIN'], ...rows])
   })
 }

@@ -122,6 +122,17 @@ export class EmailStore {
       .run()
   }
 
+  /** A program's latest emails whose last attempt failed (failed, or queued for a retry), newest first. */
+  problems(programId: number, limit: number): Email[] {
+    return this.connection.db
+      .select()
+      .from(emails)
+      .where(and(eq(emails.programId, programId), sql`${emails.lastError} IS NOT NULL`, sql`${emails.status} <> 'sent'`))
+      .orderBy(desc(emails.id))
+      .limit(limit)
+      .all()
+  }
+
   /** A page of emails, newest first, filtered by program and status, ids below `cursor`. */
   page(filter: { programId?: number; status?: EmailStatus }, limit: number, cursor: number | null): Email[] {
     return this.connection.db

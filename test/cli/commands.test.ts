@@ -85,6 +85,34 @@ test("programs prints a table of the account's programs only, and --json prints 
   })
 })
 
+test('init --partner-signup opens the join page; programs shows who may join; a bad value is a usage error', async () => {
+  await s.loggedIn()
+  const r = await s.run([
+    'init',
+    '--name',
+    'Joinable',
+    '--domain',
+    'join.test',
+    '--commission-type',
+    'percent',
+    '--commission-rate',
+    '10',
+    '--partner-signup',
+    'approval',
+    '--no-save',
+    '--json',
+  ])
+  expect(r.code).toBe(0)
+  const { program_id } = JSON.parse(r.stdout).data
+  expect((await fetch(`${s.api.url}/join/${program_id}`)).status).toBe(200)
+  const list = await s.run(['programs'])
+  expect(list.stdout).toMatch(/ID\s+NAME\s+DOMAIN\s+COMMISSION\s+JOIN/)
+  expect(list.stdout).toMatch(new RegExp(`${program_id}\\s+Joinable\\s+join\\.test\\s+percent 10\\s+approval`))
+  const bad = await s.run(['init', ...INIT_FLAGS, '--partner-signup', 'maybe', '--no-save'])
+  expect(bad.code).toBe(2)
+  expect(bad.stderr).toContain('--partner-signup must be off, approval or open')
+})
+
 test('status uses the program key from --api-key or SVC_API_KEY and prints the counts', async () => {
   await s.loggedIn()
   const { program_id, api_key } = await s.program('Counted')

@@ -3,6 +3,9 @@ import { ADMIN_TOKEN } from '../helpers.ts'
 export interface Spawned {
   url: string
   stop(): Promise<number>
+  /** Sends `signal` as is (SIGKILL for a crash). */
+  kill(signal: NodeJS.Signals): void
+  exited: Promise<number>
 }
 
 /** Starts a server command as a user would and waits for its "svc listening" line (15 s at most). */
@@ -32,6 +35,8 @@ export async function spawnServer(cmd: string[], env: Record<string, string>): P
           child.kill('SIGTERM')
           return child.exited
         },
+        kill: (signal) => child.kill(signal),
+        exited: child.exited,
       }
     }
   }

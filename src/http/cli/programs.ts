@@ -28,6 +28,12 @@ export const InitBody = t.Object({
     error: cli.initCommissionRate,
     description: 'Percent for percent types, major currency units for fixed types',
   }),
+  partner_signup: t.Optional(
+    t.Union([t.Literal('off'), t.Literal('approval'), t.Literal('open')], {
+      error: 'partner_signup must be off, approval or open',
+      description: 'Whether partners may apply on /join/:program_id (default off)',
+    }),
+  ),
   advertiser_id: t.Optional(
     t.Integer({ minimum: 1, error: cli.initAdvertiserMismatch, description: "Must equal the account's own advertiser; best omitted" }),
   ),
@@ -62,6 +68,7 @@ function presentProgram(p: Program) {
     commission_rate: p.commissionRate,
     lead_auth: p.leadAuth,
     attribution_window_days: p.attributionWindowDays,
+    partner_signup: p.partnerSignup,
     created_at: iso(p.createdAt),
   }
 }
@@ -90,6 +97,7 @@ export function cliProgramRoutes(deps: Deps) {
             domain,
             commissionType: input.commission_type,
             commissionRate: input.commission_rate,
+            partnerSignup: input.partner_signup,
             createdAt: deps.clock.now(),
           }),
         )
@@ -115,7 +123,7 @@ export function cliProgramRoutes(deps: Deps) {
         detail: doc("List the account's programs, oldest first", 'cli', {
           security: 'loginToken',
           description:
-            'data is an array of { program_id, advertiser_id, name, domain, commission_type, commission_rate, lead_auth, attribution_window_days, created_at }.',
+            'data is an array of { program_id, advertiser_id, name, domain, commission_type, commission_rate, lead_auth, attribution_window_days, partner_signup, created_at }.',
         }),
       },
     )

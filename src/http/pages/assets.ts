@@ -68,6 +68,8 @@ button.danger{background:#b42318;border-color:#b42318}
 form.filters{margin:.2rem 0 .6rem}
 th a{color:inherit;text-decoration:none}th a[aria-sort]{color:#1c2430;text-decoration:underline}
 ul.terms{margin:.3rem 0;padding-left:1.1rem}
+.count{display:inline-block;min-width:1.3em;padding:0 .35em;border-radius:999px;background:#b42318;color:#fff;font-size:.75rem;text-align:center;font-weight:600}
+.qr svg{display:block;width:11rem;height:11rem;margin:.4rem 0}
 .trap{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
 @media (max-width:700px){main{padding:.6rem}.hide-narrow{display:none}th,td{padding:.3rem}}
 `

@@ -68,8 +68,10 @@ export function pageKit(deps: Deps) {
       const signed = signedIn(deps, request)
       if (signed?.session.kind !== 'account') return seeOther('/sign-in')
       const programId = positiveId(params.id)
-      const program = programId === null ? null : store.findOwnedProgram(signed.session.accountId, programId)
-      if (!program) return notFound(signed)
+      const owned = programId === null ? null : store.findOwnedProgram(signed.session.accountId, programId)
+      if (!owned) return notFound(signed)
+      // The tabs show how many applications wait (docs/decisions.md: a count on the program's tabs).
+      const program = { ...owned, pendingApplications: stores.partners.countWithStatus(owned.id, 'pending') }
       const out = await render({ signed, accountId: signed.session.accountId, program, query, params })
       return out instanceof Response ? out : page({ title: `${title} · ${program.name}`, who: whoOf(signed) }, out)
     }

@@ -1,4 +1,5 @@
 import type { DayPoint, EventRow, Funnel, LinkRow, Money, Paged, PartnerRow } from '../../db/dashboard-store.ts'
+import type { Email } from '../../db/email-store.ts'
 import type { ApiKey, Program } from '../../db/schema.ts'
 import { barChart } from './chart.ts'
 import { count, dayLabel, majorUnits, money, when } from './format.ts'
@@ -92,11 +93,20 @@ const tabs = [
   ['/settings', 'Settings'],
 ] as const
 
-/** The program's title and its tabs. */
-export function programHeader(program: Program, current: string): Safe {
+/** The program's title and its tabs; Applications shows when partners may apply or some wait, with their count. */
+export function programHeader(program: Program & { pendingApplications?: number }, current: string): Safe {
   const base = `/dashboard/programs/${program.id}`
+  const pending = program.pendingApplications ?? 0
+  const shown = pending > 0 || program.partnerSignup === 'approval'
+  const all: readonly (readonly [string, string | Safe])[] = shown
+    ? [
+        ...tabs.slice(0, 2),
+        ['/applications', html`Applications${pending > 0 ? html` <span class="count" data-pending="${pending}">${pending}</span>` : ''}`],
+        ...tabs.slice(2),
+      ]
+    : tabs
   return html`<p class="muted"><a href="/dashboard">All programs</a></p><h1>${program.name} <span class="muted">#${program.id} · ${program.domain}</span></h1>
-<nav class="tabs">${tabs.map(([path, label]) => html`<a href="${base}${path}"${path === current ? html` aria-current="page"` : ''}>${label}</a>`)}</nav>`
+<nav class="tabs">${all.map(([path, label]) => html`<a href="${base}${path}"${path === current ? html` aria-current="page"` : ''}>${label}</a>`)}</nav>`
 }
 
 /** The four funnel figures as cards (clicks, leads, customers, sales). */
@@ -266,7 +276,33 @@ ${page.rows.map(
 }
 
 /** GET /dashboard/programs/:id/settings: program fields, origins, tracker snippet, API key, Stripe. */
-export function settingsPage(program: Program, data: { key: ApiKey | null; baseUrl: string; csrf: string; newKey?: string }): Safe {
+/** Whether email is on, where it goes (no credentials), and the program's latest failures. */
+export interface MailState {
+  server: string | null
+  from: string
+  problems: Email[]
+}
+
+function mailPanel(mail: MailState | undefined): Safe {
+  if (!mail) return html``
+  return html`<section class="panel" id="email"><h2>Email</h2>${
+    mail.server === null
+      ? html`<p class="bad">Email is off: the server has no SMTP_URL. Nothing is emailed; sign-in links are given out by hand.</p>`
+      : html`<p class="ok">Email is on: sent through ${mail.server} as ${mail.from}.</p>`
+  }${
+    mail.problems.length === 0
+      ? html`<p class="muted">No email of this program failed lately.</p>`
+      : html`<table><thead><tr><th>To</th><th>Subject</th><th>Status</th><th class="hide-narrow">Last error</th></tr></thead><tbody>${mail.problems.map(
+          (e) =>
+            html`<tr><td>${e.toAddress}</td><td>${e.subject}</td><td>${e.status}${e.status === 'queued' ? html`<div class="muted">retry ${when(e.nextAttemptAt)}</div>` : ''}</td><td class="hide-narrow">${e.lastError ?? ''}</td></tr>`,
+        )}</tbody></table>`
+  }</section>`
+}
+
+export function settingsPage(
+  program: Program,
+  data: { key: ApiKey | null; baseUrl: string; csrf: string; newKey?: string; mail?: MailState },
+): Safe {
   const base = `/dashboard/programs/${program.id}`
   const { csrf, key, baseUrl } = data
   const types = ['percent', 'fixed', 'recurring_percent', 'recurring_fixed']
@@ -305,5 +341,6 @@ ${program.partnerSignup === 'off' ? '' : html`<span class="muted">Join page: <a 
 <section class="panel" id="stripe"><h2>Stripe</h2><p>Webhook URL (events <code>checkout.session.completed</code> and <code>invoice.payment_succeeded</code>):</p>
 ${copyField('webhook-url', `${baseUrl}/api/v1/webhooks/stripe/${program.id}`)}
 <p>Signing secret: ${program.stripeWebhookSecrets.length ? html`<code>whsec_${'•'.repeat(12)}</code> (${program.stripeWebhookSecrets.length} set)` : html`<span class="bad">not set</span>`}</p>
-<form class="stack" method="post" action="${base}/settings/stripe">${csrfField(csrf)}<label>New signing secret (write-only) <input name="stripe_webhook_secret" placeholder="whsec_…" autocomplete="off" required></label><div><button>Save secret</button></div></form></section>`
+<form class="stack" method="post" action="${base}/settings/stripe">${csrfField(csrf)}<label>New signing secret (write-only) <input name="stripe_webhook_secret" placeholder="whsec_…" autocomplete="off" required></label><div><button>Save secret</button></div></form></section>
+${mailPanel(data.mail)}`
 }

@@ -179,3 +179,26 @@ ${p.promotion ? html`<p><span class="muted">How they promote:</span> ${p.promoti
 <form method="post" action="${base}/delete" data-confirm="Delete ${nameOf(p)}? This cannot be undone. Their links stop working.">${csrfField(csrf)}<button class="danger">Delete partner</button></form></div>
 <p class="muted">Only a partner without sales can be deleted; suspend one who has sales instead.</p></section>`
 }
+
+/** GET /dashboard/programs/:id/applications: the pending applications with Approve and Reject. */
+export function applicationsPage(program: Program, data: { pending: Partner[]; csrf: string; mailOn: boolean; joinUrl: string }): Safe {
+  const base = `/dashboard/programs/${program.id}/partners`
+  return html`${programHeader(program, '/applications')}
+<section class="panel"><h2>Applications <span class="muted">(${count(data.pending.length)} waiting)</span></h2>
+<p class="muted">${program.partnerSignup === 'off' ? 'The join page is off (Settings).' : html`People apply at <a href="${data.joinUrl}">${data.joinUrl}</a>.`}
+${data.mailOn ? ' Approving emails the partner their link and a portal sign-in link; rejecting emails your note.' : ' This server sends no email: after approving, send the partner a portal link from their page.'}</p>
+${
+  data.pending.length === 0
+    ? html`<p class="muted">No application waits.</p>`
+    : data.pending.map(
+        (
+          p,
+        ) => html`<article class="application" data-application="${p.id}"><div class="row spread"><div><b>${nameOf(p)}</b> <span class="muted">${p.email ?? ''} · applied ${when(p.createdAt)}</span></div></div>
+${p.website ? html`<p><span class="muted">Website:</span> ${p.website}</p>` : ''}${p.promotion ? html`<p><span class="muted">How they will promote:</span> ${p.promotion}</p>` : ''}
+${p.wishedShortLink ? html`<p><span class="muted">Wished short link:</span> <code>${p.wishedShortLink}</code></p>` : ''}
+<div class="row"><form method="post" action="${base}/${p.id}/status">${csrfField(data.csrf)}<input type="hidden" name="action" value="approve"><input type="hidden" name="back" value="applications"><button>Approve</button></form>
+<form class="row" method="post" action="${base}/${p.id}/status" data-confirm="Reject this application?">${csrfField(data.csrf)}<input type="hidden" name="action" value="reject"><input type="hidden" name="back" value="applications">
+<input name="reason" maxlength="1000" placeholder="A note for them (optional)" aria-label="Reason"><button class="quiet">Reject</button></form></div></article>`,
+      )
+}</section>`
+}

@@ -11,7 +11,7 @@ import { type Form, notFound, pageKit, positiveId, whoOf } from './guard.ts'
 import { html } from './html.ts'
 import { page, seeOther } from './layout.ts'
 import * as owner from './owner-pages.ts'
-import { partnerPage, partnersPage } from './partner-pages.ts'
+import { applicationsPage, partnerPage, partnersPage } from './partner-pages.ts'
 import { commissionStatusTotals } from './payouts.ts'
 
 /** Each status action and the notice it leaves. */
@@ -115,6 +115,20 @@ export function partnerRoutes(deps: Deps) {
       }, 'Partner'),
       { detail: { hide: true } },
     )
+    .get(
+      '/dashboard/programs/:id/applications',
+      ownerPage(
+        ({ program, signed, query }) =>
+          html`${owner.notice(query)}${applicationsPage(program, {
+            pending: stores.partners.page(program.id, { status: 'pending' }, 500, null),
+            csrf: signed.csrf,
+            mailOn: deps.mail.on,
+            joinUrl: `${deps.config.publicBaseUrl}/join/${program.id}`,
+          })}`,
+        'Applications',
+      ),
+      { detail: { hide: true } },
+    )
     .post(
       '/dashboard/programs/:id/partners/:partner_id',
       ownerPost(async ({ program, params, form, signed }) => {
@@ -135,8 +149,12 @@ export function partnerRoutes(deps: Deps) {
         if (!partner || !action) return notFound(signed)
         const reason = (form.reason ?? '').trim().slice(0, 1000) || null
         const change = await changePartnerStatus(deps, program.id, partner.id, action, { mail: deps.mail, reason })
-        if (change.kind !== 'ok') return partnerBack(program.id, partner.id, 'status_conflict', 'error')
-        return partnerBack(program.id, partner.id, ACTIONS[action])
+        const toList = form.back === 'applications'
+        if (change.kind !== 'ok')
+          return toList
+            ? back(program, '/applications', 'status_conflict', 'error')
+            : partnerBack(program.id, partner.id, 'status_conflict', 'error')
+        return toList ? back(program, '/applications', ACTIONS[action]) : partnerBack(program.id, partner.id, ACTIONS[action])
       }),
       { detail: { hide: true } },
     )

@@ -1,7 +1,7 @@
 import type { Funnel, LinkRow, Money, Paged, PartnerLedgerRow, PartnerRow } from '../../db/dashboard-store.ts'
 import type { Program } from '../../db/schema.ts'
 import { count, money, when } from './format.ts'
-import { html, type Safe } from './html.ts'
+import { html, Safe } from './html.ts'
 import { csrfField } from './layout.ts'
 import { copyField, referralUrl } from './owner-pages.ts'
 import { statusBadge } from './partner-pages.ts'
@@ -23,6 +23,8 @@ export function portalPage(
     payouts?: Safe
     csrf: string
     notice?: Safe
+    /** Each link's referral URL as a QR code, SVG drawn on the server. */
+    qr?: Map<number, string>
   },
 ): Safe {
   const option = (value: string, label: string) =>
@@ -30,7 +32,16 @@ export function portalPage(
   const card = (n: number, label: string) => html`<div class="card"><b>${count(n)}</b><span>${label}</span></div>`
   return html`<h1>${partner.name ?? `Partner ${partner.id}`} <span class="muted">· ${program.name}</span> ${statusBadge(partner.status)}</h1>${data.notice ?? ''}
 ${partner.status === 'active' ? '' : html`<p class="note">${partner.status === 'pending' ? `Your application to ${program.name} is waiting for approval.` : partner.status === 'suspended' ? `${program.name} has suspended your partnership: your links do not count clicks.` : `${program.name} did not accept your application.`}</p>`}
-<section class="panel"><h2>Your links</h2>${data.links.length === 0 ? html`<p class="muted">No link yet: ask ${program.name} for one.</p>` : data.links.map((l) => html`<div data-link="${l.shortLink}">${copyField(`link-${l.id}`, referralUrl(program, l))}${l.active ? '' : html`<p class="bad">Turned off: clicks on it are not counted.</p>`}</div>`)}</section>
+<section class="panel"><h2>Your links</h2>${
+    data.links.length === 0
+      ? html`<p class="muted">No link yet: ask ${program.name} for one.</p>`
+      : data.links.map(
+          (
+            l,
+          ) => html`<div class="link" data-link="${l.shortLink}">${copyField(`link-${l.id}`, referralUrl(program, l))}${l.active ? '' : html`<p class="bad">Turned off: clicks on it are not counted.</p>`}
+${data.qr?.has(l.id) ? html`<details><summary>QR code</summary><div class="qr">${new Safe(data.qr.get(l.id)!)}</div><p class="muted">For print and slides: it opens ${referralUrl(program, l)}</p></details>` : ''}</div>`,
+        )
+  }</section>
 <div class="cards" data-funnel>${card(data.funnel.clicks, 'clicks')}${card(data.funnel.leads, 'leads')}${card(data.funnel.sales, 'sales')}</div>
 <section class="panel"><h2>Earnings</h2>${
     data.money.length === 0

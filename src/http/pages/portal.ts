@@ -1,9 +1,10 @@
 import { Elysia } from 'elysia'
+import QRCode from 'qrcode'
 import type { Deps } from '../deps.ts'
 import type { SessionOf } from '../../db/web-session-store.ts'
 import { commissionStatuses } from '../../tracking/commission-status.ts'
 import { type Form, forbidden, notFound, pageKit, positiveId, whoOf } from './guard.ts'
-import { notice } from './owner-pages.ts'
+import { notice, referralUrl } from './owner-pages.ts'
 import { page, seeOther } from './layout.ts'
 import { portalPayouts } from './payouts.ts'
 import { portalPage } from './portal-page.ts'
@@ -15,7 +16,7 @@ export function portalRoutes(deps: Deps) {
   return new Elysia({ name: 'portal' })
     .get(
       '/partner',
-      ({ request, query }) => {
+      async ({ request, query }) => {
         const signed = signedIn(deps, request)
         if (signed?.session.kind !== 'partner') return seeOther('/sign-in')
         const { partnerId, programId } = signed.session as Extract<SessionOf, { kind: 'partner' }>
@@ -23,6 +24,13 @@ export function portalRoutes(deps: Deps) {
         const partner = store.findPartner(partnerId)
         if (!program || !partner) return notFound(signed)
         const figures = store.onePartnerFigures(programId, partnerId)
+        const links = store.partnerLinks(programId, partnerId)
+        // A QR code per link, drawn here as SVG (nothing is loaded from elsewhere).
+        const qr = new Map(
+          await Promise.all(
+            links.map(async (l) => [l.id, await QRCode.toString(referralUrl(program, l), { type: 'svg', margin: 1, width: 176 })] as const),
+          ),
+        )
         const ledger = store.partnerCommissionsPage(partnerId, positiveId(query.cursor))
         const statuses = commissionStatuses(
           deps,
@@ -32,7 +40,8 @@ export function portalRoutes(deps: Deps) {
         return page(
           { title: 'Partner portal', who: whoOf(signed) },
           portalPage(program, partner, {
-            links: store.partnerLinks(programId, partnerId),
+            links,
+            qr,
             funnel: figures.funnel,
             money: figures.money,
             ledger,

@@ -81,6 +81,7 @@ export function programRoutes(deps: Deps) {
             key: store.currentApiKey(program.id),
             baseUrl,
             csrf: signed.csrf,
+            mail: mailState(deps, program.id),
           })}`,
         'Settings',
       ),
@@ -175,6 +176,16 @@ function readSettings(form: Form): { settings: Parameters<ProgramStore['updatePr
       leadAuth,
       partnerSignup,
     },
+  }
+}
+
+/** The Settings page's Email panel: the SMTP server without its credentials, and the program's failures. */
+function mailState(deps: Deps, programId: number): owner.MailState {
+  const url = deps.config.smtpUrl === null ? null : new URL(deps.config.smtpUrl)
+  return {
+    server: url ? `${url.protocol}//${url.hostname}${url.port ? `:${url.port}` : ''}` : null,
+    from: deps.config.mailFrom,
+    problems: deps.database.stores.emails.problems(programId, 5),
   }
 }
 

@@ -574,6 +574,7 @@ export const routeTable: Record<string, Route> = {
   'POST /dashboard/programs': page,
   'GET /dashboard/programs/:id': page,
   'GET /dashboard/programs/:id/partners': page,
+  'GET /dashboard/programs/:id/applications': page,
   'POST /dashboard/programs/:id/partners': page,
   'POST /dashboard/programs/:id/links': page,
   'POST /dashboard/programs/:id/links/:link_id/active': page,

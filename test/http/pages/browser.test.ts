@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
 import { describeBrowser, launch } from '../../tracker/browser.ts'
 import { atPublicUrl, days, startApi, type Api, type Fixture } from '../../helpers.ts'
+import { startSmtp } from '../../outbox/smtp.ts'
 import { trackingSetup, type Kit } from '../track/kit.ts'
 
 const SHOTS = join(import.meta.dir, '../../../test-artifacts/dashboard')
@@ -327,6 +328,83 @@ describeBrowser('the first run', () => {
     } finally {
       await browser.close()
       await api.stop()
+    }
+  }, 60_000)
+})
+
+describeBrowser('partners who join on their own', () => {
+  test('apply on the join page, approve from Applications, open the emailed portal link', async () => {
+    const smtp = await startSmtp()
+    const api = await startApi({ env: { ...(await atPublicUrl()), SMTP_URL: smtp.url } })
+    const browser = await launch()
+    const shots = async (page: Page, name: string) => {
+      for (const width of [1280, 390]) {
+        await page.setViewportSize({ width, height: 900 })
+        await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true })
+      }
+      await page.setViewportSize({ width: 1280, height: 900 })
+    }
+    try {
+      const account = await api.admin('POST', '/accounts', { email: 'owner@join.test' })
+      const program = await api.admin('POST', '/programs', {
+        account_id: account.body.data.account_id,
+        name: 'Join Shop',
+        domain: 'join.test',
+        commission_type: 'recurring_percent',
+        commission_rate: 25,
+        partner_signup: 'approval',
+      })
+      const programId = program.body.data.program_id
+      const foreign: string[] = []
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+      context.on('request', (r) => {
+        if (new URL(r.url()).host !== new URL(api.url).host) foreign.push(r.url())
+      })
+      const applicant = await context.newPage()
+      const errors: string[] = []
+      applicant.on('console', (m) => m.type() === 'error' && errors.push(m.text()))
+      await applicant.goto(`${api.url}/join/${programId}`)
+      expect(await applicant.textContent('h1')).toBe('Become a partner of Join Shop')
+      expect(await applicant.textContent('main')).toContain('25% of every sale of a referred customer')
+      await shots(applicant, 'join')
+      await applicant.fill('input[name=name]', 'Gil')
+      await applicant.fill('input[name=email]', 'gil@partners.test')
+      await applicant.fill('textarea[name=promotion]', 'A cooking channel')
+      await applicant.fill('input[name=short_link]', 'gil')
+      await applicant.click('button:text("Send my application")')
+      expect(await applicant.textContent('h1')).toBe('Thank you')
+      await shots(applicant, 'join-sent')
+
+      const owner = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+      const page = await owner.newPage()
+      await page.goto(
+        `${api.url}${new URL((await api.admin('POST', `/accounts/${account.body.data.account_id}/dashboard-link`)).body.data.url).pathname}`,
+      )
+      await page.click('button:text("Sign in")')
+      await page.goto(`${api.url}/dashboard/programs/${programId}`)
+      expect(await page.textContent('nav.tabs [data-pending]')).toBe('1')
+      await page.click('nav.tabs a:has-text("Applications")')
+      expect(await page.textContent('main')).toContain('A cooking channel')
+      await shots(page, 'applications')
+      await page.click('[data-application] button:text("Approve")')
+      expect(await page.textContent('[role=status]')).toContain('Partner approved')
+
+      const mail = (await smtp.waitFor(3)).find((m) => m.subject === 'You are a Join Shop partner')!
+      expect(mail.text).toContain('https://join.test/?aff=gil')
+      const link = mail.text.match(/(http:\/\/\S+\/sign-in\/[A-Za-z0-9_-]+)/)![1]!
+      await applicant.goto(link)
+      await applicant.click('button:text("Sign in")')
+      expect(new URL(applicant.url()).pathname).toBe('/partner')
+      expect(await applicant.inputValue('[data-link="gil"] input.url')).toBe('https://join.test/?aff=gil')
+      await applicant.click('[data-link="gil"] summary')
+      expect(await applicant.$$eval('[data-link="gil"] .qr svg', (els) => els.length)).toBe(1)
+      await shots(applicant, 'portal-joined')
+      expect(errors).toEqual([])
+      expect(foreign).toEqual([])
+    } finally {
+      await browser.close()
+      await api.stop()
+      await smtp.stop()
     }
   }, 60_000)
 })
