@@ -23,6 +23,8 @@ export interface Config {
   smtpUrl: string | null
   /** MAIL_FROM: the From of every email ("Shop Partners <partners@shop.example>"). */
   mailFrom: string
+  /** WEBHOOKS_ALLOW_PRIVATE: webhook URLs may point at loopback and private addresses (local development, tests). */
+  webhooksAllowPrivate: boolean
   /** Values that work but are weak (a short admin token or secret): logged at start, never refused. */
   warnings: string[]
 }
@@ -129,6 +131,7 @@ const Environment = z.object({
     ),
   ),
   MAIL_FROM: text,
+  WEBHOOKS_ALLOW_PRIVATE: flag('WEBHOOKS_ALLOW_PRIVATE', false),
 })
 
 /** Reads and validates the configuration; throws ConfigError with a message naming the variable. */
@@ -150,6 +153,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     rateLimitScale: e.SVC_RATE_LIMIT_SCALE,
     logRequests: e.SVC_LOG_REQUESTS,
     smtpUrl: e.SMTP_URL,
+    webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE,
     mailFrom: e.MAIL_FROM ?? `svc <svc@${new URL(publicBaseUrl).hostname}>`,
     warnings: Object.entries(ADVISED_LENGTH)
       .filter(([name, length]) => {

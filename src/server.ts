@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto'
 import type { Clock } from './clock.ts'
 import type { Email } from './db/email-store.ts'
 import { emailCourier } from './outbox/email.ts'
+import { webhookDisabled } from './outbox/messages.ts'
+import { webhookCourier } from './outbox/webhook.ts'
 import { Sender } from './outbox/sender.ts'
 import type { Config } from './config.ts'
 import { MigrationEditedError } from './db/migrate.ts'
@@ -89,7 +91,27 @@ export function startServer(options: StartOptions): Started {
     discardsUnreadBodies: runtime.discardsUnreadBodies,
     firstRun: { code: null },
     mail: { on: config.smtpUrl !== null, baseUrl: config.publicBaseUrl, wake: () => emailSender?.wake() },
+    webhookSender: { wake: () => webhookSender.wake() },
   }
+  // The webhook outbox's sender: always on (an endpoint is what turns a program's events on).
+  database.stores.webhooks.releaseClaims()
+  const webhookSender = new Sender(
+    database.writer,
+    clock,
+    webhookCourier(database.stores.webhooks, {
+      allowPrivate: config.webhooksAllowPrivate,
+      realNow: () => Date.now(),
+      onDisabled: (endpointId, programId, now) => {
+        const program = database.stores.programs.findProgram(programId)
+        const owner = program && database.stores.accounts.ownerEmailOf(program.advertiserId)
+        if (!program || !owner || config.smtpUrl === null) return
+        const page = `${config.publicBaseUrl}/dashboard/programs/${programId}/webhooks`
+        const endpoint = database.stores.webhooks.find(endpointId)
+        database.stores.emails.queue(webhookDisabled(program, owner, endpoint?.url ?? '', page), now)
+      },
+    }),
+    { intervalMs: Math.min(options.outboxIntervalMs ?? 500, 500), concurrency: 8, log: deps.log, name: 'webhook' },
+  )
   // The email outbox's sender (src/outbox/README.md): claims left by a process that died are this one's now.
   let emailSender: Sender<Email> | null = null
   if (config.smtpUrl !== null) {
@@ -114,6 +136,7 @@ export function startServer(options: StartOptions): Started {
   }
   emailSender?.start()
   emailSender?.wake()
+  webhookSender.start()
   // Said once the server listens, so that the page it names answers.
   if (deps.firstRun.code !== null) {
     const line = `svc: first run: open ${config.publicBaseUrl}/setup and enter the setup code ${deps.firstRun.code}`
@@ -127,6 +150,7 @@ export function startServer(options: StartOptions): Started {
     async stop(quietMs = 0) {
       await gate.drain(DRAIN_MS, quietMs)
       await emailSender?.stop()
+      await webhookSender.stop()
       // Bounded: Bun's stop(true) has been seen never to resolve while a handler is still pending,
       // and a stop must not hang the exit (docs/decisions.md, Shutdown: within 10 seconds).
       await Promise.race([served.stop(), new Promise<void>((resolve) => setTimeout(resolve, STOP_LISTENER_MS))])

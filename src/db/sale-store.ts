@@ -1,7 +1,7 @@
 import { and, eq, ne, sql } from 'drizzle-orm'
 import { plainInsert } from './columns.ts'
 import type { Connection } from './open.ts'
-import { commissions, ledgerBalances, refunds, sales, type Sale } from './schema.ts'
+import { type Commission, commissions, ledgerBalances, refunds, sales, type Sale } from './schema.ts'
 
 const p = sql.placeholder
 
@@ -132,6 +132,11 @@ export class SaleStore {
       sale.createdAt,
     ) as { id: number }
     return row.id
+  }
+
+  /** A ledger entry by id, or null. */
+  entry(id: number): Commission | null {
+    return this.connection.db.select().from(commissions).where(eq(commissions.id, id)).get() ?? null
   }
 
   /**

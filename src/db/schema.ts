@@ -569,3 +569,90 @@ export const emails = sqliteTable(
   },
   (t) => [index('emails_due').on(t.status, t.nextAttemptAt), index('emails_program').on(t.programId, t.id)],
 )
+
+/** Outbound webhook event types (docs/decisions.md, Outbound webhooks). */
+export const WEBHOOK_EVENT_TYPES = [
+  'lead.created',
+  'sale.created',
+  'sale.refunded',
+  'commission.created',
+  'commission.reversed',
+  'commission.held',
+  'payout.created',
+  'payout.paid',
+  'partner.applied',
+  'partner.approved',
+  'webhook.test',
+] as const
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number]
+
+/**
+ * A program's webhook endpoints. `secret` signs (whsec_ + base64 of 32 bytes); during a rotation
+ * `previous_secret` signs too until `previous_until`. `failing_since` is the first failure of an
+ * unbroken run of them: 3 days of it set the endpoint inactive.
+ */
+export const webhookEndpoints = sqliteTable(
+  'webhook_endpoints',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    programId: integer('program_id')
+      .notNull()
+      .references(() => programs.id),
+    url: text('url').notNull(),
+    events: text('events', { mode: 'json' }).$type<WebhookEventType[]>().notNull(),
+    description: text('description'),
+    active: bool('active').notNull().default(true),
+    secret: text('secret').notNull(),
+    previousSecret: text('previous_secret'),
+    previousUntil: integer('previous_until'),
+    failingSince: integer('failing_since'),
+    disabledAt: integer('disabled_at'),
+    deletedAt: integer('deleted_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('webhook_endpoints_program').on(t.programId)],
+)
+
+/** One event (`evt_…`, the same on every attempt): its type and the exact JSON body sent. */
+export const webhookEvents = sqliteTable('webhook_events', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  eventId: text('event_id').notNull().unique(),
+  programId: integer('program_id')
+    .notNull()
+    .references(() => programs.id),
+  type: text('type', { enum: WEBHOOK_EVENT_TYPES }).notNull(),
+  body: text('body').notNull(),
+  createdAt: createdAt(),
+})
+
+/**
+ * The webhook outbox (src/outbox/README.md): one delivery per event and subscribed endpoint,
+ * written in the event's transaction; UNIQUE (endpoint, event) so that an event reaches an
+ * endpoint through one row, whatever retries happen.
+ */
+export const webhookDeliveries = sqliteTable(
+  'webhook_deliveries',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    endpointId: integer('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id),
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => webhookEvents.id),
+    status: text('status', { enum: ['pending', 'delivered', 'failed'] })
+      .notNull()
+      .default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: integer('next_attempt_at').notNull(),
+    claimedUntil: integer('claimed_until'),
+    lastStatusCode: integer('last_status_code'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    deliveredAt: integer('delivered_at'),
+  },
+  (t) => [
+    uniqueIndex('webhook_deliveries_once').on(t.endpointId, t.eventId),
+    index('webhook_deliveries_due').on(t.status, t.nextAttemptAt),
+  ],
+)

@@ -14,6 +14,7 @@ import { SaleStore } from './sale-store.ts'
 import { SettingsStore } from './settings-store.ts'
 import { TrackingStore } from './tracking-store.ts'
 import { WebSessionStore } from './web-session-store.ts'
+import { WebhookStore } from './webhook-store.ts'
 
 /**
  * Every store of one database, built once when it opens (openDatabase) and reached through
@@ -38,6 +39,7 @@ export function createStores(connection: Connection, options: OpenOptions = {}) 
     settings: new SettingsStore(connection),
     tracking: new TrackingStore(connection, catalog),
     webSessions: new WebSessionStore(connection),
+    webhooks: new WebhookStore(connection, catalog),
   }
 }
 

@@ -205,6 +205,11 @@ export class TrackingStore {
     return withTestMode<FirstClick & { programId: number }>(found)
   }
 
+  /** A customer row by id, as the customers read route lists it; null when none. */
+  customerRow(id: number): typeof customers.$inferSelect | null {
+    return this.connection.db.select().from(customers).where(eq(customers.id, id)).get() ?? null
+  }
+
   /** The referral link named by `aff`, with its program's window and origins (null when the link names none). */
   findLink(shortLink: string) {
     return this.catalog.row(`link:${shortLink}`, () => this.s.link.get({ shortLink }) ?? null)

@@ -26,6 +26,8 @@ export interface Deps {
   firstRun: { code: string | null }
   /** Email (docs/decisions.md, Email): on when SMTP_URL is set; use cases queue rows and wake the sender. */
   mail: Mail
+  /** The webhook outbox's sender: woken when a route made deliveries due (test, retry). */
+  webhookSender: { wake(): void }
   /** The runtime drops a small body the app did not read (Runtime.discardsUnreadBodies); unset: the app drains it. */
   discardsUnreadBodies?: boolean
 }

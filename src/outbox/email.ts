@@ -1,7 +1,7 @@
 import nodemailer from 'nodemailer'
 import type { Email, EmailStore } from '../db/email-store.ts'
 import { emailRetryAt } from './schedule.ts'
-import type { Courier } from './sender.ts'
+import { type Courier, shortError } from './sender.ts'
 
 /** How long a claimed email is left to its sender before another claim may take it. */
 const LEASE_MS = 60_000
@@ -24,7 +24,8 @@ export function emailCourier(store: EmailStore, smtpUrl: string, from: string): 
       })
     },
     sent: (email, now) => store.markSent(email.id, now),
-    failed: (email, error, now) => store.markAttemptFailed(email.id, error, emailRetryAt(email.attempts + 1, email.createdAt, now)),
+    failed: (email, error, now) =>
+      store.markAttemptFailed(email.id, shortError(error), emailRetryAt(email.attempts + 1, email.createdAt, now)),
   }
 }
 

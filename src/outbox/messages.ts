@@ -149,3 +149,18 @@ export function signInLink(to: string, where: string, url: string, programId: nu
     { kind: 'sign_in', programId, secret: true },
   )
 }
+
+/** To the account's email: an endpoint that failed for 3 days was set inactive. */
+export function webhookDisabled(program: { id: number; name: string }, owner: string, url: string, pageUrl: string): NewEmail {
+  return compose(
+    owner,
+    `A webhook endpoint of ${program.name} was turned off`,
+    {
+      paragraphs: [
+        `Every delivery to ${url} failed for 3 days, so svc set the endpoint inactive. Its events are kept: fix the receiver, turn the endpoint on again and retry its deliveries.`,
+        { link: pageUrl, label: 'Open the Webhooks page' },
+      ],
+    },
+    { kind: 'webhook_disabled', programId: program.id },
+  )
+}

@@ -6,13 +6,14 @@ import type { Writer } from '../db/writer.ts'
  * the delivery itself (throws on failure), and the records of an attempt. claim, sent and failed
  * run inside writer units.
  */
-export interface Courier<Row> {
+export interface Courier<Row, Result = void> {
   /** Whether a row may be due at `now`: a cheap read that spares an idle server its write units. */
   anyDue(now: number): boolean
   claim(now: number): Row[]
-  deliver(row: Row): Promise<void>
-  sent(row: Row, now: number): void
-  failed(row: Row, error: string, now: number): void
+  deliver(row: Row): Promise<Result>
+  sent(row: Row, now: number, result: Result): void
+  /** A failed attempt: `error` is what deliver threw. */
+  failed(row: Row, error: unknown, now: number): void
 }
 
 export interface SenderOptions {
@@ -31,7 +32,7 @@ export const shortError = (error: unknown) => String((error as Error)?.message ?
  * Claims due rows, delivers them a bounded number at a time outside the writer, and records each
  * attempt in its own writer unit. Time is the injected clock's; the polling is real time.
  */
-export class Sender<Row> {
+export class Sender<Row, Result = void> {
   private timer: ReturnType<typeof setInterval> | null = null
   private running: Promise<void> | null = null
   private again = false
@@ -40,7 +41,7 @@ export class Sender<Row> {
   constructor(
     private readonly writer: Pick<Writer, 'run'>,
     private readonly clock: Clock,
-    private readonly courier: Courier<Row>,
+    private readonly courier: Courier<Row, Result>,
     private readonly options: SenderOptions,
   ) {}
 
@@ -91,14 +92,14 @@ export class Sender<Row> {
     const queue = [...rows]
     const worker = async () => {
       for (let row = queue.shift(); row !== undefined; row = queue.shift()) {
-        let failure: string | null = null
+        let outcome: { ok: true; result: Result } | { ok: false; error: unknown }
         try {
-          await this.courier.deliver(row)
+          outcome = { ok: true, result: await this.courier.deliver(row) }
         } catch (error) {
-          failure = shortError(error)
+          outcome = { ok: false, error }
         }
         const at = this.clock.now()
-        await this.writer.run(() => (failure === null ? this.courier.sent(row, at) : this.courier.failed(row, failure, at)))
+        await this.writer.run(() => (outcome.ok ? this.courier.sent(row, at, outcome.result) : this.courier.failed(row, outcome.error, at)))
       }
     }
     await Promise.all(Array.from({ length: Math.min(this.options.concurrency, rows.length) }, worker))

@@ -2,7 +2,8 @@ import type { Partner } from '../db/partner-store.ts'
 import type { Mail } from '../outbox/mail.ts'
 import { applicationReceived, newApplication } from '../outbox/messages.ts'
 import type { TrackingDeps } from './deps.ts'
-import { approveInUnit } from './partner-status.ts'
+import { approveInUnit, partnerData } from './partner-status.ts'
+import { emitEvent } from './webhook-events.ts'
 
 /** An application from the join page, its fields already checked. */
 export interface Application {
@@ -51,6 +52,7 @@ export async function applyToProgram(
       createdAt: now,
     })
     const partner = stores.partners.find(programId, partnerId)!
+    emitEvent(deps, programId, 'partner.applied', () => partnerData(partner))
     const who = { name: partner.name, email: application.email }
     if (open) approveInUnit(deps, program, partner, now, mail)
     if (mail.on) {

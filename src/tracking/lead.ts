@@ -1,6 +1,8 @@
 import { decideLead } from '../domain/lead.ts'
 import type { Program } from '../db/schema.ts'
+import { presentRow } from '../domain/record.ts'
 import type { TrackingDeps } from './deps.ts'
+import { emitEvent } from './webhook-events.ts'
 
 /** A validated lead, from POST /api/v1/track/lead or a payment-processor event (issue 6). */
 export interface LeadInput {
@@ -54,6 +56,7 @@ export function recordLeadInUnit(deps: TrackingDeps, program: Program, input: Le
       return { kind: 'recorded', customerId: decision.customerId, status: 'provisional', provisional: true }
     case 'settle':
       store.settleCustomer(decision.customerId, decision.status, customerKey, input.email, now)
+      leadEvent(deps, program.id, decision.customerId, decision.status)
       return { kind: 'recorded', customerId: decision.customerId, status: decision.status, provisional: false }
     case 'create': {
       const customerId = store.insertCustomer({
@@ -67,9 +70,16 @@ export function recordLeadInUnit(deps: TrackingDeps, program: Program, input: Le
         convertedAt: null,
         now,
       })
+      if (!provisional) leadEvent(deps, program.id, customerId, decision.status)
       return { kind: 'recorded', customerId, status: decision.status, provisional }
     }
   }
+}
+
+/** lead.created for a customer that became a lead, with the customer as the customers read route shows it. */
+function leadEvent(deps: TrackingDeps, programId: number, customerId: number, status: string): void {
+  if (status !== 'lead') return
+  emitEvent(deps, programId, 'lead.created', () => presentRow('customer', deps.database.stores.tracking.customerRow(customerId)!))
 }
 
 /**

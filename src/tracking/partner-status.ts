@@ -4,10 +4,18 @@ import type { PartnerStatus } from '../db/schema.ts'
 import type { Program } from '../db/schema.ts'
 import type { Mail } from '../outbox/mail.ts'
 import { applicationApproved, applicationRejected } from '../outbox/messages.ts'
+import { presentRow } from '../domain/record.ts'
 import type { TrackingDeps } from './deps.ts'
+import { emitEvent } from './webhook-events.ts'
 
 /** How long the sign-in link of an approval email works: as long as the email may take to arrive (3 days of retries). */
 export const APPROVAL_LINK_LIFETIME_MS = 72 * 3_600_000
+
+/** A partner as every partner read shows it (and its events carry): status, terms and payout details; never its deletion mark. */
+export function partnerData(partner: Partner): Record<string, unknown> {
+  const { deletedAt: _, ...rest } = partner
+  return presentRow('partner', rest)
+}
 
 /** What the owner does to a partner's status (docs/decisions.md, Partners who join on their own). */
 export type StatusAction = 'approve' | 'reject' | 'suspend' | 'unsuspend'
@@ -72,6 +80,7 @@ export function approveInUnit(
 ): { id: number; shortLink: string } | null {
   const { stores } = deps.database
   const link = stores.programs.hasLink(partner.id) ? null : firstLink(deps, partner, now)
+  emitEvent(deps, program.id, 'partner.approved', () => partnerData(stores.partners.find(program.id, partner.id) ?? partner))
   if (mail?.on && partner.email) {
     const shortLink = link?.shortLink ?? stores.programs.firstShortLink(partner.id)
     const signIn = stores.webSessions.createSignInLink({ kind: 'partner', partnerId: partner.id }, now, APPROVAL_LINK_LIFETIME_MS)

@@ -2,7 +2,9 @@ import type { PayoutChange } from '../db/payout-store.ts'
 import { formatAmount } from '../domain/payout.ts'
 import type { Mail } from '../outbox/mail.ts'
 import { payoutPaid } from '../outbox/messages.ts'
+import { presentRow } from '../domain/record.ts'
 import type { TrackingDeps } from './deps.ts'
+import { emitEvent } from './webhook-events.ts'
 
 /**
  * Marks a pending payout paid in one writer unit and, when it changed now (not a repeat) and the
@@ -22,7 +24,9 @@ export async function markPayoutPaid(
     if (!before || (programId !== undefined && before.programId !== programId)) return { kind: 'not_found' }
     const now = deps.clock.now()
     const change = stores.payouts.markPaid(payoutId, reference, now)
-    if (change.kind !== 'ok' || before.status !== 'pending' || !mail.on) return change
+    if (change.kind !== 'ok' || before.status !== 'pending') return change
+    emitEvent(deps, before.programId, 'payout.paid', () => presentRow('payout', change.payout))
+    if (!mail.on) return change
     const program = stores.programs.findProgram(before.programId)
     const partner = stores.partners.find(before.programId, before.partnerId)
     if (!program || !partner?.email) return change

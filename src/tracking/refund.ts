@@ -1,5 +1,8 @@
 import type { Program } from '../db/schema.ts'
+import { presentRow } from '../domain/record.ts'
 import type { TrackingDeps } from './deps.ts'
+import { commissionData } from './sale.ts'
+import { emitEvent } from './webhook-events.ts'
 
 export interface RefundInput {
   transactionId: string
@@ -25,9 +28,10 @@ export function recordRefund(deps: TrackingDeps, program: Program, input: Refund
     if (sale.status !== 'recorded') return { ...answer, status: sale.status, repeated: true }
     const now = deps.clock.now()
     sales.recordRefund(sale.id, input.reason, input.refundReason, now)
+    emitEvent(deps, program.id, 'sale.refunded', () => presentRow('sale', sales.findSale(program.id, sale.transactionId)!))
     const commission = sales.commissionOf(sale.id)
     if (commission) {
-      sales.insertCommission({
+      const reversal = sales.insertCommission({
         programId: program.id,
         saleId: sale.id,
         partnerId: commission.partnerId,
@@ -37,6 +41,8 @@ export function recordRefund(deps: TrackingDeps, program: Program, input: Refund
         testMode: commission.testMode,
         createdAt: now,
       })
+      // docs/decisions.md: commission.reversed carries the reversal entry itself (negative amount).
+      emitEvent(deps, program.id, 'commission.reversed', () => commissionData(deps, sales.entry(reversal)!))
     }
     return { ...answer, status: input.reason === 'refund' ? 'refunded' : 'charged_back', repeated: false }
   })

@@ -2,9 +2,12 @@ import { decideSale, type SaleFacts, type SaleRejection, termsFor } from '../dom
 import { MAX_CENTS } from '../domain/commission.ts'
 import { uniqueViolation } from '../db/errors.ts'
 import type { NewSale, SaleStore } from '../db/sale-store.ts'
-import type { Program } from '../db/schema.ts'
+import type { Commission, Program } from '../db/schema.ts'
+import { presentRow } from '../domain/record.ts'
 import type { TrackingStore } from '../db/tracking-store.ts'
 import type { TrackingDeps } from './deps.ts'
+import { commissionStatuses } from './commission-status.ts'
+import { emitEvent } from './webhook-events.ts'
 
 /**
  * A validated sale, from POST /api/v1/track/sale or a payment-processor event (issue 6): the
@@ -61,8 +64,9 @@ function testTransactionId(sales: SaleStore, now: number): string {
 
 type Decided = Extract<ReturnType<typeof decideSale>, { ok: true }>
 
-/** The writes of an accepted sale, inside the unit: customer, sale, conversion, commission. */
+/** The writes of an accepted sale, inside the unit: customer, sale, conversion, commission, and their events. */
 function book(
+  deps: TrackingDeps,
   stores: { store: TrackingStore; sales: SaleStore },
   program: Program,
   input: SaleInput,
@@ -108,6 +112,7 @@ function book(
     amountCents,
     currency,
   }
+  emitEvent(deps, program.id, 'sale.created', () => presentRow('sale', sales.findSale(program.id, transactionId)!))
   if (!decision.attributed) return { kind: 'unattributed', sale }
   // A test sale converts only a test customer: on a live one it would end the live customer's
   // first-sale commission and its rule 4 checks (test records never count as live).
@@ -119,7 +124,14 @@ function book(
     sales.insertCommission({ programId: program.id, saleId: sale.id, kind: 'commission', currency, testMode, createdAt: now, ...entry }),
   )
   if (!booked.ok) return { kind: 'commission_failed', sale, error: booked.error }
+  emitEvent(deps, program.id, 'commission.created', () => commissionData(deps, sales.commissionOf(sale.id)!))
   return { kind: 'recorded', sale, commission: { id: booked.value, ...entry } }
+}
+
+/** A ledger entry as the commissions read route shows it: with its status and flags. */
+export function commissionData(deps: TrackingDeps, entry: Commission): Record<string, unknown> {
+  const status = commissionStatuses(deps, entry.programId, [entry.id]).get(entry.id) ?? null
+  return { ...presentRow('commission', entry), status, flags: [] }
 }
 
 /**
@@ -142,7 +154,7 @@ export function recordSaleInUnit(deps: TrackingDeps, program: Program, input: Sa
     const unpaid = sales.unpaidCommissionCents(program.id, decision.partnerId, input.currency)
     if (unpaid + decision.commissionCents > MAX_CENTS) return { kind: 'too_large', currency: input.currency }
   }
-  if (decision.ok) return book(stores, program, input, facts, decision, deps.clock.now())
+  if (decision.ok) return book(deps, stores, program, input, facts, decision, deps.clock.now())
   // A resend of a stored sale answers 409 even when its customer no longer resolves.
   const existing = input.transactionId === null ? null : stores.sales.saleIdOf(input.transactionId)
   return existing !== null

@@ -4,7 +4,7 @@ import type { Deps } from '../deps.ts'
 import { doc } from '../pipeline/doc.ts'
 import { HttpError } from '../pipeline/envelope.ts'
 import { listed, page, requireAdmin } from './guard.ts'
-import { presentRow } from './present.ts'
+import { presentRow } from '../../domain/record.ts'
 
 const STATUSES: EmailStatus[] = ['queued', 'sent', 'failed']
 

@@ -6,7 +6,8 @@ import { doc } from '../pipeline/doc.ts'
 import { HttpError } from '../pipeline/envelope.ts'
 import { commissionStatusOf, partnerFilterOf, timeRangeOf } from '../pipeline/filters.ts'
 import { idParam, listed, page, requireAdmin } from './guard.ts'
-import { presentPartner, presentRow } from './present.ts'
+import { presentPartner } from './present.ts'
+import { presentRow } from '../../domain/record.ts'
 
 type Query = Record<string, string | undefined>
 type Row = { id: number } & Record<string, unknown>

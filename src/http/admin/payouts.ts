@@ -2,7 +2,6 @@ import { noBody } from '../pipeline/body.ts'
 import { Elysia } from 'elysia'
 import type { PayoutChange, PayoutStatus } from '../../db/payout-store.ts'
 import type { Payout } from '../../db/schema.ts'
-import { dueEntries, planPayouts } from '../../domain/payout.ts'
 import type { Deps } from '../deps.ts'
 import { doc } from '../pipeline/doc.ts'
 import { HttpError, ok } from '../pipeline/envelope.ts'
@@ -11,7 +10,8 @@ import { bodyChecker } from '../pipeline/validate.ts'
 import { payoutsCsvText } from '../pipeline/csv.ts'
 import { idParam, listed, page, requireAdmin } from './guard.ts'
 import { markPayoutPaid } from '../../tracking/payout-paid.ts'
-import { presentRow } from './present.ts'
+import { runPayouts } from '../../tracking/payout-run.ts'
+import { presentRow } from '../../domain/record.ts'
 import { MarkPaid, RunPayouts } from './schemas.ts'
 
 const checkRun = bodyChecker(RunPayouts)
@@ -62,14 +62,9 @@ export function payoutAdminRoutes(deps: Deps) {
         async ({ params, body, set }) => {
           const programId = idParam(params.id, 'Program')
           const input = checkRun(body)
-          // One writer unit: what it reads as due is what it writes, and runs queued together
-          // see each other's payouts (the UNIQUE index payout_entries_once is the last word).
-          const created = await writer.run(() => {
-            const { terms } = programOf(params.id)
-            const now = deps.clock.now()
-            const due = dueEntries(store.unpaidLedger(programId), terms.holdingPeriodDays, now, untilOf(input.until, now))
-            return store.createPayouts(programId, planPayouts(due, terms.minimumPayout), now)
-          })
+          programOf(params.id)
+          const created = await runPayouts(deps, programId, untilOf(input.until, deps.clock.now()))
+          if (!created) throw new HttpError(404, 'Program not found')
           set.status = 201
           return ok(created.map(presentPayout))
         },

@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import type { Deps } from '../deps.ts'
 import { accountAdminRoutes } from './accounts.ts'
 import { emailAdminRoutes } from './emails.ts'
+import { webhookAdminRoutes } from './webhooks.ts'
 import { exportAdminRoutes } from './exports.ts'
 import { linkAdminRoutes } from './links.ts'
 import { listAdminRoutes } from './lists.ts'
@@ -22,4 +23,5 @@ export function adminRoutes(deps: Deps) {
     .use(payoutAdminRoutes(deps))
     .use(exportAdminRoutes(deps))
     .use(emailAdminRoutes(deps))
+    .use(webhookAdminRoutes(deps))
 }

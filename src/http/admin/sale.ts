@@ -3,7 +3,7 @@ import type { Deps } from '../deps.ts'
 import { doc } from '../pipeline/doc.ts'
 import { HttpError } from '../pipeline/envelope.ts'
 import { idParam, requireAdmin } from './guard.ts'
-import { presentRow } from './present.ts'
+import { presentRow } from '../../domain/record.ts'
 
 /** GET /api/v1/admin/sales/:id: one sale with its attribution record, ledger entries and refund. */
 export function saleAdminRoutes(deps: Deps) {

@@ -1,5 +1,17 @@
 import { columnsOf, type Table } from '../../db/columns.ts'
-import { commissions, customers, links, partners, payouts, processorEvents, programs, refunds, sales } from '../../db/schema.ts'
+import {
+  commissions,
+  customers,
+  links,
+  partners,
+  payouts,
+  processorEvents,
+  programs,
+  refunds,
+  sales,
+  WEBHOOK_EVENT_TYPES,
+  webhookEndpoints,
+} from '../../db/schema.ts'
 import { errorNames } from '../pipeline/envelope.ts'
 import { bool, enumOf, int, nullable, obj, ref, str, time, type Schema } from '../pipeline/openapi-schema.ts'
 import { routeTable } from '../pipeline/route-table.ts'
@@ -116,6 +128,19 @@ export const componentSchemas: Record<string, Schema> = {
     },
   }),
   Payout: rowSchema('payout', payouts),
+  WebhookEndpoint: rowSchema('webhook', webhookEndpoints, {}, ['secret', 'previousSecret', 'previousUntil', 'failingSince', 'deletedAt']),
+  WebhookDelivery: obj({
+    delivery_id: int,
+    event_id: { ...str, description: 'evt_…: the webhook-id header, the same on every attempt' },
+    type: enumOf(...WEBHOOK_EVENT_TYPES),
+    status: enumOf('pending', 'delivered', 'failed'),
+    attempts: int,
+    last_status_code: nullable(int),
+    last_error: nullable(str),
+    next_attempt_at: nullable(time),
+    delivered_at: nullable(time),
+    created_at: time,
+  }),
   PayoutDetail: {
     allOf: [
       ref('Payout'),

@@ -2,11 +2,12 @@ import { Elysia } from 'elysia'
 import type { Deps } from '../deps.ts'
 import { DAY_MS } from '../../db/dashboard-store.ts'
 import { markPayoutPaid } from '../../tracking/payout-paid.ts'
+import { runPayouts } from '../../tracking/payout-run.ts'
 import { pageKit, positiveId } from './guard.ts'
 import { html } from './html.ts'
 import { seeOther } from './layout.ts'
 import * as owner from './owner-pages.ts'
-import { payoutsCsv, payoutsPage, runPayouts } from './payouts.ts'
+import { payoutsCsv, payoutsPage } from './payouts.ts'
 
 /** A program's payouts: the list, the CSV, a run, paid and cancel. */
 export function payoutRoutes(deps: Deps) {
@@ -33,7 +34,7 @@ export function payoutRoutes(deps: Deps) {
         const until =
           value === '' ? null : /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) ? Date.parse(value) + DAY_MS - 1 : NaN
         if (Number.isNaN(until)) return back(program, '/payouts', 'until_invalid', 'error')
-        const created = await runPayouts(deps, program, until)
+        const created = (await runPayouts(deps, program.id, until))?.length ?? 0
         if (created === 0) return back(program, '/payouts', 'payouts_none')
         return seeOther(`/dashboard/programs/${program.id}/payouts?done=payouts_run&count=${created}`)
       }),

@@ -1,6 +1,6 @@
 import type { PayoutRow } from '../../db/dashboard-store.ts'
 import type { Program } from '../../db/schema.ts'
-import { balances, dueCutoffs, dueEntries, planPayouts } from '../../domain/payout.ts'
+import { balances, dueCutoffs } from '../../domain/payout.ts'
 import { payoutsCsvText } from '../pipeline/csv.ts'
 import type { Deps } from '../deps.ts'
 import { money, when } from './format.ts'
@@ -20,18 +20,6 @@ export function commissionStatusTotals(deps: Deps, program: Program): Map<number
     out.set(b.partnerId, [...(out.get(b.partnerId) ?? []), totals])
   }
   return out
-}
-
-/** Runs payouts as POST /api/v1/admin/programs/:id/payouts does (one writer unit); returns how many were created. */
-export async function runPayouts(deps: Deps, program: Program, until: number | null): Promise<number> {
-  const store = deps.database.stores.payouts
-  return deps.database.writer.run(() => {
-    const terms = store.findTerms(program.id)
-    if (!terms) return 0
-    const now = deps.clock.now()
-    const due = dueEntries(store.unpaidLedger(program.id), terms.holdingPeriodDays, now, until ?? now)
-    return store.createPayouts(program.id, planPayouts(due, terms.minimumPayout), now).length
-  })
 }
 
 /** The payouts CSV of the operator API (pending and paid), for the dashboard's download link. */

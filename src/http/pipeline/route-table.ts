@@ -475,6 +475,45 @@ export const routeTable: Record<string, Route> = {
     query: csvQuery.statusQ,
     errors: adminBody,
   },
+  'POST /api/v1/admin/programs/:id/webhooks': {
+    id: 'createWebhook',
+    status: 201,
+    request: { url: 'https://hooks.shop.example/svc', events: ['sale.created', 'commission.created'] },
+    body: data(
+      obj({ webhook_id: int, url: str, events: { type: 'array', items: str }, description: nullable(str), active: bool, secret: str }, []),
+    ),
+    errors: adminBody,
+  },
+  'GET /api/v1/admin/programs/:id/webhooks': {
+    id: 'listWebhooks',
+    body: obj({ data: { type: 'array', items: ref('WebhookEndpoint') }, error: { type: 'null' }, next_cursor: { type: 'null' } }),
+    errors: adminBody,
+  },
+  'PATCH /api/v1/admin/webhooks/:id': {
+    id: 'updateWebhook',
+    request: { active: false },
+    body: data(ref('WebhookEndpoint')),
+    errors: adminBody,
+  },
+  'DELETE /api/v1/admin/webhooks/:id': { id: 'deleteWebhook', body: data(obj({ webhook_id: int, deleted: bool })), errors: adminBody },
+  'POST /api/v1/admin/webhooks/:id/secret': {
+    id: 'rotateWebhookSecret',
+    body: data(obj({ webhook_id: int, secret: str })),
+    errors: adminBody,
+  },
+  'POST /api/v1/admin/webhooks/:id/test': { id: 'testWebhook', body: data(ref('WebhookDelivery')), errors: adminBody },
+  'GET /api/v1/admin/webhooks/:id/deliveries': {
+    id: 'listWebhookDeliveries',
+    paged: true,
+    query: [{ name: 'status', required: false, description: 'pending, delivered or failed' }],
+    body: list('WebhookDelivery'),
+    errors: adminBody,
+  },
+  'POST /api/v1/admin/webhooks/:id/deliveries/retry': {
+    id: 'retryWebhookDeliveries',
+    body: data(obj({ webhook_id: int, queued: int })),
+    errors: adminBody,
+  },
   'GET /api/v1/admin/emails': {
     id: 'listEmails',
     paged: true,

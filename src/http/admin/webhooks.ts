@@ -1,0 +1,209 @@
+import { randomBytes } from 'node:crypto'
+import { lookup } from 'node:dns/promises'
+import { Elysia, t } from 'elysia'
+import type { DeliveryStatus, ListedDelivery, WebhookEndpoint } from '../../db/webhook-store.ts'
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../db/schema.ts'
+import { isPrivateAddress } from '../../domain/address.ts'
+import { presentRow } from '../../domain/record.ts'
+import { refusedUrl } from '../../outbox/webhook.ts'
+import type { Deps } from '../deps.ts'
+import { noBody } from '../pipeline/body.ts'
+import { doc } from '../pipeline/doc.ts'
+import { HttpError, ok } from '../pipeline/envelope.ts'
+import { bodyChecker } from '../pipeline/validate.ts'
+import { idParam, listed, page, requireAdmin } from './guard.ts'
+
+const eventsError = `events must be a list of: ${WEBHOOK_EVENT_TYPES.join(', ')}`
+const url = t.String({ minLength: 1, maxLength: 2000, error: 'url must be an http(s) URL of at most 2000 characters' })
+const events = t.Array(t.Union(WEBHOOK_EVENT_TYPES.map((type) => t.Literal(type))), { minItems: 1, maxItems: 20, error: eventsError })
+const description = t.String({ maxLength: 500, error: 'description must be a text of at most 500 characters' })
+
+export const CreateWebhook = t.Object({ url, events: t.Optional(events), description: t.Optional(description) })
+export const UpdateWebhook = t.Object({
+  url: t.Optional(url),
+  events: t.Optional(events),
+  description: t.Optional(t.Union([description, t.Null()], { error: 'description must be a text of at most 500 characters' })),
+  active: t.Optional(t.Boolean({ error: 'active must be a boolean' })),
+})
+const checkCreate = bodyChecker(CreateWebhook)
+const checkUpdate = bodyChecker(UpdateWebhook)
+
+/** A new signing secret: whsec_ and the base64 of 32 random bytes. */
+const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`
+
+/** An endpoint as the API shows it: never its secrets. */
+export function presentEndpoint(endpoint: WebhookEndpoint): Record<string, unknown> {
+  const { secret: _s, previousSecret: _p, previousUntil: _u, failingSince: _f, deletedAt: _d, ...rest } = endpoint
+  return presentRow('webhook', rest)
+}
+
+/** A delivery as the deliveries route lists it. */
+export function presentDelivery(d: ListedDelivery): Record<string, unknown> {
+  return {
+    delivery_id: d.id,
+    event_id: d.eventKey,
+    type: d.type,
+    status: d.status,
+    attempts: d.attempts,
+    last_status_code: d.lastStatusCode,
+    last_error: d.lastError,
+    next_attempt_at: d.status === 'pending' ? new Date(d.nextAttemptAt).toISOString() : null,
+    delivered_at: d.deliveredAt === null ? null : new Date(d.deliveredAt).toISOString(),
+    created_at: new Date(d.createdAt).toISOString(),
+  }
+}
+
+/**
+ * A URL an endpoint may take: http(s), and (unless WEBHOOKS_ALLOW_PRIVATE) neither a private
+ * address nor a name that resolves to one now. A name that does not resolve is taken: its
+ * deliveries fail and are retried, and each is checked again when it is made.
+ */
+export async function checkedUrl(deps: Deps, value: string): Promise<string> {
+  let parsed: URL
+  try {
+    parsed = new URL(value)
+  } catch {
+    throw new HttpError(400, 'url must be an http(s) URL of at most 2000 characters')
+  }
+  const refused = refusedUrl(parsed, deps.config.webhooksAllowPrivate)
+  if (refused) throw new HttpError(400, refused)
+  if (!deps.config.webhooksAllowPrivate) {
+    const host = parsed.hostname.startsWith('[') ? parsed.hostname.slice(1, -1) : parsed.hostname
+    const addresses = await lookup(host, { all: true }).catch(() => [])
+    if (addresses.some((a) => isPrivateAddress(a.address)))
+      throw new HttpError(400, 'url must not point at a loopback, private, link-local or unique-local address')
+  }
+  return parsed.toString()
+}
+
+/** The operator API's webhook endpoints and deliveries (docs/decisions.md, Outbound webhooks). */
+export function webhookAdminRoutes(deps: Deps) {
+  const { writer, stores } = deps.database
+  const { webhooks } = stores
+  const endpointOf = (id: string) => {
+    const endpoint = webhooks.find(idParam(id, 'Webhook'))
+    if (!endpoint) throw new HttpError(404, 'Webhook not found')
+    return endpoint
+  }
+  const security = 'adminToken' as const
+
+  return new Elysia({ name: 'admin-webhooks' })
+    .onBeforeHandle(({ request }) => requireAdmin(deps, request))
+    .post(
+      '/api/v1/admin/programs/:id/webhooks',
+      async ({ params, body, set }) => {
+        const programId = idParam(params.id, 'Program')
+        const input = checkCreate(body)
+        if (!stores.lists.programExists(programId)) throw new HttpError(404, 'Program not found')
+        const target = await checkedUrl(deps, input.url)
+        const secret = newSecret()
+        const made = await writer.run(() =>
+          webhooks.create({
+            programId,
+            url: target,
+            events: [...new Set(input.events ?? WEBHOOK_EVENT_TYPES)] as WebhookEventType[],
+            description: input.description ?? null,
+            secret,
+            now: deps.clock.now(),
+          }),
+        )
+        set.status = 201
+        return ok({ ...presentEndpoint(made), secret })
+      },
+      { detail: doc('Add a webhook endpoint; answers its signing secret, shown only here', 'operator', { security, body: CreateWebhook }) },
+    )
+    .get(
+      '/api/v1/admin/programs/:id/webhooks',
+      ({ params }) => {
+        const programId = idParam(params.id, 'Program')
+        if (!stores.lists.programExists(programId)) throw new HttpError(404, 'Program not found')
+        return { data: webhooks.list(programId).map(presentEndpoint), error: null, next_cursor: null }
+      },
+      { detail: doc("A program's webhook endpoints (no secret)", 'operator', { security }) },
+    )
+    .patch(
+      '/api/v1/admin/webhooks/:id',
+      async ({ params, body }) => {
+        const endpoint = endpointOf(params.id)
+        const input = checkUpdate(body)
+        const target = input.url === undefined ? undefined : await checkedUrl(deps, input.url)
+        const changed = await writer.run(() =>
+          webhooks.update(endpoint.id, {
+            url: target,
+            events: input.events && ([...new Set(input.events)] as WebhookEventType[]),
+            description: input.description,
+            active: input.active,
+          }),
+        )
+        return ok(presentEndpoint(changed!))
+      },
+      { detail: doc('Change a webhook endpoint (url, events, description, active)', 'operator', { security, body: UpdateWebhook }) },
+    )
+    .delete(
+      '/api/v1/admin/webhooks/:id',
+      async ({ params, body }) => {
+        noBody(body)
+        const endpoint = endpointOf(params.id)
+        await writer.run(() => webhooks.remove(endpoint.id, deps.clock.now()))
+        return ok({ webhook_id: endpoint.id, deleted: true })
+      },
+      { detail: doc('Delete a webhook endpoint', 'operator', { security }) },
+    )
+    .post(
+      '/api/v1/admin/webhooks/:id/secret',
+      async ({ params, body }) => {
+        noBody(body)
+        const endpoint = endpointOf(params.id)
+        const secret = newSecret()
+        // The old secret signs too for 24 hours (real time: receivers judge signatures by their clocks).
+        await writer.run(() => webhooks.rotate(endpoint.id, secret, Date.now() + 24 * 3_600_000))
+        return ok({ webhook_id: endpoint.id, secret })
+      },
+      { detail: doc('A new signing secret; for 24 hours the old one signs too', 'operator', { security }) },
+    )
+    .post(
+      '/api/v1/admin/webhooks/:id/test',
+      async ({ params, body }) => {
+        noBody(body)
+        const endpoint = endpointOf(params.id)
+        const eventId = await writer.run(() => {
+          const now = deps.clock.now()
+          const data = { webhook_id: endpoint.id, program_id: endpoint.programId, message: 'A test event from svc' }
+          const body = JSON.stringify({ type: 'webhook.test', timestamp: new Date(now).toISOString(), data })
+          return webhooks.recordEvent(endpoint.programId, 'webhook.test', () => body, [endpoint.id], now)
+        })
+        deps.webhookSender.wake()
+        // The answer waits for the first attempt (15 s at most, as an attempt does).
+        let delivery = webhooks.deliveryOf(endpoint.id, eventId)!
+        for (const deadline = Date.now() + 16_000; delivery.attempts === 0 && endpoint.active && Date.now() < deadline; ) {
+          await new Promise((resolve) => setTimeout(resolve, 25))
+          delivery = webhooks.deliveryOf(endpoint.id, eventId)!
+        }
+        return ok(presentDelivery(delivery))
+      },
+      { detail: doc('Send a webhook.test event now; answers its delivery', 'operator', { security }) },
+    )
+    .get(
+      '/api/v1/admin/webhooks/:id/deliveries',
+      ({ params, query }: { params: { id: string }; query: Record<string, string | undefined> }) => {
+        const endpoint = endpointOf(params.id)
+        const { limit, cursor } = page(query)
+        const status = query.status as DeliveryStatus | undefined
+        if (status !== undefined && !['pending', 'delivered', 'failed'].includes(status))
+          throw new HttpError(400, 'status must be one of: pending, delivered, failed')
+        return listed(webhooks.deliveries(endpoint.id, status, limit + 1, cursor), limit, presentDelivery)
+      },
+      { detail: doc("An endpoint's deliveries, newest first", 'operator', { security }) },
+    )
+    .post(
+      '/api/v1/admin/webhooks/:id/deliveries/retry',
+      async ({ params, body }) => {
+        noBody(body)
+        const endpoint = endpointOf(params.id)
+        const queued = await writer.run(() => webhooks.retryAll(endpoint.id, deps.clock.now()))
+        deps.webhookSender.wake()
+        return ok({ webhook_id: endpoint.id, queued })
+      },
+      { detail: doc('Attempt every undelivered delivery of the endpoint now', 'operator', { security }) },
+    )
+}

@@ -1,0 +1,24 @@
+import type { Payout } from '../db/schema.ts'
+import { dueEntries, planPayouts } from '../domain/payout.ts'
+import { presentRow } from '../domain/record.ts'
+import type { TrackingDeps } from './deps.ts'
+import { emitEvent } from './webhook-events.ts'
+
+/**
+ * A payout run in one writer unit (docs/decisions.md, Payouts): what it reads as due up to
+ * `until` (the end of `now` when null) is what it writes, runs queued together see each other's
+ * payouts (the UNIQUE index payout_entries_once is the last word), and each payout made is a
+ * `payout.created` event of the same unit. Answers the payouts made; null when no such program.
+ */
+export function runPayouts(deps: TrackingDeps, programId: number, until: number | null): Promise<Payout[] | null> {
+  const store = deps.database.stores.payouts
+  return deps.database.writer.run(() => {
+    const terms = store.findTerms(programId)
+    if (!terms) return null
+    const now = deps.clock.now()
+    const due = dueEntries(store.unpaidLedger(programId), terms.holdingPeriodDays, now, until ?? now)
+    const made = store.createPayouts(programId, planPayouts(due, terms.minimumPayout), now)
+    for (const payout of made) emitEvent(deps, programId, 'payout.created', () => presentRow('payout', payout))
+    return made
+  })
+}
