@@ -12,6 +12,9 @@ export interface BootOptions {
   clock?: Clock
   /** In-memory copies of links and keys (src/db/catalog.ts); off only when another process writes the database. */
   catalog?: boolean
+  /** The outbox's polling and the webhook timeout, shortened by the tests (StartOptions). */
+  outboxIntervalMs?: number
+  webhookTimeoutMs?: number
 }
 
 /** Starts the service on `runtime` from the environment; exits 2 with a clear message on a bad value. */
@@ -29,7 +32,15 @@ export function boot(runtime: Runtime, env: Record<string, string | undefined>, 
   for (const warning of config.warnings) console.error(JSON.stringify({ level: 'warn', msg: warning }))
   let server: ReturnType<typeof startServer>
   try {
-    server = startServer({ config, clock: options.clock ?? systemClock, runtime, trackerSource, catalog: options.catalog })
+    server = startServer({
+      config,
+      clock: options.clock ?? systemClock,
+      runtime,
+      trackerSource,
+      catalog: options.catalog,
+      outboxIntervalMs: options.outboxIntervalMs,
+      webhookTimeoutMs: options.webhookTimeoutMs,
+    })
   } catch (error) {
     if (error instanceof StartError) {
       console.error(`svc: configuration error: ${error.message}`)

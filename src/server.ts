@@ -55,6 +55,8 @@ export interface StartOptions {
   announce?: (line: string) => void
   /** How often the outbox looks for due rows (real time); 1 s unless a test wants less. */
   outboxIntervalMs?: number
+  /** How long a webhook attempt may take: 15 s unless a test of a silent receiver wants less. */
+  webhookTimeoutMs?: number
 }
 
 /** A setup code: 12 characters of an alphabet of 31 without look-alikes (59 bits), in groups of four. */
@@ -101,6 +103,7 @@ export function startServer(options: StartOptions): Started {
     webhookCourier(database.stores.webhooks, {
       allowPrivate: config.webhooksAllowPrivate,
       realNow: () => Date.now(),
+      timeoutMs: options.webhookTimeoutMs,
       onDisabled: (endpointId, programId, now) => {
         const program = database.stores.programs.findProgram(programId)
         const owner = program && database.stores.accounts.ownerEmailOf(program.advertiserId)

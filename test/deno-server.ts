@@ -6,4 +6,9 @@ import { boot } from '../src/boot.ts'
 import { denoRuntime } from '../src/runtime/deno.ts'
 import { FileClock } from './clocks.ts'
 
-boot(denoRuntime, process.env, { clock: new FileClock(process.env.SVC_TEST_CLOCK_FILE!), catalog: false })
+boot(denoRuntime, process.env, {
+  clock: new FileClock(process.env.SVC_TEST_CLOCK_FILE!),
+  catalog: false,
+  outboxIntervalMs: 50,
+  webhookTimeoutMs: 400,
+})

@@ -89,6 +89,7 @@ function hostInProcess(env: Record<string, string>): Hosted {
   const server = startServer({
     announce: (line) => announced.push(line),
     outboxIntervalMs: 50,
+    webhookTimeoutMs: 400,
     config: loadConfig(env),
     clock,
     runtime: bunRuntime,

@@ -14,6 +14,9 @@ export function isPrivateAddress(address: string): boolean {
   const mapped = lower.startsWith('::ffff:') ? lower.slice(7) : null
   if (mapped && isIP(mapped) === 4) return privateV4(mapped.split('.').map(Number))
   const groups = expandV6(lower)
+  // ::ffff:7f00:1, the hex form of an IPv4-mapped address (how URL writes [::ffff:127.0.0.1]).
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff)
+    return privateV4([groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff])
   if (groups.every((g) => g === 0)) return true // ::
   if (groups.slice(0, 7).every((g) => g === 0) && groups[7] === 1) return true // ::1
   const first = groups[0]!
