@@ -72,6 +72,15 @@ function post(url: URL, body: string, headers: Record<string, string>, allowPriv
   if (refused) return Promise.reject(new AttemptError(refused))
   const lib = url.protocol === 'https:' ? https : http
   return new Promise((resolve, reject) => {
+    // Settled once, by whichever comes first: the answer's status, an error, or the deadline
+    // (which rejects by itself, whatever the runtime does with the destroyed request).
+    let settled = false
+    const settle = (finish: () => void) => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      finish()
+    }
     const request = lib.request(
       {
         protocol: url.protocol,
@@ -84,15 +93,17 @@ function post(url: URL, body: string, headers: Record<string, string>, allowPriv
         lookup: guardedLookup(allowPrivate) as never,
       },
       (response) => {
-        // The body is not read: only the status counts.
+        // Only the status counts; the body is drained unread so that the connection is kept.
         response.resume()
-        response.on('end', () => resolve(response.statusCode ?? 0))
-        response.on('error', reject)
+        response.on('error', () => {})
+        settle(() => resolve(response.statusCode ?? 0))
       },
     )
-    const timer = setTimeout(() => request.destroy(new AttemptError(`no answer within ${timeoutMs / 1000} s`)), timeoutMs)
-    request.on('close', () => clearTimeout(timer))
-    request.on('error', (error) => reject(error instanceof AttemptError ? error : new AttemptError(shortError(error))))
+    const timer = setTimeout(() => {
+      settle(() => reject(new AttemptError(`no answer within ${timeoutMs / 1000} s`)))
+      request.destroy()
+    }, timeoutMs)
+    request.on('error', (error) => settle(() => reject(error instanceof AttemptError ? error : new AttemptError(shortError(error)))))
     request.end(body)
   })
 }
