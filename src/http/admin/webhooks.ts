@@ -1,11 +1,8 @@
-import { randomBytes } from 'node:crypto'
-import { lookup } from 'node:dns/promises'
 import { Elysia, t } from 'elysia'
 import type { DeliveryStatus, ListedDelivery, WebhookEndpoint } from '../../db/webhook-store.ts'
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../db/schema.ts'
-import { isPrivateAddress } from '../../domain/address.ts'
 import { presentRow } from '../../domain/record.ts'
-import { refusedUrl } from '../../outbox/webhook.ts'
+import { addEndpoint, checkedUrl, rotateSecret, sendTest } from '../../tracking/webhook-endpoints.ts'
 import type { Deps } from '../deps.ts'
 import { noBody } from '../pipeline/body.ts'
 import { doc } from '../pipeline/doc.ts'
@@ -27,9 +24,6 @@ export const UpdateWebhook = t.Object({
 })
 const checkCreate = bodyChecker(CreateWebhook)
 const checkUpdate = bodyChecker(UpdateWebhook)
-
-/** A new signing secret: whsec_ and the base64 of 32 random bytes. */
-const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`
 
 /** An endpoint as the API shows it: never its secrets. */
 export function presentEndpoint(endpoint: WebhookEndpoint): Record<string, unknown> {
@@ -53,29 +47,6 @@ export function presentDelivery(d: ListedDelivery): Record<string, unknown> {
   }
 }
 
-/**
- * A URL an endpoint may take: http(s), and (unless WEBHOOKS_ALLOW_PRIVATE) neither a private
- * address nor a name that resolves to one now. A name that does not resolve is taken: its
- * deliveries fail and are retried, and each is checked again when it is made.
- */
-export async function checkedUrl(deps: Deps, value: string): Promise<string> {
-  let parsed: URL
-  try {
-    parsed = new URL(value)
-  } catch {
-    throw new HttpError(400, 'url must be an http(s) URL of at most 2000 characters')
-  }
-  const refused = refusedUrl(parsed, deps.config.webhooksAllowPrivate)
-  if (refused) throw new HttpError(400, refused)
-  if (!deps.config.webhooksAllowPrivate) {
-    const host = parsed.hostname.startsWith('[') ? parsed.hostname.slice(1, -1) : parsed.hostname
-    const addresses = await lookup(host, { all: true }).catch(() => [])
-    if (addresses.some((a) => isPrivateAddress(a.address)))
-      throw new HttpError(400, 'url must not point at a loopback, private, link-local or unique-local address')
-  }
-  return parsed.toString()
-}
-
 /** The operator API's webhook endpoints and deliveries (docs/decisions.md, Outbound webhooks). */
 export function webhookAdminRoutes(deps: Deps) {
   const { writer, stores } = deps.database
@@ -95,20 +66,10 @@ export function webhookAdminRoutes(deps: Deps) {
         const programId = idParam(params.id, 'Program')
         const input = checkCreate(body)
         if (!stores.lists.programExists(programId)) throw new HttpError(404, 'Program not found')
-        const target = await checkedUrl(deps, input.url)
-        const secret = newSecret()
-        const made = await writer.run(() =>
-          webhooks.create({
-            programId,
-            url: target,
-            events: [...new Set(input.events ?? WEBHOOK_EVENT_TYPES)] as WebhookEventType[],
-            description: input.description ?? null,
-            secret,
-            now: deps.clock.now(),
-          }),
-        )
+        const added = await addEndpoint(deps, deps.config.webhooksAllowPrivate, { programId, ...input })
+        if ('refused' in added) throw new HttpError(400, added.refused)
         set.status = 201
-        return ok({ ...presentEndpoint(made), secret })
+        return ok({ ...presentEndpoint(added.endpoint), secret: added.secret })
       },
       { detail: doc('Add a webhook endpoint; answers its signing secret, shown only here', 'operator', { security, body: CreateWebhook }) },
     )
@@ -126,7 +87,9 @@ export function webhookAdminRoutes(deps: Deps) {
       async ({ params, body }) => {
         const endpoint = endpointOf(params.id)
         const input = checkUpdate(body)
-        const target = input.url === undefined ? undefined : await checkedUrl(deps, input.url)
+        const checked = input.url === undefined ? undefined : await checkedUrl(input.url, deps.config.webhooksAllowPrivate)
+        if (checked && 'refused' in checked) throw new HttpError(400, checked.refused)
+        const target = checked?.url
         const changed = await writer.run(() =>
           webhooks.update(endpoint.id, {
             url: target,
@@ -154,10 +117,7 @@ export function webhookAdminRoutes(deps: Deps) {
       async ({ params, body }) => {
         noBody(body)
         const endpoint = endpointOf(params.id)
-        const secret = newSecret()
-        // The old secret signs too for 24 hours (real time: receivers judge signatures by their clocks).
-        await writer.run(() => webhooks.rotate(endpoint.id, secret, Date.now() + 24 * 3_600_000))
-        return ok({ webhook_id: endpoint.id, secret })
+        return ok({ webhook_id: endpoint.id, secret: await rotateSecret(deps, endpoint.id) })
       },
       { detail: doc('A new signing secret; for 24 hours the old one signs too', 'operator', { security }) },
     )
@@ -166,19 +126,7 @@ export function webhookAdminRoutes(deps: Deps) {
       async ({ params, body }) => {
         noBody(body)
         const endpoint = endpointOf(params.id)
-        const eventId = await writer.run(() => {
-          const now = deps.clock.now()
-          const data = { webhook_id: endpoint.id, program_id: endpoint.programId, message: 'A test event from svc' }
-          const body = JSON.stringify({ type: 'webhook.test', timestamp: new Date(now).toISOString(), data })
-          return webhooks.recordEvent(endpoint.programId, 'webhook.test', () => body, [endpoint.id], now)
-        })
-        deps.webhookSender.wake()
-        // The answer waits for the first attempt (15 s at most, as an attempt does).
-        let delivery = webhooks.deliveryOf(endpoint.id, eventId)!
-        for (const deadline = Date.now() + 16_000; delivery.attempts === 0 && endpoint.active && Date.now() < deadline; ) {
-          await new Promise((resolve) => setTimeout(resolve, 25))
-          delivery = webhooks.deliveryOf(endpoint.id, eventId)!
-        }
+        const delivery = await sendTest(deps, endpoint, deps.webhookSender.wake)
         return ok(presentDelivery(delivery))
       },
       { detail: doc('Send a webhook.test event now; answers its delivery', 'operator', { security }) },

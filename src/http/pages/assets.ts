@@ -70,6 +70,8 @@ th a{color:inherit;text-decoration:none}th a[aria-sort]{color:#1c2430;text-decor
 ul.terms{margin:.3rem 0;padding-left:1.1rem}
 .count{display:inline-block;min-width:1.3em;padding:0 .35em;border-radius:999px;background:#b42318;color:#fff;font-size:.75rem;text-align:center;font-weight:600}
 .qr svg{display:block;width:11rem;height:11rem;margin:.4rem 0}
+fieldset.events{border:1px solid #d5dae1;border-radius:6px;display:grid;grid-template-columns:repeat(auto-fit,minmax(12rem,1fr));gap:.2rem .6rem}
+label.check{display:flex;gap:.4rem;align-items:center}form.stack label.check>input{width:auto}
 .trap{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
 @media (max-width:700px){main{padding:.6rem}.hide-narrow{display:none}th,td{padding:.3rem}}
 `

@@ -9,6 +9,7 @@ import { portalRoutes } from './portal.ts'
 import { programRoutes } from './program-routes.ts'
 import { signedIn } from './session.ts'
 import { signInRoutes } from './sign-in.ts'
+import { webhookRoutes } from './webhook-routes.ts'
 
 const asset = (body: string, type: string) => () =>
   new Response(body, { headers: { 'content-type': type, 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' } })
@@ -25,6 +26,7 @@ export function webRoutes(deps: Deps) {
     .use(ledgerRoutes(deps))
     .use(payoutRoutes(deps))
     .use(portalRoutes(deps))
+    .use(webhookRoutes(deps))
     .get('/dashboard/*', ({ request }) => notFound(signedIn(deps, request) ?? undefined), { detail: { hide: true } })
     .get('/partner/*', ({ request }) => notFound(signedIn(deps, request) ?? undefined), { detail: { hide: true } })
 }

@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
 import { describeBrowser, launch } from '../../tracker/browser.ts'
 import { atPublicUrl, days, startApi, type Api, type Fixture } from '../../helpers.ts'
+import { startReceiver } from '../../outbox/receiver.ts'
 import { startSmtp } from '../../outbox/smtp.ts'
 import { trackingSetup, type Kit } from '../track/kit.ts'
 
@@ -405,6 +406,46 @@ describeBrowser('partners who join on their own', () => {
       await browser.close()
       await api.stop()
       await smtp.stop()
+    }
+  }, 60_000)
+})
+
+describeBrowser('the Webhooks page', () => {
+  test('add an endpoint (secret shown once), send a test, see it delivered, turn it off', async () => {
+    const receiver = await startReceiver()
+    const api = await startApi({ env: { ...(await atPublicUrl()), WEBHOOKS_ALLOW_PRIVATE: 'true' } })
+    const browser = await launch()
+    try {
+      const f = await api.setupProgram({ name: 'Hooked Shop' })
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+      const page = await context.newPage()
+      const errors: string[] = []
+      page.on('console', (m) => m.type() === 'error' && errors.push(m.text()))
+      await page.goto(`${api.url}${new URL((await api.admin('POST', `/accounts/${f.accountId}/dashboard-link`)).body.data.url).pathname}`)
+      await page.click('button:text("Sign in")')
+      await page.goto(`${api.url}/dashboard/programs/${f.programId}/webhooks`)
+      await page.fill('input[name=url]', receiver.url)
+      await page.fill('input[name=description]', 'Our CRM')
+      await page.check('input[name="event_sale.created"]')
+      await page.click('button:text("Add endpoint")')
+      const secret = await page.inputValue('#webhook-secret')
+      expect(secret).toMatch(/^whsec_/)
+      await page.click('[data-webhook] button:text("Send test")')
+      expect(await page.textContent('[role=status]')).toBe('Test event delivered.')
+      expect(await page.textContent('[data-webhook] [data-delivery]')).toContain('delivered')
+      expect(receiver.verify(receiver.hits[0]!, secret)).toMatchObject({ type: 'webhook.test' })
+      for (const width of [1280, 390]) {
+        await page.setViewportSize({ width, height: 900 })
+        await page.screenshot({ path: join(SHOTS, `webhooks-${width}.png`), fullPage: true })
+      }
+      await page.setViewportSize({ width: 1280, height: 900 })
+      await page.click('[data-webhook] button:text("Turn off")')
+      expect(await page.textContent('[role=status]')).toContain('Endpoint off')
+      expect(errors).toEqual([])
+    } finally {
+      await browser.close()
+      await api.stop()
+      await receiver.close()
     }
   }, 60_000)
 })

@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto'
+import { lookup } from 'node:dns/promises'
+import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../db/schema.ts'
+import type { ListedDelivery, WebhookEndpoint } from '../db/webhook-store.ts'
+import { isPrivateAddress } from '../domain/address.ts'
+import { refusedUrl } from '../outbox/webhook.ts'
+import type { TrackingDeps } from './deps.ts'
+
+/** The words of a refused URL (docs/decisions.md, Outbound webhooks: 400 at creation). */
+export const URL_WORDS = {
+  invalid: 'url must be an http(s) URL of at most 2000 characters',
+  private: 'url must not point at a loopback, private, link-local or unique-local address',
+} as const
+
+/** A new signing secret: whsec_ and the base64 of 32 random bytes. */
+export const newSecret = () => `whsec_${randomBytes(32).toString('base64')}`
+
+/**
+ * The URL an endpoint may take, or why not: http(s), and (unless `allowPrivate`) neither a private
+ * address nor a name that resolves to one now. A name that does not resolve is taken: its
+ * deliveries fail and are retried, and each is checked again when it is made.
+ */
+export async function checkedUrl(value: string, allowPrivate: boolean): Promise<{ url: string } | { refused: string }> {
+  let parsed: URL
+  try {
+    parsed = new URL(value)
+  } catch {
+    return { refused: URL_WORDS.invalid }
+  }
+  if (value.length > 2000) return { refused: URL_WORDS.invalid }
+  const refused = refusedUrl(parsed, allowPrivate)
+  if (refused) return { refused }
+  if (!allowPrivate) {
+    const host = parsed.hostname.startsWith('[') ? parsed.hostname.slice(1, -1) : parsed.hostname
+    const addresses = await lookup(host, { all: true }).catch(() => [])
+    if (addresses.some((a) => isPrivateAddress(a.address))) return { refused: URL_WORDS.private }
+  }
+  return { url: parsed.toString() }
+}
+
+/** Adds an endpoint (its URL checked) in one writer unit; answers it with its secret, shown once. */
+export async function addEndpoint(
+  deps: TrackingDeps,
+  allowPrivate: boolean,
+  input: { programId: number; url: string; events?: WebhookEventType[]; description?: string | null },
+): Promise<{ endpoint: WebhookEndpoint; secret: string } | { refused: string }> {
+  const checked = await checkedUrl(input.url, allowPrivate)
+  if ('refused' in checked) return checked
+  const secret = newSecret()
+  const endpoint = await deps.database.writer.run(() =>
+    deps.database.stores.webhooks.create({
+      programId: input.programId,
+      url: checked.url,
+      events: [...new Set(input.events ?? WEBHOOK_EVENT_TYPES)] as WebhookEventType[],
+      description: input.description ?? null,
+      secret,
+      now: deps.clock.now(),
+    }),
+  )
+  return { endpoint, secret }
+}
+
+/** A new signing secret for an endpoint; the current one signs too for 24 hours (real time: receivers judge by their clocks). */
+export async function rotateSecret(deps: TrackingDeps, endpointId: number): Promise<string> {
+  const secret = newSecret()
+  await deps.database.writer.run(() => deps.database.stores.webhooks.rotate(endpointId, secret, Date.now() + 24 * 3_600_000))
+  return secret
+}
+
+/**
+ * Sends a `webhook.test` event to one endpoint now and waits for its first attempt (16 s at
+ * most, as long as an attempt may take); answers the delivery as it then stands.
+ */
+export async function sendTest(deps: TrackingDeps, endpoint: WebhookEndpoint, wake: () => void): Promise<ListedDelivery> {
+  const { webhooks } = deps.database.stores
+  const eventId = await deps.database.writer.run(() => {
+    const now = deps.clock.now()
+    const data = { webhook_id: endpoint.id, program_id: endpoint.programId, message: 'A test event from svc' }
+    const body = JSON.stringify({ type: 'webhook.test', timestamp: new Date(now).toISOString(), data })
+    return webhooks.recordEvent(endpoint.programId, 'webhook.test', () => body, [endpoint.id], now)
+  })
+  wake()
+  let delivery = webhooks.deliveryOf(endpoint.id, eventId)!
+  for (const deadline = Date.now() + 16_000; delivery.attempts === 0 && endpoint.active && Date.now() < deadline; ) {
+    await new Promise((resolve) => setTimeout(resolve, 25))
+    delivery = webhooks.deliveryOf(endpoint.id, eventId)!
+  }
+  return delivery
+}
