@@ -20,6 +20,9 @@ const OPTIONS = {
   'commission-type': { type: 'string' },
   'commission-rate': { type: 'string' },
   'partner-signup': { type: 'string' },
+  url: { type: 'string' },
+  events: { type: 'string' },
+  description: { type: 'string' },
   secret: { type: 'string' },
   'program-id': { type: 'string' },
   connect: { type: 'boolean' },
@@ -37,6 +40,7 @@ export const COMMAND_FLAGS: Record<string, string[]> = {
   status: [],
   test: [],
   stripe: ['secret', 'program-id', 'connect', 'timestamp'],
+  webhooks: ['url', 'events', 'description'],
   help: [],
 }
 

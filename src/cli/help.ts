@@ -25,6 +25,9 @@ Commands:
       --program-id ID | --connect
       --secret SECRET        (or SVC_STRIPE_WEBHOOK_SECRET)
       --timestamp UNIX       signature time (default: now)
+  webhooks list | add | test ID | deliveries ID
+                             The program's webhook endpoints (needs a program API key)
+      --url URL  --events a,b  --description TEXT   (add)
 
 Global flags:
   --base-url URL     Server address (default: SVC_BASE_URL, then the URL saved by login,
@@ -91,6 +94,16 @@ Sends a synthetic test event. chain (the default) runs click -> lead -> sale -> 
 the program's test partner and link and prints each step; at most 10 chains per program per
 hour. Test records, and every click on the test link, count as test data, never as live.
 ${KEY}
+`,
+  webhooks: `Usage: svc webhooks list
+       svc webhooks add --url URL [--events sale.created,commission.created] [--description TEXT]
+       svc webhooks test WEBHOOK_ID
+       svc webhooks deliveries WEBHOOK_ID
+
+The program's outbound webhook endpoints, with its API key (--api-key, SVC_API_KEY or the key
+saved by init --save). add prints the endpoint's signing secret once; without --events it takes
+every event type. test sends a webhook.test event now and prints its delivery; deliveries lists
+the endpoint's latest 50 with their status, attempts and last answer.
 `,
   stripe: `Usage: svc stripe replay FILE (--program-id ID | --connect) [--secret SECRET] [--timestamp UNIX]
 

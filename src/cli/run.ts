@@ -10,6 +10,7 @@ import { programs } from './programs.ts'
 import { status } from './status.ts'
 import { stripeReplay } from './stripe-replay.ts'
 import { testEvent } from './test-event.ts'
+import { webhooks } from './webhooks.ts'
 
 const COMMANDS: Record<string, (ctx: Ctx) => Promise<void>> = {
   login,
@@ -20,6 +21,7 @@ const COMMANDS: Record<string, (ctx: Ctx) => Promise<void>> = {
   status,
   test: testEvent,
   stripe: stripeReplay,
+  webhooks,
 }
 
 /**

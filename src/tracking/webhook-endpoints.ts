@@ -3,6 +3,7 @@ import { lookup } from 'node:dns/promises'
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../db/schema.ts'
 import type { ListedDelivery, WebhookEndpoint } from '../db/webhook-store.ts'
 import { isPrivateAddress } from '../domain/address.ts'
+import { presentRow } from '../domain/record.ts'
 import { refusedUrl } from '../outbox/webhook.ts'
 import type { TrackingDeps } from './deps.ts'
 
@@ -86,4 +87,26 @@ export async function sendTest(deps: TrackingDeps, endpoint: WebhookEndpoint, wa
     delivery = webhooks.deliveryOf(endpoint.id, eventId)!
   }
   return delivery
+}
+
+/** An endpoint as the API shows it: never its secrets. */
+export function presentEndpoint(endpoint: WebhookEndpoint): Record<string, unknown> {
+  const { secret: _s, previousSecret: _p, previousUntil: _u, failingSince: _f, deletedAt: _d, ...rest } = endpoint
+  return presentRow('webhook', rest)
+}
+
+/** A delivery as the deliveries route lists it. */
+export function presentDelivery(d: ListedDelivery): Record<string, unknown> {
+  return {
+    delivery_id: d.id,
+    event_id: d.eventKey,
+    type: d.type,
+    status: d.status,
+    attempts: d.attempts,
+    last_status_code: d.lastStatusCode,
+    last_error: d.lastError,
+    next_attempt_at: d.status === 'pending' ? new Date(d.nextAttemptAt).toISOString() : null,
+    delivered_at: d.deliveredAt === null ? null : new Date(d.deliveredAt).toISOString(),
+    created_at: new Date(d.createdAt).toISOString(),
+  }
 }

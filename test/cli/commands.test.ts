@@ -5,6 +5,7 @@ import { startApi } from '../helpers.ts'
 import { cliSuite, startTap } from './harness.ts'
 import { runCli, tempHome } from './run-cli.ts'
 import { followLink } from '../http/pages/sessions.ts'
+import { startReceiver } from '../outbox/receiver.ts'
 
 const s = cliSuite()
 const INIT_FLAGS = ['--name', 'Acme', '--domain', 'acme.test', '--commission-type', 'percent', '--commission-rate', '20']
@@ -318,4 +319,31 @@ test("dashboard prints a one-time sign-in link that opens the account's dashboar
   expect((await followLink(s.api, url)).status).toBe(410)
   const before = await s.run(['dashboard', 'extra'])
   expect(before.code).toBe(2)
+})
+
+test('webhooks add, list, test and deliveries with the program key; the secret is printed once', async () => {
+  const receiver = await startReceiver()
+  try {
+    await s.loggedIn()
+    const { api_key } = await s.program('Hooked')
+    const key = ['--api-key', api_key]
+    const added = await s.run(['webhooks', 'add', '--url', receiver.url, '--events', 'webhook.test,sale.created', ...key, '--json'])
+    expect(added.code).toBe(0)
+    const { webhook_id, secret, events } = JSON.parse(added.stdout).data
+    expect(secret).toMatch(/^whsec_/)
+    expect(events).toEqual(['webhook.test', 'sale.created'])
+    const list = await s.run(['webhooks', 'list', ...key])
+    expect(list.stdout).toMatch(new RegExp(`${webhook_id}\\s+${receiver.url.replaceAll('.', '\\.')}\\s+yes`))
+    expect(list.stdout).not.toContain(secret)
+    const tested = await s.run(['webhooks', 'test', String(webhook_id), ...key])
+    expect(tested.code).toBe(0)
+    expect(tested.stdout).toContain('delivered')
+    expect(receiver.verify(receiver.hits[0]!, secret)).toMatchObject({ type: 'webhook.test' })
+    const deliveries = await s.run(['webhooks', 'deliveries', String(webhook_id), ...key])
+    expect(deliveries.stdout).toMatch(/webhook\.test\s+delivered\s+1\s+200/)
+    expect((await s.run(['webhooks', 'test', 'abc', ...key])).code).toBe(2)
+    expect((await s.run(['webhooks', 'test', '999999', ...key])).code).toBe(1)
+  } finally {
+    await receiver.close()
+  }
 })

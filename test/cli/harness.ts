@@ -104,7 +104,7 @@ export function cliSuite(): CliSuite {
     },
   }
   beforeAll(async () => {
-    s.api = await startCliApi({ STRIPE_CONNECT_WEBHOOK_SECRET: CONNECT_SECRET })
+    s.api = await startCliApi({ STRIPE_CONNECT_WEBHOOK_SECRET: CONNECT_SECRET, WEBHOOKS_ALLOW_PRIVATE: 'true' })
     s.tap = startTap(s.api.url)
   })
   afterAll(async () => {

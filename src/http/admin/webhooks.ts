@@ -1,8 +1,7 @@
 import { Elysia, t } from 'elysia'
-import type { DeliveryStatus, ListedDelivery, WebhookEndpoint } from '../../db/webhook-store.ts'
+import type { DeliveryStatus } from '../../db/webhook-store.ts'
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../db/schema.ts'
-import { presentRow } from '../../domain/record.ts'
-import { addEndpoint, checkedUrl, rotateSecret, sendTest } from '../../tracking/webhook-endpoints.ts'
+import { addEndpoint, checkedUrl, presentDelivery, presentEndpoint, rotateSecret, sendTest } from '../../tracking/webhook-endpoints.ts'
 import type { Deps } from '../deps.ts'
 import { noBody } from '../pipeline/body.ts'
 import { doc } from '../pipeline/doc.ts'
@@ -24,28 +23,6 @@ export const UpdateWebhook = t.Object({
 })
 const checkCreate = bodyChecker(CreateWebhook)
 const checkUpdate = bodyChecker(UpdateWebhook)
-
-/** An endpoint as the API shows it: never its secrets. */
-export function presentEndpoint(endpoint: WebhookEndpoint): Record<string, unknown> {
-  const { secret: _s, previousSecret: _p, previousUntil: _u, failingSince: _f, deletedAt: _d, ...rest } = endpoint
-  return presentRow('webhook', rest)
-}
-
-/** A delivery as the deliveries route lists it. */
-export function presentDelivery(d: ListedDelivery): Record<string, unknown> {
-  return {
-    delivery_id: d.id,
-    event_id: d.eventKey,
-    type: d.type,
-    status: d.status,
-    attempts: d.attempts,
-    last_status_code: d.lastStatusCode,
-    last_error: d.lastError,
-    next_attempt_at: d.status === 'pending' ? new Date(d.nextAttemptAt).toISOString() : null,
-    delivered_at: d.deliveredAt === null ? null : new Date(d.deliveredAt).toISOString(),
-    created_at: new Date(d.createdAt).toISOString(),
-  }
-}
 
 /** The operator API's webhook endpoints and deliveries (docs/decisions.md, Outbound webhooks). */
 export function webhookAdminRoutes(deps: Deps) {

@@ -5,6 +5,7 @@ import { cliLoginPage } from './login-page.ts'
 import { cliProgramRoutes } from './programs.ts'
 import { cliStatusRoutes } from './status.ts'
 import { cliTestEventRoutes } from './test-event.ts'
+import { cliWebhookRoutes } from './webhooks.ts'
 import type { Deps } from '../deps.ts'
 import { doc } from '../pipeline/doc.ts'
 import { HttpError } from '../pipeline/envelope.ts'
@@ -19,6 +20,7 @@ export function cliRoutes(deps: Deps) {
     .use(cliStatusRoutes(deps))
     .use(cliTestEventRoutes(deps))
     .use(cliDashboardLinkRoute(deps))
+    .use(cliWebhookRoutes(deps))
     .post(
       '/api/v1/cli/stripe-connect',
       () => {

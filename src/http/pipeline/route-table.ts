@@ -281,6 +281,22 @@ export const routeTable: Record<string, Route> = {
     }),
     errors: { 401: 'Login token missing, invalid or expired', 500: cli.programsFailed },
   },
+  'GET /api/v1/cli/webhooks': { id: 'cliListWebhooks', ...cliRoute(), body: data({ type: 'array', items: ref('WebhookEndpoint') }) },
+  'POST /api/v1/cli/webhooks': {
+    id: 'cliAddWebhook',
+    ...cliRoute(),
+    status: 201,
+    request: { url: 'https://hooks.shop.example/svc' },
+    body: data(
+      obj({ webhook_id: int, url: str, events: { type: 'array', items: str }, description: nullable(str), active: bool, secret: str }, []),
+    ),
+  },
+  'POST /api/v1/cli/webhooks/:id/test': { id: 'cliTestWebhook', ...cliRoute(), body: data(ref('WebhookDelivery')) },
+  'GET /api/v1/cli/webhooks/:id/deliveries': {
+    id: 'cliWebhookDeliveries',
+    ...cliRoute(),
+    body: data({ type: 'array', items: ref('WebhookDelivery') }),
+  },
   'GET /api/v1/cli/status': {
     id: 'cliStatus',
     ...cliRoute(cli.statusFailed),
