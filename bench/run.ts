@@ -12,7 +12,9 @@
  * SVC_LOG_REQUESTS on), BENCH_SALE_PROGRAMS (500), BENCH_SALE_CUSTOMERS (4 per program),
  * BENCH_CPU_PROF (a folder: profile the service with bun --cpu-prof --cpu-prof-md), BENCH_ONLY (a
  * comma list of parts to run: baselines, click (with the flood), sale, log; all by default),
- * BENCH_SERVICE_MAIN (the service entry point; default src/main.ts of this checkout).
+ * BENCH_SERVICE_MAIN (the service entry point; default src/main.ts of this checkout),
+ * BENCH_WEBHOOKS (1: every program gets one webhook endpoint subscribed to every event type, posting
+ * to a receiver in this process; the sale run then reports delivery throughput and lag, issue 25).
  */
 import { readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
@@ -20,6 +22,7 @@ import { createPrograms, post, prepareCustomers, visitorIp, type ProgramFixture 
 import { generator, load, type LoadResult, type Shape } from './lib/load.ts'
 import { cpuSeconds, freePort, runFolder, rssMb, spawnChild, stopAll, stopChild, waitReady, type Child } from './lib/proc.ts'
 import { pct, printTable, ratio, type Row } from './lib/report.ts'
+import { startBenchReceiver } from './lib/receiver.ts'
 import { checkClicks, checkSales, type Check } from './lib/verify.ts'
 
 const env = process.env
@@ -37,7 +40,24 @@ const CPU_PROF = env.BENCH_CPU_PROF || null
 const SERVICE_MAIN = env.BENCH_SERVICE_MAIN || join(import.meta.dir, '..', 'src/main.ts')
 const ONLY = new Set((env.BENCH_ONLY || 'baselines,click,sale,log').split(',').map((part) => part.trim()))
 /** Sale keys get docs/api.md's 120/min each; the sale server's limits are scaled so a fast run cannot exhaust them (at most 60,000 sales/s assumed). */
+const WEBHOOKS = env.BENCH_WEBHOOKS === '1'
 const SALE_SCALE = Math.max(1, Math.ceil((60_000 * (SECONDS + WARMUP + 10)) / (120 * SALE_PROGRAMS)))
+
+/** The receiver every program's endpoint posts to when BENCH_WEBHOOKS=1. */
+const receiver = WEBHOOKS ? await startBenchReceiver() : null
+
+/** BENCH_WEBHOOKS=1: one endpoint per program, subscribed to every event type. */
+async function subscribe(base: string, programs: ProgramFixture[]) {
+  if (!receiver) return
+  for (const program of programs) {
+    await post(
+      base,
+      `/api/v1/admin/programs/${program.programId}/webhooks`,
+      { url: receiver.url },
+      { authorization: `Bearer ${ADMIN_TOKEN}` },
+    )
+  }
+}
 
 const ROOT = join(import.meta.dir, '..')
 const BUN = process.execPath
@@ -109,6 +129,7 @@ async function startService(name: string, extra: Record<string, string>): Promis
       TRUST_PROXY: 'true',
       SVC_LOG_REQUESTS: 'false',
       PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      ...(WEBHOOKS ? { WEBHOOKS_ALLOW_PRIVATE: 'true' } : {}),
       ...extra,
     },
   })
@@ -147,6 +168,7 @@ async function clickAndFlood(ceilings: Ceilings) {
   const { child, dbPath } = await startService('svc-click', {})
   try {
     const programs = await createPrograms(child.url, ADMIN_TOKEN, `c${RUN}`, CLICK_PROGRAMS, Math.ceil(100 / CLICK_PROGRAMS))
+    await subscribe(child.url, programs)
     const links = programs.flatMap((p) => p.shortLinks)
     const probe = await post(
       child.url,
@@ -245,6 +267,7 @@ async function sales(ceilings: Ceilings) {
   const { child, dbPath } = await startService('svc-sale', { SVC_RATE_LIMIT_SCALE: String(SALE_SCALE) })
   try {
     const programs = await createPrograms(child.url, ADMIN_TOKEN, `s${RUN}`, SALE_PROGRAMS, 1)
+    await subscribe(child.url, programs)
     const probe = await post(
       child.url,
       '/api/v1/track/sale',
@@ -274,7 +297,18 @@ async function sales(ceilings: Ceilings) {
       }
     })
     const shape: Shape = { method: 'POST', path: '/api/v1/track/sale', variants }
+    const before = receiver?.count ?? 0
     const sale = await measure(child, shape)
+    if (receiver) {
+      // Every sale made an event (sale.created; the first of each customer also commission.created):
+      // wait until the receiver has them all, or 60 s, then report its figures.
+      const made = sale.warm2xx + sale.main.ok2xx
+      for (const deadline = Date.now() + 60_000; receiver.count - before < made && Date.now() < deadline; ) await Bun.sleep(200)
+      const f = receiver.figures()
+      console.error(
+        `  webhooks: ${f.delivered} deliveries (${made} sales made), ${Math.round(f.perSecond)} events/s at the receiver, lag from commit p50 ${f.p50} ms, p99 ${f.p99} ms, max ${f.max} ms`,
+      )
+    }
     rows.push({
       name: 'svc sale',
       result: sale.main,
@@ -357,11 +391,13 @@ async function main() {
 try {
   const ok = await main()
   await stopAll()
+  await receiver?.close()
   clearTimeout(watchdog)
   process.exitCode = ok ? 0 : 1
 } catch (error) {
   console.error('bench failed:', error)
   await stopAll()
+  await receiver?.close()
   clearTimeout(watchdog)
   process.exitCode = 1
 }
