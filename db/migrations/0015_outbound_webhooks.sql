@@ -14,7 +14,8 @@ CREATE TABLE `webhook_deliveries` (
 	FOREIGN KEY (`event_id`) REFERENCES `webhook_events`(`id`) ON UPDATE no action ON DELETE no action
 );
 --> statement-breakpoint
-CREATE UNIQUE INDEX `webhook_deliveries_once` ON `webhook_deliveries` (`endpoint_id`,`event_id`);--> statement-breakpoint
+CREATE UNIQUE INDEX `webhook_deliveries_once` ON `webhook_deliveries` (`event_id`,`endpoint_id`);--> statement-breakpoint
+CREATE INDEX `webhook_deliveries_endpoint` ON `webhook_deliveries` (`endpoint_id`,`id`);--> statement-breakpoint
 CREATE INDEX `webhook_deliveries_due` ON `webhook_deliveries` (`status`,`next_attempt_at`);--> statement-breakpoint
 CREATE TABLE `webhook_endpoints` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,

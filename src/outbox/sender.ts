@@ -21,6 +21,11 @@ export interface SenderOptions {
   intervalMs: number
   /** Deliveries in flight at once: a slow receiver never holds more than these. */
   concurrency: number
+  /**
+   * At most this many attempts a second (none: no limit). Under a burst of events the outbox
+   * then falls behind rather than take the cores from the tracking routes, and catches up after.
+   */
+  perSecond?: number
   log: (line: Record<string, unknown>) => void
   name: string
 }
@@ -44,6 +49,27 @@ export class Sender<Row, Result = void> {
     private readonly courier: Courier<Row, Result>,
     private readonly options: SenderOptions,
   ) {}
+
+  private windowStart = 0
+  private windowCount = 0
+
+  /** Waits while this second's attempts are spent (options.perSecond). */
+  private async pace(): Promise<void> {
+    const limit = this.options.perSecond
+    if (!limit) return
+    for (;;) {
+      const now = Date.now()
+      if (now - this.windowStart >= 1000) {
+        this.windowStart = now
+        this.windowCount = 0
+      }
+      if (this.windowCount < limit) {
+        this.windowCount++
+        return
+      }
+      await new Promise((resolve) => setTimeout(resolve, this.windowStart + 1000 - now))
+    }
+  }
 
   /** Starts polling. */
   start(): void {
@@ -88,20 +114,41 @@ export class Sender<Row, Result = void> {
     }
   }
 
+  /**
+   * Delivers the rows, a bounded number at a time; each outcome is recorded as soon as it is
+   * known, many in one writer unit (a unit per delivery cost the sale path more than the sends).
+   * Resolves once every outcome is recorded.
+   */
   private async deliverAll(rows: Row[]): Promise<void> {
     const queue = [...rows]
+    const outcomes: (() => void)[] = []
+    let flushing: Promise<void> | null = null
+    const flush = async () => {
+      while (outcomes.length > 0) {
+        const batch = outcomes.splice(0)
+        await this.writer.run(() => {
+          for (const record of batch) record()
+        })
+      }
+      flushing = null
+    }
     const worker = async () => {
       for (let row = queue.shift(); row !== undefined; row = queue.shift()) {
-        let outcome: { ok: true; result: Result } | { ok: false; error: unknown }
+        await this.pace()
+        let record: () => void
         try {
-          outcome = { ok: true, result: await this.courier.deliver(row) }
+          const result = await this.courier.deliver(row)
+          const at = this.clock.now()
+          record = () => this.courier.sent(row, at, result)
         } catch (error) {
-          outcome = { ok: false, error }
+          const at = this.clock.now()
+          record = () => this.courier.failed(row, error, at)
         }
-        const at = this.clock.now()
-        await this.writer.run(() => (outcome.ok ? this.courier.sent(row, at, outcome.result) : this.courier.failed(row, outcome.error, at)))
+        outcomes.push(record)
+        flushing ??= flush()
       }
     }
     await Promise.all(Array.from({ length: Math.min(this.options.concurrency, rows.length) }, worker))
+    while (flushing) await flushing
   }
 }

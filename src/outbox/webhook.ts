@@ -10,8 +10,6 @@ import { type Courier, shortError } from './sender.ts'
 
 /** docs/decisions.md, Outbound webhooks: a 2xx within 15 s is delivered. */
 const TIMEOUT_MS = 15_000
-/** Longer than an attempt: a claimed delivery is nobody else's until its attempt has ended. */
-const LEASE_MS = 60_000
 /** An endpoint with only failures for 3 days is set inactive. */
 const FAILING_FOR_MS = 72 * 3_600_000
 
@@ -124,7 +122,7 @@ export function webhookCourier(
 ): Courier<DueDelivery, number> {
   return {
     anyDue: (now) => store.anyDue(now),
-    claim: (now) => store.claim(now, LEASE_MS, 32),
+    claim: (now) => store.claim(now, 200),
     async deliver({ endpoint, event }) {
       // The header carries the attempt's real time: receivers compare it with their own clocks.
       const timestamp = Math.floor(options.realNow() / 1000)
@@ -150,7 +148,8 @@ export function webhookCourier(
     },
     sent({ delivery, endpoint }, now, status) {
       store.recordAttempt(delivery.id, { ok: true, statusCode: status, error: null, next: null }, now)
-      store.noteEndpoint(endpoint.id, true, now)
+      // Only an endpoint in a run of failures has one to end.
+      if (endpoint.failingSince !== null) store.noteEndpoint(endpoint.id, true, now)
     },
     failed({ delivery, endpoint }, error, now) {
       const statusCode = error instanceof AttemptError ? error.statusCode : null
