@@ -7,6 +7,7 @@ import { webhookCourier } from './outbox/webhook.ts'
 import { Sender } from './outbox/sender.ts'
 import type { Config } from './config.ts'
 import { MigrationEditedError } from './db/migrate.ts'
+import { ledgerKey } from './tracking/statements.ts'
 import { openDatabase, type Database } from './db/open.ts'
 import { createApp } from './http/app.ts'
 import { lineLog } from './log.ts'
@@ -127,6 +128,8 @@ export function startServer(options: StartOptions): Started {
       name: 'email',
     })
   }
+  // docs/ledger.md: the statement key exists from the first start on, so the first backup carries it.
+  ledgerKey(deps)
   // docs/decisions.md, First run: a fresh code at each start while no account exists, printed once.
   if (!database.stores.accounts.hasAccounts()) deps.firstRun.code = newSetupCode()
   const gate = drainable(createApp(deps).fetch)

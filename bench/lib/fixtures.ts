@@ -64,7 +64,8 @@ export async function createPrograms(
       account_id: account.account_id,
       name: `Bench ${tag} ${i}`,
       domain: 'shop.test',
-      commission_type: 'percent',
+      // BENCH_COMMISSION_TYPE=recurring_percent: every sale earns (a commission and its chain link).
+      commission_type: process.env.BENCH_COMMISSION_TYPE ?? 'percent',
       commission_rate: 10,
     })
     const partner = await admin(base, token, `/programs/${program.program_id}/partners`, { name: `Partner ${i}` })

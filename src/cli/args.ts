@@ -27,6 +27,7 @@ const OPTIONS = {
   'program-id': { type: 'string' },
   connect: { type: 'boolean' },
   timestamp: { type: 'string' },
+  previous: { type: 'string' },
 } as const
 
 const GLOBAL = ['base-url', 'api-key', 'json', 'help', 'version']
@@ -41,6 +42,7 @@ export const COMMAND_FLAGS: Record<string, string[]> = {
   test: [],
   stripe: ['secret', 'program-id', 'connect', 'timestamp'],
   webhooks: ['url', 'events', 'description'],
+  verify: ['previous'],
   help: [],
 }
 

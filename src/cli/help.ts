@@ -28,6 +28,9 @@ Commands:
   webhooks list | add | test ID | deliveries ID
                              The program's webhook endpoints (needs a program API key)
       --url URL  --events a,b  --description TEXT   (add)
+  verify STATEMENT [--previous EARLIER]
+                             Check a partner's signed statement, and that it extends an earlier one
+                             (no server needed)
 
 Global flags:
   --base-url URL     Server address (default: SVC_BASE_URL, then the URL saved by login,
@@ -104,6 +107,14 @@ The program's outbound webhook endpoints, with its API key (--api-key, SVC_API_K
 saved by init --save). add prints the endpoint's signing secret once; without --events it takes
 every event type. test sends a webhook.test event now and prints its delivery; deliveries lists
 the endpoint's latest 50 with their status, attempts and last answer.
+`,
+  verify: `Usage: svc verify STATEMENT [--previous EARLIER]
+
+Checks a partner's signed statement (the portal's statements/YYYY-MM.json, or the operator API's
+answer): every entry's hash, the chain's head and the Ed25519 signature. With --previous, also
+that the statement was signed with the same key and keeps every entry of the earlier one
+unchanged. Reads files only; no server is asked. Exit 0 when it verifies, 1 naming the first
+entry that differs, a bad signature or a statement that does not extend the earlier one.
 `,
   stripe: `Usage: svc stripe replay FILE (--program-id ID | --connect) [--secret SECRET] [--timestamp UNIX]
 

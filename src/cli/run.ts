@@ -10,6 +10,7 @@ import { programs } from './programs.ts'
 import { status } from './status.ts'
 import { stripeReplay } from './stripe-replay.ts'
 import { testEvent } from './test-event.ts'
+import { verify } from './verify.ts'
 import { webhooks } from './webhooks.ts'
 
 const COMMANDS: Record<string, (ctx: Ctx) => Promise<void>> = {
@@ -22,6 +23,7 @@ const COMMANDS: Record<string, (ctx: Ctx) => Promise<void>> = {
   test: testEvent,
   stripe: stripeReplay,
   webhooks,
+  verify,
 }
 
 /**

@@ -64,5 +64,17 @@ export function openDatabase(runtime: Runtime, path: string, options: OpenOption
     throw error
   }
   const connection: Connection = { client, db: drizzleOver(client), writer: new Writer(client) }
-  return { ...connection, stores: createStores(connection, options), close: () => client.close() }
+  const stores = createStores(connection, options)
+  // Migration 0016's second half: entries booked before the chain existed are linked, in one
+  // transaction, before anything else writes (docs/ledger.md). A no-op on every later start.
+  client.exec('BEGIN IMMEDIATE')
+  try {
+    stores.chain.backfill()
+    client.exec('COMMIT')
+  } catch (error) {
+    client.exec('ROLLBACK')
+    client.close()
+    throw error
+  }
+  return { ...connection, stores, close: () => client.close() }
 }

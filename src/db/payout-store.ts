@@ -1,3 +1,4 @@
+import type { ChainStore } from './chain-store.ts'
 import { and, desc, eq, gte, inArray, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm'
 import { alias, type SQLiteColumn } from 'drizzle-orm/sqlite-core'
 import type { LedgerFacts, LedgerGroup, PayoutState, PlannedPayout } from '../domain/payout.ts'
@@ -74,7 +75,10 @@ const DROP_EMPTY_BALANCES = 'DELETE FROM ledger_balances WHERE entries = 0 AND p
 export class PayoutStore {
   private readonly insertEntry
   private readonly moveBalances
-  constructor(private readonly connection: Connection) {
+  constructor(
+    private readonly connection: Connection,
+    private readonly chain: ChainStore,
+  ) {
     // Prepared once: a first run over a large ledger inserts one row per entry.
     const p = sql.placeholder
     this.insertEntry = connection.db
@@ -271,6 +275,7 @@ export class PayoutStore {
         .get()
       for (const ledgerEntryId of plan.entryIds) this.insertEntry.run({ payoutId: payout.id, ledgerEntryId })
       this.moveBalances(payout.id, '', 'pending')
+      this.chain.append(programId, plan.partnerId, 'payout', payout.id, -plan.amountCents, plan.currency, now)
       return payout
     })
   }
@@ -348,6 +353,7 @@ export class PayoutStore {
     if (!payout) return { kind: 'not_found' }
     if (payout.status === 'canceled') return { kind: 'ok', payout }
     if (payout.status === 'paid') return { kind: 'conflict', payout }
+    this.chain.append(payout.programId, payout.partnerId, 'payout_canceled', payoutId, payout.amountCents, payout.currency, now)
     return { kind: 'ok', payout: this.setStatus(payoutId, { status: 'canceled', canceledAt: now }) }
   }
 

@@ -1,4 +1,5 @@
 import { and, eq, ne, sql } from 'drizzle-orm'
+import type { ChainStore } from './chain-store.ts'
 import { plainInsert } from './columns.ts'
 import type { Connection } from './open.ts'
 import { type Commission, commissions, ledgerBalances, refunds, sales, type Sale } from './schema.ts'
@@ -111,7 +112,10 @@ export interface NewCommission {
 export class SaleStore {
   private readonly s: Statements
 
-  constructor(private readonly connection: Connection) {
+  constructor(
+    private readonly connection: Connection,
+    private readonly chain: ChainStore,
+  ) {
     this.s = build(connection)
   }
 
@@ -158,6 +162,8 @@ export class SaleStore {
       entry.testMode ? 1 : 0,
       entry.createdAt,
     ) as { id: number }
+    // The entry's link in the partner's hash chain commits with it (docs/ledger.md).
+    this.chain.append(entry.programId, entry.partnerId, entry.kind, row.id, entry.amountCents, entry.currency, entry.createdAt)
     return row.id
   }
 
@@ -190,6 +196,7 @@ export class SaleStore {
       return { ok: true, value }
     } catch (error) {
       attemptRollback.run()
+      this.chain.forget()
       attemptRelease.run()
       return { ok: false, error }
     }

@@ -314,6 +314,9 @@ export const commissions = sqliteTable(
     currency: text('currency').notNull(),
     testMode: bool('test_mode').notNull().default(false),
     createdAt: createdAt(),
+    /** The entry's place in its partner's hash chain and its hash (docs/ledger.md); set in the unit that books it. */
+    chainSeq: integer('chain_seq'),
+    chainHash: text('chain_hash'),
   },
   (t) => [
     uniqueIndex('commissions_sale_kind').on(t.saleId, t.kind),
@@ -463,6 +466,11 @@ export const payouts = sqliteTable(
     createdAt: createdAt(),
     paidAt: integer('paid_at'),
     canceledAt: integer('canceled_at'),
+    /** The payout's link in its partner's hash chain, and its cancellation's (docs/ledger.md). */
+    chainSeq: integer('chain_seq'),
+    chainHash: text('chain_hash'),
+    cancelSeq: integer('cancel_seq'),
+    cancelHash: text('cancel_hash'),
   },
   (t) => [index('payouts_program').on(t.programId, t.id), index('payouts_partner').on(t.partnerId, t.id)],
 )

@@ -1,5 +1,6 @@
 import { AccountStore } from './account-store.ts'
 import { Catalog } from './catalog.ts'
+import { ChainStore } from './chain-store.ts'
 import { CliStore } from './cli-store.ts'
 import { CountStore } from './count-store.ts'
 import { DashboardStore } from './dashboard-store.ts'
@@ -24,8 +25,10 @@ import { WebhookStore } from './webhook-store.ts'
 export function createStores(connection: Connection, options: OpenOptions = {}) {
   const catalog = new Catalog(connection.writer, options.catalog ?? true)
   const programs = new ProgramStore(connection, catalog)
+  const chain = new ChainStore(connection)
   return {
     accounts: new AccountStore(connection),
+    chain,
     cli: new CliStore(connection, catalog),
     counts: new CountStore(connection),
     dashboard: new DashboardStore(connection, catalog, programs),
@@ -33,9 +36,9 @@ export function createStores(connection: Connection, options: OpenOptions = {}) 
     events: new ProcessorEventStore(connection),
     lists: new ListStore(connection),
     partners: new PartnerStore(connection, catalog),
-    payouts: new PayoutStore(connection),
+    payouts: new PayoutStore(connection, chain),
     programs,
-    sales: new SaleStore(connection),
+    sales: new SaleStore(connection, chain),
     settings: new SettingsStore(connection),
     tracking: new TrackingStore(connection, catalog),
     webSessions: new WebSessionStore(connection),

@@ -22,6 +22,7 @@ export class Writer {
   private flushing = false
   private afterBatchCallbacks: (() => void)[] = []
   private readonly batchEnds: (() => void)[] = []
+  private readonly rollbackHooks: ((what: 'unit' | 'batch') => void)[] = []
   private single = false
   private readonly savepoint: { run(): unknown }
   private readonly release: { run(): unknown }
@@ -80,6 +81,19 @@ export class Writer {
   }
 
   /**
+   * Registers `forget`, run whenever a unit's writes ('unit') or a whole batch ('batch': its
+   * COMMIT failed) are rolled back: what keeps copies of rows written in the transaction (the
+   * chains' heads) drops them there.
+   */
+  onRollback(forget: (what: 'unit' | 'batch') => void): void {
+    this.rollbackHooks.push(forget)
+  }
+
+  private rolledBack(what: 'unit' | 'batch'): void {
+    for (const forget of this.rollbackHooks) forget(what)
+  }
+
+  /**
    * Whether the unit now running is a single-write unit (runSingleWrite): a unit that no SAVEPOINT
    * can undo in part, so what it leaves for the batch's end stays true once it has returned.
    */
@@ -122,6 +136,7 @@ export class Writer {
         try {
           outcomes.push({ ok: true, value: p.unit() })
         } catch (error) {
+          this.rolledBack('unit')
           outcomes.push({ ok: false, value: error })
         } finally {
           this.single = false
@@ -135,6 +150,7 @@ export class Writer {
       } catch (error) {
         this.rollbackTo.run()
         this.release.run()
+        this.rolledBack('unit')
         outcomes.push({ ok: false, value: error })
       }
     }
@@ -147,6 +163,7 @@ export class Writer {
       } catch {
         /* already rolled back by SQLite */
       }
+      this.rolledBack('batch')
       for (const p of batch) p.reject(error)
       return
     }

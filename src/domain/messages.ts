@@ -175,3 +175,9 @@ export const filters = {
   commissionStatus: 'status must be one of: pending, due, in_payout, paid, reversed',
   q: 'q must be a text of at most 200 characters',
 } as const
+
+// Verifiable statements (docs/decisions.md, Verifiable statements; docs/ledger.md).
+export const statements = {
+  month: 'month must be a month such as 2026-11 (YYYY-MM)',
+  future: 'month must not be in the future',
+} as const

@@ -10,6 +10,7 @@ import { partnerAdminRoutes } from './partners.ts'
 import { payoutAdminRoutes } from './payouts.ts'
 import { programAdminRoutes } from './programs.ts'
 import { saleAdminRoutes } from './sale.ts'
+import { statementAdminRoutes } from './statements.ts'
 
 /** The operator API under /api/v1/admin (docs/decisions.md): the self-hosted owner's surface. */
 export function adminRoutes(deps: Deps) {
@@ -24,4 +25,5 @@ export function adminRoutes(deps: Deps) {
     .use(exportAdminRoutes(deps))
     .use(emailAdminRoutes(deps))
     .use(webhookAdminRoutes(deps))
+    .use(statementAdminRoutes(deps))
 }

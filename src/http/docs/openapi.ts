@@ -1,4 +1,5 @@
 import { columnsOf, type Table } from '../../db/columns.ts'
+import { chainColumns } from '../../domain/record.ts'
 import {
   commissions,
   customers,
@@ -28,7 +29,7 @@ import { ClickAnswer, LeadData, RefundData, SaleData } from '../track/answers.ts
 function rowSchema(name: string, table: Table, extra: Record<string, Schema> = {}, drop: string[] = []): Schema {
   const properties: Record<string, Schema> = {}
   for (const [key, column] of columnsOf(table)) {
-    if (drop.includes(key)) continue
+    if (drop.includes(key) || chainColumns.has(key)) continue
     const field = key === 'id' ? `${name}_id` : key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
     const c = column as unknown as { dataType: string; columnType: string; notNull: boolean; enumValues?: string[] }
     let schema: Schema

@@ -25,6 +25,8 @@ export function portalPage(
     notice?: Safe
     /** Each link's referral URL as a QR code, SVG drawn on the server. */
     qr?: Map<number, string>
+    /** The months with a statement (YYYY-MM), this one first. */
+    months?: string[]
   },
 ): Safe {
   const option = (value: string, label: string) =>
@@ -62,6 +64,7 @@ ${data.ledger.rows.map(
   }
 ${data.ledger.next ? html`<p><a href="/partner?cursor=${data.ledger.next}" rel="next">Older</a></p>` : ''}</section>
 ${data.payouts ?? ''}
+${data.months?.length ? statementsPanel(program, data.months) : ''}
 <section class="panel"><h2>Terms of ${program.name}</h2>${termsList(program, partner)}</section>
 <section class="panel" id="payout-details"><h2>Payout details</h2>
 <p class="muted">How ${program.name} pays you. Only the program's owner sees them.</p>
@@ -69,4 +72,12 @@ ${data.payouts ?? ''}
 <label>Method <select name="payout_method">${option('', 'choose one')}${option('paypal', 'PayPal')}${option('bank', 'Bank transfer')}</select></label>
 <label>Details <textarea name="payout_details" maxlength="1000" placeholder="PayPal: your PayPal email. Bank: account holder, IBAN or account number, and any notes.">${partner.payoutDetails ?? ''}</textarea></label>
 <div><button>Save payout details</button></div></form></section>`
+}
+
+/** Links to the partner's signed statements (docs/ledger.md): what they keep to check their credits later. */
+function statementsPanel(program: Program, months: string[]): Safe {
+  const [current, ...past] = months
+  return html`<section class="panel" id="statements"><h2>Statements</h2>
+<p class="muted">Each statement lists every commission, reversal and payout of yours with a fingerprint, signed by ${program.name}'s server. Save them: <code>svc verify this-month.json --previous last-month.json</code> proves no entry was changed or removed since.</p>
+<ul><li><a href="/partner/statements/${current!}.json">${current!} (so far)</a></li>${past.map((m) => html`<li><a href="/partner/statements/${m}.json">${m}</a></li>`)}</ul></section>`
 }

@@ -49,6 +49,7 @@ export function portalRoutes(deps: Deps) {
             payouts: portalPayouts(store.partnerPayouts(programId, partnerId)),
             csrf: signed.csrf,
             notice: notice(query),
+            months: statementMonths(partner.createdAt, deps.clock.now()),
           }),
         )
       },
@@ -71,4 +72,18 @@ export function portalRoutes(deps: Deps) {
       },
       { detail: { hide: true } },
     )
+}
+
+/** The months from the partner's first to now (UTC, YYYY-MM), newest first: two years at most. */
+function statementMonths(since: number, now: number): string[] {
+  const months: string[] = []
+  const at = new Date(now)
+  const first = new Date(since)
+  let year = at.getUTCFullYear()
+  let month = at.getUTCMonth()
+  while (months.length < 24 && (year > first.getUTCFullYear() || (year === first.getUTCFullYear() && month >= first.getUTCMonth()))) {
+    months.push(`${year}-${String(month + 1).padStart(2, '0')}`)
+    if (--month < 0) [year, month] = [year - 1, 11]
+  }
+  return months
 }

@@ -9,6 +9,7 @@ import { portalRoutes } from './portal.ts'
 import { programRoutes } from './program-routes.ts'
 import { signedIn } from './session.ts'
 import { signInRoutes } from './sign-in.ts'
+import { statementRoutes } from './statements.ts'
 import { webhookRoutes } from './webhook-routes.ts'
 
 const asset = (body: string, type: string) => () =>
@@ -27,6 +28,7 @@ export function webRoutes(deps: Deps) {
     .use(payoutRoutes(deps))
     .use(portalRoutes(deps))
     .use(webhookRoutes(deps))
+    .use(statementRoutes(deps))
     .get('/dashboard/*', ({ request }) => notFound(signedIn(deps, request) ?? undefined), { detail: { hide: true } })
     .get('/partner/*', ({ request }) => notFound(signedIn(deps, request) ?? undefined), { detail: { hide: true } })
 }

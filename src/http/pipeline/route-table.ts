@@ -106,6 +106,30 @@ const csvQuery = {
 const cliKey = { 401: 'Missing, malformed or unknown API key', 500: 'Failed (request_id in the message and in details)' }
 const cliRoute = (failure?: string): Route => ({ limit: 'cli', ...(failure ? { failure: withRequestId(failure) } : {}) })
 const page: Route = { envelope: 'none', reads: 'form' }
+/** A signed statement (docs/ledger.md). */
+const statement = obj({
+  version: int,
+  program_id: int,
+  partner_id: int,
+  month: str,
+  made_at: time,
+  count: int,
+  head: str,
+  entries: {
+    type: 'array',
+    items: obj({
+      seq: int,
+      kind: enumOf('commission', 'reversal', 'payout', 'payout_canceled'),
+      entry_id: int,
+      amount_cents: nullable(int),
+      currency: nullable(str),
+      created_at: nullable(time),
+      hash: str,
+    }),
+  },
+  public_key: obj({ kty: str, crv: str, x: str }),
+  signature: str,
+})
 const asset: Route = { envelope: 'none' }
 
 /** Every route by "METHOD /path" as Elysia registers it. */
@@ -433,6 +457,11 @@ export const routeTable: Record<string, Route> = {
     body: data(ref('Partner')),
     errors: { ...adminBody, 409: 'The partner is not active' },
   },
+  'GET /api/v1/admin/programs/:id/partners/:partner_id/statements/:month': {
+    id: 'getStatement',
+    body: data(statement),
+    errors: { ...admin, 400: 'month is not YYYY-MM, or is in the future' },
+  },
   'POST /api/v1/admin/programs/:id/partners/:partner_id/unsuspend': {
     id: 'unsuspendPartner',
     body: data(ref('Partner')),
@@ -666,6 +695,8 @@ export const routeTable: Record<string, Route> = {
   'POST /dashboard/programs/:id/settings/api-key': page,
   'POST /dashboard/programs/:id/settings/api-key/rotation': page,
   'GET /partner': page,
+  'GET /partner/statements/:file': page,
+  'GET /.well-known/svc-ledger-key': asset,
   'POST /partner/payout-details': page,
   'GET /dashboard/*': page,
   'GET /partner/*': page,

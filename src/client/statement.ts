@@ -1,0 +1,140 @@
+// Verifiable statements (docs/ledger.md): the canonical encoding of a ledger entry and of a
+// statement, and the verifier a partner runs (the `svc verify` command and this library's
+// export). WebCrypto only (SHA-256, Ed25519), so that it runs in browsers, Node, Bun and Deno.
+
+/** The hash before a partner's first entry. */
+export const GENESIS = '0'.repeat(64)
+
+/** One ledger entry of a statement: its fields as booked, and its hash. */
+export interface StatementEntry {
+  seq: number
+  kind: 'commission' | 'reversal' | 'payout' | 'payout_canceled'
+  entry_id: number
+  /** Minor units: commissions positive, reversals and payouts negative, a payout's cancellation positive. */
+  amount_cents: number | null
+  currency: string | null
+  created_at: string | null
+  hash: string
+}
+
+export interface Statement {
+  version: 1
+  program_id: number
+  partner_id: number
+  month: string
+  made_at: string
+  count: number
+  head: string
+  entries: StatementEntry[]
+  public_key: { kty: 'OKP'; crv: 'Ed25519'; x: string }
+  signature: string
+}
+
+/** The text an entry's hash is the SHA-256 of (hex): its fields and the previous entry's hash. */
+export function entryText(
+  statement: Pick<Statement, 'program_id' | 'partner_id'>,
+  entry: Omit<StatementEntry, 'hash'>,
+  previous: string,
+): string {
+  return [
+    'svc-ledger-v1',
+    statement.program_id,
+    statement.partner_id,
+    entry.seq,
+    entry.kind,
+    entry.entry_id,
+    entry.amount_cents,
+    entry.currency,
+    entry.created_at,
+    previous,
+  ].join('|')
+}
+
+/** The text a statement's Ed25519 signature is made over: the chain's head covers every entry. */
+export function statementText(statement: Pick<Statement, 'program_id' | 'partner_id' | 'month' | 'made_at' | 'count' | 'head'>): string {
+  return [
+    'svc-statement-v1',
+    statement.program_id,
+    statement.partner_id,
+    statement.month,
+    statement.made_at,
+    statement.count,
+    statement.head,
+  ].join('|')
+}
+
+/**
+ * How far before an earlier statement's made_at a new entry may be dated without being called
+ * inserted: a sale stamped just before a statement was made can commit just after it.
+ */
+export const INSERTED_SLACK_MS = 60_000
+
+export type Verdict = { ok: true; entries: number; head: string } | { ok: false; problem: string }
+
+const hex = (bytes: ArrayBuffer) => [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, '0')).join('')
+const sha256 = async (text: string) => hex(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)))
+const base64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt(0))
+
+const label = (e: StatementEntry) => `entry ${e.seq} (${e.kind} ${e.entry_id})`
+
+/** A statement file's content: the bare statement, or the operator API's envelope around it. */
+export function statementOf(value: unknown): Statement | null {
+  const inner = value && typeof value === 'object' && 'data' in value ? (value as { data: unknown }).data : value
+  if (!inner || typeof inner !== 'object') return null
+  const s = inner as Statement
+  return Array.isArray(s.entries) && typeof s.signature === 'string' && typeof s.head === 'string' ? s : null
+}
+
+/**
+ * Checks a statement: each entry's hash against its fields and the previous hash, the head and
+ * count, and the signature with the key the statement carries. With `previous` (an earlier
+ * statement of the same partner), also that it was signed with the same key and that this one
+ * extends it unchanged. Answers the first problem found, in words naming the entry.
+ */
+export async function verifyStatement(statement: Statement, previous?: Statement): Promise<Verdict> {
+  let last = GENESIS
+  for (const [i, entry] of statement.entries.entries()) {
+    if (entry.seq !== i + 1) return { ok: false, problem: `${label(entry)} is out of place: an entry before it was removed or inserted` }
+    const { hash, ...fields } = entry
+    if ((await sha256(entryText(statement, fields, last))) !== hash)
+      return { ok: false, problem: `${label(entry)} does not match its hash: it was changed, or an entry before it was` }
+    last = hash
+  }
+  if (last !== statement.head || statement.count !== statement.entries.length)
+    return { ok: false, problem: 'the head or count does not match the entries: the list was cut or extended' }
+  try {
+    const key = await crypto.subtle.importKey('jwk', { ...statement.public_key, ext: true }, { name: 'Ed25519' }, false, ['verify'])
+    const signed = await crypto.subtle.verify(
+      { name: 'Ed25519' },
+      key,
+      base64(statement.signature),
+      new TextEncoder().encode(statementText(statement)),
+    )
+    if (!signed) return { ok: false, problem: 'the signature does not verify with the key in the statement' }
+  } catch {
+    return { ok: false, problem: 'the signature or the key is malformed' }
+  }
+  if (previous) {
+    const earlier = await verifyStatement(previous)
+    if (!earlier.ok) return { ok: false, problem: `the earlier statement does not verify: ${earlier.problem}` }
+    if (previous.program_id !== statement.program_id || previous.partner_id !== statement.partner_id)
+      return { ok: false, problem: 'the two statements are of different partners' }
+    if (previous.public_key.x !== statement.public_key.x) return { ok: false, problem: 'the statements are signed with different keys' }
+    for (const old of previous.entries) {
+      const now = statement.entries[old.seq - 1]
+      if (!now) return { ok: false, problem: `${label(old)} of the earlier statement is missing from the later one` }
+      if (now.hash !== old.hash || now.kind !== old.kind || now.entry_id !== old.entry_id)
+        return { ok: false, problem: `${label(old)} differs from the earlier statement: it was changed or removed` }
+    }
+    // An entry the earlier statement should have listed, by its date, but did not: added later with a past date.
+    const made = Date.parse(previous.made_at)
+    for (const entry of statement.entries.slice(previous.entries.length)) {
+      if (entry.created_at !== null && Date.parse(entry.created_at) < made - INSERTED_SLACK_MS)
+        return {
+          ok: false,
+          problem: `${label(entry)} is dated before the earlier statement was made but is not in it: it was inserted in the past`,
+        }
+    }
+  }
+  return { ok: true, entries: statement.entries.length, head: statement.head }
+}

@@ -1,0 +1,84 @@
+import { createHash, createPrivateKey, createPublicKey, type KeyObject, sign } from 'node:crypto'
+import { entryText, GENESIS, type Statement, statementText } from '../client/statement.ts'
+import { statements as messages } from '../domain/messages.ts'
+import { iso } from '../domain/time.ts'
+import type { TrackingDeps } from './deps.ts'
+
+export type PublicKeyJwk = Statement['public_key']
+
+export type StatementAnswer = { kind: 'ok'; statement: Statement } | { kind: 'invalid'; message: string } | { kind: 'not_found' }
+
+// The key is read once per database: the settings row is written on first use and never changes.
+const keys = new WeakMap<object, { privateKey: KeyObject; jwk: PublicKeyJwk }>()
+
+/** The server's statement key (generated on first use, kept in the database: docs/ledger.md). */
+export function ledgerKey(deps: TrackingDeps): { privateKey: KeyObject; jwk: PublicKeyJwk } {
+  const known = keys.get(deps.database)
+  if (known) return known
+  const privateKey = createPrivateKey(deps.database.stores.settings.ledgerKeyPem())
+  const { x } = createPublicKey(privateKey).export({ format: 'jwk' }) as { x: string }
+  const key = { privateKey, jwk: { kty: 'OKP' as const, crv: 'Ed25519' as const, x } }
+  keys.set(deps.database, key)
+  return key
+}
+
+/** The first entry whose hash does not match what is stored now, named; null for an intact chain. */
+function firstBreak(statement: Pick<Statement, 'program_id' | 'partner_id' | 'entries'>): string | null {
+  let previous = GENESIS
+  for (const [i, { hash, ...fields }] of statement.entries.entries()) {
+    const text = entryText(statement, fields, previous)
+    if (fields.seq !== i + 1 || createHash('sha256').update(text).digest('hex') !== hash)
+      return `entry ${fields.seq} (${fields.kind} ${fields.entry_id})`
+    previous = hash
+  }
+  return null
+}
+
+const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/
+
+/**
+ * A partner's signed statement of `month` (UTC): every entry of their chain booked before the
+ * month's end, or before now for the current month, as stored (a broken chain is served as it
+ * is, never repaired, with a warning logged). 400 for a month that is not YYYY-MM or is in
+ * the future, 404 for an unknown partner.
+ */
+export function makeStatement(
+  deps: TrackingDeps & { log: (line: Record<string, unknown>) => void },
+  programId: number,
+  partnerId: number,
+  month: string,
+): StatementAnswer {
+  const parts = MONTH.exec(month)
+  if (!parts) return { kind: 'invalid', message: messages.month }
+  const now = deps.clock.now()
+  const start = Date.UTC(Number(parts[1]), Number(parts[2]) - 1, 1)
+  if (start > now) return { kind: 'invalid', message: messages.future }
+  const { stores } = deps.database
+  if (!stores.partners.find(programId, partnerId)) return { kind: 'not_found' }
+  // A past month ends at the next one's first instant; the current month at the moment it is made.
+  const end = Date.UTC(Number(parts[1]), Number(parts[2]), 1)
+  const madeAt = Math.min(end, now)
+  const entries = stores.chain.entries(partnerId, end <= now ? end : now + 1)
+  const unsigned = {
+    version: 1 as const,
+    program_id: programId,
+    partner_id: partnerId,
+    month,
+    made_at: iso(madeAt),
+    count: entries.length,
+    head: entries.at(-1)?.hash ?? GENESIS,
+    entries,
+  }
+  const key = ledgerKey(deps)
+  const signature = sign(null, Buffer.from(statementText(unsigned)), key.privateKey).toString('base64')
+  const broken = firstBreak(unsigned)
+  if (broken)
+    deps.log({
+      level: 'warn',
+      msg: 'ledger chain broken: a stored entry no longer matches its hash',
+      program_id: programId,
+      partner_id: partnerId,
+      entry: broken,
+    })
+  return { kind: 'ok', statement: { ...unsigned, public_key: key.jwk, signature } }
+}
