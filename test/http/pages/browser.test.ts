@@ -1,6 +1,7 @@
 // The dashboard and the partner portal in real Chromium (issue 13): sign-in by link, every page
 // without console errors or requests to another host, figures equal to the API's, the forms,
 // a payout run, the portal's isolation, and screenshots at 1280 and 390 px for review.
+import { verifyStatement } from '../../../src/client/statement.ts'
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
@@ -272,6 +273,13 @@ describeBrowser('dashboard and partner portal', () => {
     expect(await portal.page.textContent('main')).toContain('paid')
     expect(portal.errors).toEqual([])
     await shoot(portal.page, 'portal')
+    // The Statements panel's first link is this month's signed statement, and it verifies (docs/ledger.md).
+    const href = (await portal.page.getAttribute('#statements a', 'href'))!
+    expect(href).toMatch(/^\/partner\/statements\/\d{4}-\d{2}\.json$/)
+    // Fetched with the browser's own cookies (the link is a download: the page's CSP allows no fetch).
+    const statement = await (await partnerContext.request.get(new URL(href, portal.page.url()).href)).json()
+    expect(statement.partner_id).toBe(f.partnerId)
+    expect(await verifyStatement(statement)).toMatchObject({ ok: true })
     // The owner's pages are not the partner's: they lead back to the portal.
     await portal.page.goto(`${api.url}/dashboard/programs/${f.programId}`)
     expect(new URL(portal.page.url()).pathname).toBe('/partner')
