@@ -11,9 +11,11 @@ export interface StatementEntry {
   kind: 'commission' | 'reversal' | 'payout' | 'payout_canceled'
   entry_id: number
   /** Minor units: commissions positive, reversals and payouts negative, a payout's cancellation positive. */
-  amount_cents: number | null
-  currency: string | null
-  created_at: string | null
+  amount_cents: number
+  currency: string
+  created_at: string
+  /** Test data (never paid): covered by the hash, so a live entry cannot be turned into a test one. */
+  test_mode: boolean
   hash: string
 }
 
@@ -46,6 +48,7 @@ export function entryText(
     entry.amount_cents,
     entry.currency,
     entry.created_at,
+    entry.test_mode,
     previous,
   ].join('|')
 }
@@ -77,6 +80,34 @@ const base64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt
 
 const label = (e: StatementEntry) => `entry ${e.seq} (${e.kind} ${e.entry_id})`
 
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
+const KINDS = ['commission', 'reversal', 'payout', 'payout_canceled']
+const isInt = (v: unknown) => Number.isSafeInteger(v)
+
+/** What is wrong with a statement's shape (a field missing or of another type), or null. */
+function shapeProblem(s: Statement): string | null {
+  if (!isInt(s.program_id) || !isInt(s.partner_id) || !isInt(s.count) || typeof s.month !== 'string')
+    return 'the statement is malformed: program_id, partner_id, count or month is missing'
+  if (typeof s.made_at !== 'string' || !ISO.test(s.made_at)) return 'the statement is malformed: made_at is not an ISO 8601 UTC time'
+  if (!s.public_key || typeof s.public_key.x !== 'string') return 'the statement is malformed: public_key is missing'
+  for (const [i, e] of s.entries.entries()) {
+    const ok =
+      e !== null &&
+      typeof e === 'object' &&
+      isInt(e.seq) &&
+      KINDS.includes(e.kind) &&
+      isInt(e.entry_id) &&
+      isInt(e.amount_cents) &&
+      typeof e.currency === 'string' &&
+      typeof e.created_at === 'string' &&
+      ISO.test(e.created_at) &&
+      typeof e.test_mode === 'boolean' &&
+      typeof e.hash === 'string'
+    if (!ok) return `the statement is malformed: entry at position ${i + 1} lacks a field or has one of another type`
+  }
+  return null
+}
+
 /** A statement file's content: the bare statement, or the operator API's envelope around it. */
 export function statementOf(value: unknown): Statement | null {
   const inner = value && typeof value === 'object' && 'data' in value ? (value as { data: unknown }).data : value
@@ -92,6 +123,8 @@ export function statementOf(value: unknown): Statement | null {
  * extends it unchanged. Answers the first problem found, in words naming the entry.
  */
 export async function verifyStatement(statement: Statement, previous?: Statement): Promise<Verdict> {
+  const malformed = shapeProblem(statement) ?? (previous ? shapeProblem(previous) : null)
+  if (malformed) return { ok: false, problem: malformed }
   let last = GENESIS
   for (const [i, entry] of statement.entries.entries()) {
     if (entry.seq !== i + 1) return { ok: false, problem: `${label(entry)} is out of place: an entry before it was removed or inserted` }
@@ -129,7 +162,7 @@ export async function verifyStatement(statement: Statement, previous?: Statement
     // An entry the earlier statement should have listed, by its date, but did not: added later with a past date.
     const made = Date.parse(previous.made_at)
     for (const entry of statement.entries.slice(previous.entries.length)) {
-      if (entry.created_at !== null && Date.parse(entry.created_at) < made - INSERTED_SLACK_MS)
+      if (Date.parse(entry.created_at) < made - INSERTED_SLACK_MS)
         return {
           ok: false,
           problem: `${label(entry)} is dated before the earlier statement was made but is not in it: it was inserted in the past`,

@@ -56,25 +56,34 @@ export class ChainStore {
         ) ORDER BY seq DESC LIMIT 1`),
       // Every link of a partner booked before a time, with the entry's fields as stored now.
       entries: client.prepare(`SELECT * FROM (
-          SELECT chain_seq AS seq, kind, id AS entry_id, chain_hash AS hash, amount_cents, currency, created_at AS at
+          SELECT chain_seq AS seq, kind, id AS entry_id, chain_hash AS hash, amount_cents, currency, created_at AS at, test_mode
             FROM commissions WHERE partner_id = ?1 AND chain_seq IS NOT NULL AND created_at < ?2
           UNION ALL
-          SELECT chain_seq, 'payout', id, chain_hash, -amount_cents, currency, created_at
+          SELECT chain_seq, 'payout', id, chain_hash, -amount_cents, currency, created_at, 0
             FROM payouts WHERE partner_id = ?1 AND chain_seq IS NOT NULL AND created_at < ?2
           UNION ALL
-          SELECT cancel_seq, 'payout_canceled', id, cancel_hash, amount_cents, currency, canceled_at
+          SELECT cancel_seq, 'payout_canceled', id, cancel_hash, amount_cents, currency, canceled_at, 0
             FROM payouts WHERE partner_id = ?1 AND cancel_seq IS NOT NULL AND canceled_at < ?2
         ) ORDER BY seq`),
     }
   }
 
   /** Links an entry booked at `at` (its row written already) to the end of its partner's chain. */
-  append(programId: number, partnerId: number, kind: Kind, entryId: number, amountCents: number, currency: string, at: number): void {
+  append(
+    programId: number,
+    partnerId: number,
+    kind: Kind,
+    entryId: number,
+    amountCents: number,
+    currency: string,
+    at: number,
+    testMode: boolean,
+  ): void {
     const head = this.heads.get(partnerId) ?? this.storedHead(partnerId)
     const seq = (head?.seq ?? 0) + 1
     const text = entryText(
       { program_id: programId, partner_id: partnerId },
-      { seq, kind, entry_id: entryId, amount_cents: amountCents, currency, created_at: iso(at) },
+      { seq, kind, entry_id: entryId, amount_cents: amountCents, currency, created_at: iso(at), test_mode: testMode },
       head?.hash ?? GENESIS,
     )
     const hash = createHash('sha256').update(text).digest('hex')
@@ -106,6 +115,7 @@ export class ChainStore {
       amount_cents: number
       currency: string
       at: number
+      test_mode: number
     }[]
     return rows.map((r) => ({
       seq: r.seq,
@@ -114,6 +124,7 @@ export class ChainStore {
       amount_cents: r.amount_cents,
       currency: r.currency,
       created_at: iso(r.at),
+      test_mode: r.test_mode === 1,
       hash: r.hash,
     }))
   }
@@ -129,12 +140,12 @@ export class ChainStore {
     const { client } = this.connection
     const missing = client
       .prepare(`SELECT * FROM (
-          SELECT program_id, partner_id, kind, id AS entry_id, amount_cents, currency, created_at AS at, 0 AS side
+          SELECT program_id, partner_id, kind, id AS entry_id, amount_cents, currency, created_at AS at, test_mode, 0 AS side
             FROM commissions WHERE chain_seq IS NULL
           UNION ALL
-          SELECT program_id, partner_id, 'payout', id, -amount_cents, currency, created_at, 1 FROM payouts WHERE chain_seq IS NULL
+          SELECT program_id, partner_id, 'payout', id, -amount_cents, currency, created_at, 0, 1 FROM payouts WHERE chain_seq IS NULL
           UNION ALL
-          SELECT program_id, partner_id, 'payout_canceled', id, amount_cents, currency, canceled_at, 2
+          SELECT program_id, partner_id, 'payout_canceled', id, amount_cents, currency, canceled_at, 0, 2
             FROM payouts WHERE canceled_at IS NOT NULL AND cancel_seq IS NULL
         ) ORDER BY side, entry_id`)
       .all() as {
@@ -145,6 +156,7 @@ export class ChainStore {
       amount_cents: number
       currency: string
       at: number
+      test_mode: number
       side: number
     }[]
     // Each kind in id order, merged by time: a commission never gets a lower seq than an earlier id's.
@@ -157,7 +169,7 @@ export class ChainStore {
         if (e && (pick < 0 || e.at < sides[pick]![next[pick]!]!.at)) pick = side
       }
       const e = sides[pick]![next[pick]!++]!
-      this.append(e.program_id, e.partner_id, e.kind, e.entry_id, e.amount_cents, e.currency, e.at)
+      this.append(e.program_id, e.partner_id, e.kind, e.entry_id, e.amount_cents, e.currency, e.at, e.test_mode === 1)
     }
     this.touched.clear()
     return missing.length

@@ -275,7 +275,7 @@ export class PayoutStore {
         .get()
       for (const ledgerEntryId of plan.entryIds) this.insertEntry.run({ payoutId: payout.id, ledgerEntryId })
       this.moveBalances(payout.id, '', 'pending')
-      this.chain.append(programId, plan.partnerId, 'payout', payout.id, -plan.amountCents, plan.currency, now)
+      this.chain.append(programId, plan.partnerId, 'payout', payout.id, -plan.amountCents, plan.currency, now, false)
       return payout
     })
   }
@@ -353,7 +353,7 @@ export class PayoutStore {
     if (!payout) return { kind: 'not_found' }
     if (payout.status === 'canceled') return { kind: 'ok', payout }
     if (payout.status === 'paid') return { kind: 'conflict', payout }
-    this.chain.append(payout.programId, payout.partnerId, 'payout_canceled', payoutId, payout.amountCents, payout.currency, now)
+    this.chain.append(payout.programId, payout.partnerId, 'payout_canceled', payoutId, payout.amountCents, payout.currency, now, false)
     return { kind: 'ok', payout: this.setStatus(payoutId, { status: 'canceled', canceledAt: now }) }
   }
 

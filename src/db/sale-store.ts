@@ -163,7 +163,16 @@ export class SaleStore {
       entry.createdAt,
     ) as { id: number }
     // The entry's link in the partner's hash chain commits with it (docs/ledger.md).
-    this.chain.append(entry.programId, entry.partnerId, entry.kind, row.id, entry.amountCents, entry.currency, entry.createdAt)
+    this.chain.append(
+      entry.programId,
+      entry.partnerId,
+      entry.kind,
+      row.id,
+      entry.amountCents,
+      entry.currency,
+      entry.createdAt,
+      entry.testMode,
+    )
     return row.id
   }
 

@@ -49,16 +49,16 @@ export function makeStatement(
   month: string,
 ): StatementAnswer {
   const parts = MONTH.exec(month)
-  if (!parts) return { kind: 'invalid', message: messages.month }
+  if (!parts || Number(parts[1]) < 1970) return { kind: 'invalid', message: messages.month }
   const now = deps.clock.now()
   const start = Date.UTC(Number(parts[1]), Number(parts[2]) - 1, 1)
   if (start > now) return { kind: 'invalid', message: messages.future }
   const { stores } = deps.database
   if (!stores.partners.find(programId, partnerId)) return { kind: 'not_found' }
-  // A past month ends at the next one's first instant; the current month at the moment it is made.
-  const end = Date.UTC(Number(parts[1]), Number(parts[2]), 1)
-  const madeAt = Math.min(end, now)
-  const entries = stores.chain.entries(partnerId, end <= now ? end : now + 1)
+  // A past month ends at its last millisecond; the current month at the moment it is made. The
+  // entries booked at or before made_at are listed.
+  const madeAt = Math.min(Date.UTC(Number(parts[1]), Number(parts[2]), 1) - 1, now)
+  const entries = stores.chain.entries(partnerId, madeAt + 1)
   const unsigned = {
     version: 1 as const,
     program_id: programId,

@@ -8,7 +8,7 @@ import { seeOther } from './layout.ts'
 import { signedIn } from './session.ts'
 
 const json = (value: unknown, name?: string) =>
-  new Response(JSON.stringify(value, null, 2), {
+  new Response(JSON.stringify(value), {
     headers: {
       'content-type': 'application/json; charset=utf-8',
       'cache-control': 'no-store',

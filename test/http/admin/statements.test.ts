@@ -127,7 +127,7 @@ describe('statements', () => {
 
   test('400 for a month that is not YYYY-MM or is in the future, 404 for an unknown partner', async () => {
     const { f } = await partnerWithSales(0)
-    for (const bad of ['2026-13', '2026-1', '26-06', 'june', '2026-06-01']) {
+    for (const bad of ['2026-13', '2026-1', '26-06', 'june', '2026-06-01', '0050-01', '1969-12']) {
       const reply = await api.admin('GET', `/programs/${f.programId}/partners/${f.partnerId}/statements/${bad}`)
       expect(reply.status).toBe(400)
       expect(reply.body).toEqual({
@@ -186,6 +186,16 @@ describe('svc verify catches a dishonest operator', () => {
     expect((await verify(after, before)).code).toBe(1)
     // The server serves what is stored and logs the break (never repairs or hides it).
     expect(api.warnings.some((w) => w.msg === 'ledger chain broken: a stored entry no longer matches its hash')).toBe(true)
+  })
+
+  test('a live commission turned into test data (never paid) no longer matches its hash', async () => {
+    const { f } = await partnerWithSales(2)
+    const before = await statementOf(f, month(api.clock.now()))
+    const [first] = commissionIds(f)
+    db().prepare('UPDATE commissions SET test_mode = 1 WHERE id = ?').run(first!)
+    const after = await verify(await statementOf(f, month(api.clock.now())), before)
+    expect(after.code).toBe(1)
+    expect(after.stderr).toContain(`entry 1 (commission ${first}) does not match its hash`)
   })
 
   test('an entry deleted: the entries after it are out of place', async () => {
@@ -285,6 +295,19 @@ describe('svc verify catches a dishonest operator', () => {
     expect(notStatement.code).toBe(2)
     expect(notStatement.stderr).toContain('is not a statement')
     expect((await runCli(['verify'], home.env)).code).toBe(2)
+    // Fields missing or of another type: a verdict naming the place, never a crash.
+    const { f: g } = await partnerWithSales(1)
+    const good = await statementOf(g, month(api.clock.now()))
+    for (const broken of [
+      { ...good, entries: [null] },
+      { ...good, entries: [{ ...good.entries[0], created_at: null }] },
+      { ...good, entries: [{ ...good.entries[0], amount_cents: '1000' }] },
+      { ...good, made_at: 'yesterday' },
+    ]) {
+      const reply = await verify(broken)
+      expect(reply.code).toBe(1)
+      expect(reply.stderr).toContain('the statement is malformed')
+    }
     const { f } = await partnerWithSales(1)
     const s = await statementOf(f, month(api.clock.now()))
     const json = await runCli(['verify', save(s), '--json'], home.env)
