@@ -8,6 +8,8 @@ export type LoadOptions = SvcInitOptions & {
   /** {base_url} of the service; the script is `${baseUrl}/tracker.js`. */
   baseUrl: string
   programId: number
+  /** Consent mode: nothing is sent and no cookie written until `svc.consent(true)` (data-svc-consent="required"). */
+  consentRequired?: boolean
 }
 
 declare global {
@@ -39,6 +41,7 @@ export function loadSvc(options: LoadOptions): Promise<SvcApi> {
     script.src = baseUrl.slice(0, endWithoutSlashes(baseUrl)) + '/tracker.js'
     script.async = true
     script.dataset.svcProgramId = String(programId)
+    if (options.consentRequired) script.dataset.svcConsent = 'required'
     script.onload = () => (isLoaded(window.svc) ? resolve(window.svc) : reject(new Error('[svc] tracker did not start')))
     script.onerror = () => {
       loading = null // a later call may try again, e.g. after a network blip

@@ -22,6 +22,12 @@ export type SvcApi = {
   signup(customerId: string, email?: string): Promise<unknown>
   /** Merges options; call before the click answers for cookieDomain to apply to it. */
   init(options: SvcInitOptions): void
+  /**
+   * Consent mode (`data-svc-consent="required"` on the script tag): true lets the tracker record
+   * this page view's click and write its cookie; false deletes the cookie and stops tracking.
+   * Without the attribute the tracker needs no consent call.
+   */
+  consent(granted: boolean): void
 }
 
 /** What the README stub snippet leaves on `window.svc` before the script loads. */

@@ -1,4 +1,4 @@
-// The browser tracker served at GET /tracker.js. Budget: 800 bytes gzipped (see
+// The browser tracker served at GET /tracker.js. Budget: 850 bytes gzipped (see
 // test/tracker/size.test.ts), so the code favours short constructs over helpers.
 import type { SvcApi, SvcInitOptions, SvcStub } from './api.ts'
 
@@ -20,7 +20,37 @@ type Answer = Record<string, any> | null
     // A second copy of the script must not send a second click; a stub (it has a queue) is replaced.
     if (prev.getClickId && !prev.q) return
     const script = d.currentScript as HTMLScriptElement
-    const start = Promise.resolve()
+    // The cookie goes on the widest domain the browser accepts, tried from the registrable-looking
+    // end inwards, else host-only, until it reads back as `id`. Browsers refuse public suffixes,
+    // so no suffix list is shipped; single labels (localhost, a bare TLD) and IP hosts get a
+    // host-only cookie, and cookieDomain, when given, is the only domain tried. put('', 0)
+    // deletes it from every one of them ('' never reads back: an empty value is no cookie).
+    const put = (id: string, age: number) => {
+      for (
+        let labels = L.hostname.split('.'),
+          i: number = opts.cookieDomain || /^[\d.]+$|:/.test(L.hostname) ? -1 : labels.length - 2,
+          domain: string | undefined;
+        i >= -1 && read() != id;
+        i--
+      ) {
+        domain = i < 0 ? opts.cookieDomain : labels.slice(i).join('.')
+        // Values go in unencoded: click ids are URL-safe tokens issued by the server.
+        try {
+          d.cookie =
+            'svc_click_id=' +
+            id +
+            ';path=/;samesite=lax;max-age=' +
+            age +
+            (domain ? ';domain=' + domain : '') +
+            (L.protocol > 'https' ? ';secure' : '') // "https:" only
+        } catch {}
+      }
+    }
+    // Consent mode (data-svc-consent="required", any value): nothing is sent and no cookie written until
+    // consent(true); `start` waits for it. consent(false) deletes the cookie and stops for good.
+    let allow: () => void
+    let off: any
+    const start = new Promise<void>((r) => ((allow = r), script.dataset.svcConsent || r()))
     // The svc_click_id cookie, or undefined. document.cookie throws in sandboxed frames and is
     // silently ignored when the user blocks cookies; both end as "no cookie", never as an exception.
     const read = () => {
@@ -36,7 +66,7 @@ type Answer = Record<string, any> | null
     const post = (path: string, body: object, keepalive?: boolean): Promise<Answer> =>
       start
         .then(() => fetch(new URL('api/v1/track/' + path, script.src), { method: 'POST', body: JSON.stringify(body), keepalive }))
-        .then((r) => r.json().then((json) => (r.ok ? json : log('error', path, r.status, (json.error || json).message))))
+        .then((r: any) => r.json().then((json: any) => (r.ok ? json : log('error', path, r.status, (json.error || json).message))))
         .catch((e) => log('error', path, e))
 
     // The click starts a microtask later, so init calls made right after the script (queued
@@ -46,32 +76,10 @@ type Answer = Record<string, any> | null
       return (
         /[?&]aff=[^&]/.test(L.search) &&
         post('click', { affiliate_url: L.href, click_id: existing }).then((res) => {
-          const id = res?.click_id
+          const id = !off && res?.click_id
           // First click wins: the server repeats a known id and the cookie keeps its expiry.
           if (!id || id == existing) return
-          // The cookie goes on the widest domain the browser accepts, tried from the
-          // registrable-looking end inwards, else host-only. Browsers refuse public suffixes, so
-          // no suffix list is shipped; single labels (localhost, a bare TLD) and IP hosts get a
-          // host-only cookie, and cookieDomain, when given, is the only domain tried.
-          const labels = L.hostname.split('.')
-          const age = Math.min(res!.cookie_window_days, 400) * 86400
-          for (
-            let i: number = opts.cookieDomain || /^[\d.]+$|:/.test(L.hostname) ? -1 : labels.length - 2, domain: string | undefined;
-            i >= -1 && read() != id;
-            i--
-          ) {
-            domain = i < 0 ? opts.cookieDomain : labels.slice(i).join('.')
-            // Values go in unencoded: click ids are URL-safe tokens issued by the server.
-            try {
-              d.cookie =
-                'svc_click_id=' +
-                id +
-                ';path=/;samesite=lax;max-age=' +
-                age +
-                (domain ? ';domain=' + domain : '') +
-                (L.protocol > 'https' ? ';secure' : '') // "https:" only
-            } catch {}
-          }
+          put(id, Math.min(res!.cookie_window_days, 400) * 86400)
           read() == id ? log('info', 'click', id) : log('warn', 'cookies blocked')
         })
       )
@@ -81,7 +89,12 @@ type Answer = Record<string, any> | null
       init(o) {
         Object.assign(opts, o)
       },
-      signup: (customerId, email) => ready.then(() => post('lead', { click_id: read(), customer_key: customerId, email }, true)),
+      signup: (customerId, email) =>
+        ready.then(() => (off ? null : post('lead', { click_id: read(), customer_key: customerId, email }, true))),
+      // Withdrawn before it was ever given, nothing was sent and nothing will be.
+      consent(granted) {
+        granted ? allow() : (put('', 0), (off = 1))
+      },
     }
     w.svc = api
     // apply takes the stub's `arguments` objects as they are, and anything not array-like as no arguments.
