@@ -1,4 +1,5 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm'
+import type { CommissionType } from '../domain/commission.ts'
 import type { Catalog } from './catalog.ts'
 import { hashSecret, newToken, type KeyMatch } from './credentials.ts'
 import { uniqueViolation, type Taken } from './errors.ts'
@@ -155,7 +156,15 @@ export class ProgramStore {
   }
 
   /** Adds a partner to a program; returns its id. */
-  createPartner(values: { programId: number; name?: string; email?: string; createdAt: number }): number {
+  createPartner(values: {
+    programId: number
+    name?: string
+    email?: string
+    commissionType?: CommissionType | null
+    commissionRate?: number | null
+    recurringMonths?: number | null
+    createdAt: number
+  }): number {
     return this.connection.db.insert(partners).values(values).returning({ id: partners.id }).get().id
   }
 

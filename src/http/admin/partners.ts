@@ -56,13 +56,33 @@ export function partnerAdminRoutes(deps: Deps) {
         const programId = idParam(params.id, 'Program')
         const input = checkCreate(body)
         const partnerId = await writer.run(() => {
-          if (!stores.lists.programExists(programId)) throw new HttpError(404, 'Program not found')
-          return stores.programs.createPartner({ programId, name: input.name, email: input.email, createdAt: deps.clock.now() })
+          const program = stores.programs.findProgram(programId)
+          if (!program) throw new HttpError(404, 'Program not found')
+          const rate = input.commission_rate ?? null
+          if (rate !== null && !rateFits(input.commission_type ?? program.commissionType, rate)) throw new HttpError(400, money.percentRate)
+          return stores.programs.createPartner({
+            programId,
+            name: input.name,
+            email: input.email,
+            commissionType: input.commission_type ?? null,
+            commissionRate: rate,
+            recurringMonths: input.recurring_months ?? null,
+            createdAt: deps.clock.now(),
+          })
         })
         set.status = 201
         return ok({ partner_id: partnerId })
       },
-      { detail: doc('Add a partner to a program (status active)', 'operator', { security: 'adminToken', body: CreatePartner }) },
+      {
+        detail: doc(
+          "Add a partner to a program (status active), with its own terms when given (null or absent: the program's)",
+          'operator',
+          {
+            security: 'adminToken',
+            body: CreatePartner,
+          },
+        ),
+      },
     )
     .patch(
       PATH,

@@ -77,19 +77,12 @@ export const Rotation = t.Object({
   }),
 })
 
-export const CreatePartner = t.Object({
-  name: t.Optional(t.String({ maxLength: 200, error: 'name must be a string' })),
-  email: t.Optional(t.String({ format: 'email', maxLength: 254, error: 'email must be an email address' })),
-})
-
 const commissionTypeOrNull = t.Union([...COMMISSION_TYPES.map((v) => t.Literal(v)), t.Null()], {
   error: `commission_type must be one of: ${COMMISSION_TYPES.join(', ')}, or null for the program's`,
 })
 
-/** PATCH a partner (docs/decisions.md, First run): null puts a term back to the program's. */
-export const UpdatePartner = t.Object({
-  name: t.Optional(t.Union([t.String({ maxLength: 200 }), t.Null()], { error: 'name must be a string of at most 200 characters' })),
-  email: t.Optional(t.Union([t.String({ format: 'email', maxLength: 254 }), t.Null()], { error: 'email must be an email address' })),
+/** A partner's own terms (docs/decisions.md, Attribution without the cookie): null is the program's. */
+const partnerTerms = {
   commission_type: t.Optional(commissionTypeOrNull),
   commission_rate: t.Optional(
     t.Union([t.Number({ exclusiveMinimum: 0, maximum: 1e9 }), t.Null()], {
@@ -101,6 +94,19 @@ export const UpdatePartner = t.Object({
       error: 'recurring_months must be a whole number from 1 to 1200, or null for no limit',
     }),
   ),
+}
+
+export const CreatePartner = t.Object({
+  name: t.Optional(t.String({ maxLength: 200, error: 'name must be a string' })),
+  email: t.Optional(t.String({ format: 'email', maxLength: 254, error: 'email must be an email address' })),
+  ...partnerTerms,
+})
+
+/** PATCH a partner (docs/decisions.md, First run): null puts a term back to the program's. */
+export const UpdatePartner = t.Object({
+  name: t.Optional(t.Union([t.String({ maxLength: 200 }), t.Null()], { error: 'name must be a string of at most 200 characters' })),
+  email: t.Optional(t.Union([t.String({ format: 'email', maxLength: 254 }), t.Null()], { error: 'email must be an email address' })),
+  ...partnerTerms,
   payout_method: t.Optional(t.Union([t.Literal('paypal'), t.Literal('bank'), t.Null()], { error: 'payout_method must be paypal or bank' })),
   payout_details: t.Optional(
     t.Union([t.String({ maxLength: 1000 }), t.Null()], { error: 'payout_details must be a string of at most 1000 characters' }),

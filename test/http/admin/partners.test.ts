@@ -232,6 +232,38 @@ describe("a partner's own terms and recurring_months", () => {
     expect(again.body.data.commission.amount_cents).toBe(1000)
   })
 
+  test('POST takes the same terms: a partner created with its own rate is paid by it; a bad one is 400 and creates nothing', async () => {
+    const f = await api.setupProgram({ commission_type: 'percent', commission_rate: 10 })
+    const created = await api.admin('POST', `/programs/${f.programId}/partners`, {
+      name: 'Own terms',
+      commission_type: 'fixed',
+      commission_rate: 7,
+      recurring_months: 3,
+    })
+    expect(created.status).toBe(201)
+    const id = created.body.data.partner_id
+    const shown = await api.admin('GET', `/programs/${f.programId}/partners?q=Own%20terms`)
+    expect(shown.body.data[0]).toMatchObject({ partner_id: id, commission_type: 'fixed', commission_rate: 7, recurring_months: 3 })
+    const short = unique('own')
+    await api.admin('POST', `/programs/${f.programId}/links`, { partner_id: id, short_link: short })
+    const buyer = unique('buyer')
+    await k.customer({ ...f, partnerId: id, shortLink: short }, buyer)
+    const sale = await k.sale(f, { transaction_id: unique('txn'), customer_key: buyer, amount_cents: 10000 })
+    expect(sale.body.data.commission).toMatchObject({ partner_id: id, amount_cents: 700 })
+    const before = (await api.admin('GET', `/programs/${f.programId}/partners`)).body.data.length
+    expectError(
+      await api.admin('POST', `/programs/${f.programId}/partners`, { name: 'Too much', commission_rate: 150 }),
+      400,
+      'commission_rate must be at most 100 for the percent and recurring_percent types',
+    )
+    expectError(
+      await api.admin('POST', `/programs/${f.programId}/partners`, { commission_type: 'weekly' }),
+      400,
+      "commission_type must be one of: percent, fixed, recurring_percent, recurring_fixed, or null for the program's",
+    )
+    expect((await api.admin('GET', `/programs/${f.programId}/partners`)).body.data.length).toBe(before)
+  })
+
   test('a recurring commission stops recurring_months after the first sale (program, or the partner over it)', async () => {
     const f = await api.setupProgram({ commission_type: 'recurring_percent', commission_rate: 10, recurring_months: 1 })
     expect((await api.admin('GET', `/programs/${f.programId}`)).body.data[0].recurring_months).toBe(1)
