@@ -45,6 +45,8 @@ export type TrackSaleInput = {
   livemode?: boolean
   /** The click id, for a customer the service has not seen at signup. */
   clickId?: string | null
+  /** A partner's coupon code the customer used (any case): attributes a customer who has no partner yet. */
+  couponCode?: string | null
 }
 
 export type TrackRefundInput = {
@@ -90,6 +92,7 @@ export class Svc {
       provider_payment_id: input.providerPaymentId,
       livemode: input.livemode,
       click_id: input.clickId ?? undefined,
+      coupon_code: input.couponCode ?? undefined,
     })
     if (result.ok || result.status !== 409) return result
     const saleId = result.error.details?.sale_id

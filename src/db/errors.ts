@@ -4,7 +4,7 @@
  */
 
 /** The UNIQUE columns a caller may collide on, named as the API names them. */
-export type UniqueColumn = 'short_link' | 'stripe_account_id' | 'transaction_id' | 'event_id'
+export type UniqueColumn = 'short_link' | 'stripe_account_id' | 'transaction_id' | 'event_id' | 'code'
 
 /** A write refused because a UNIQUE column already holds the value. */
 export interface Taken {
@@ -17,6 +17,8 @@ const columns: Record<string, UniqueColumn> = {
   'programs.stripe_account_id': 'stripe_account_id',
   'sales.transaction_id': 'transaction_id',
   'processor_events.event_id': 'event_id',
+  // coupons_program_code (program_id, code_key): SQLite names its first column.
+  'coupons.program_id': 'code',
 }
 
 /**

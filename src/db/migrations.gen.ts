@@ -67,5 +67,9 @@ export const migrations: { tag: string; sql: string }[] = [
   {
     "tag": "0016_ledger_chain",
     "sql": "ALTER TABLE `commissions` ADD `chain_seq` integer;--> statement-breakpoint\nALTER TABLE `commissions` ADD `chain_hash` text;--> statement-breakpoint\nALTER TABLE `payouts` ADD `chain_seq` integer;--> statement-breakpoint\nALTER TABLE `payouts` ADD `chain_hash` text;--> statement-breakpoint\nALTER TABLE `payouts` ADD `cancel_seq` integer;--> statement-breakpoint\nALTER TABLE `payouts` ADD `cancel_hash` text;"
+  },
+  {
+    "tag": "0017_coupons",
+    "sql": "CREATE TABLE `coupons` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`program_id` integer NOT NULL,\n\t`partner_id` integer NOT NULL,\n\t`code` text NOT NULL,\n\t`code_key` text NOT NULL,\n\t`stripe_promotion_code` text,\n\t`created_at` integer NOT NULL,\n\tFOREIGN KEY (`program_id`) REFERENCES `programs`(`id`) ON UPDATE no action ON DELETE no action,\n\tFOREIGN KEY (`partner_id`) REFERENCES `partners`(`id`) ON UPDATE no action ON DELETE no action\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX `coupons_program_code` ON `coupons` (`program_id`,`code_key`);--> statement-breakpoint\nCREATE INDEX `coupons_program_promotion` ON `coupons` (`program_id`,`stripe_promotion_code`);--> statement-breakpoint\nCREATE INDEX `coupons_partner` ON `coupons` (`partner_id`);"
   }
 ]

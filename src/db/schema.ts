@@ -667,3 +667,31 @@ export const webhookDeliveries = sqliteTable(
     index('webhook_deliveries_due').on(t.status, t.nextAttemptAt),
   ],
 )
+
+/**
+ * A partner's coupon codes (docs/decisions.md, Attribution without the cookie): a sale naming one
+ * (coupon_code, or a Stripe promotion code) attributes a customer that has no partner yet.
+ * `codeKey` is the code in lower case: codes are unique per program and matched without case.
+ */
+export const coupons = sqliteTable(
+  'coupons',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    programId: integer('program_id')
+      .notNull()
+      .references(() => programs.id),
+    partnerId: integer('partner_id')
+      .notNull()
+      .references(() => partners.id),
+    code: text('code').notNull(),
+    codeKey: text('code_key').notNull(),
+    stripePromotionCode: text('stripe_promotion_code'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('coupons_program_code').on(t.programId, t.codeKey),
+    index('coupons_program_promotion').on(t.programId, t.stripePromotionCode),
+    index('coupons_partner').on(t.partnerId),
+  ],
+)
+export type Coupon = typeof coupons.$inferSelect

@@ -3,6 +3,7 @@ import { Catalog } from './catalog.ts'
 import { ChainStore } from './chain-store.ts'
 import { CliStore } from './cli-store.ts'
 import { CountStore } from './count-store.ts'
+import { CouponStore } from './coupon-store.ts'
 import { DashboardStore } from './dashboard-store.ts'
 import { EmailStore } from './email-store.ts'
 import { ListStore } from './list-store.ts'
@@ -31,6 +32,7 @@ export function createStores(connection: Connection, options: OpenOptions = {}) 
     chain,
     cli: new CliStore(connection, catalog),
     counts: new CountStore(connection),
+    coupons: new CouponStore(connection),
     dashboard: new DashboardStore(connection, catalog, programs),
     emails: new EmailStore(connection),
     events: new ProcessorEventStore(connection),

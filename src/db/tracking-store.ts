@@ -1,4 +1,4 @@
-import { and, eq, ne, sql } from 'drizzle-orm'
+import { and, eq, isNull, ne, sql } from 'drizzle-orm'
 import { CLICK_ID_LENGTH, ClickIds, MAX_CLICK_ROW } from '../domain/click-id.ts'
 import type { FirstClick } from '../domain/lead.ts'
 import type { SaleCustomer } from '../domain/attribution.ts'
@@ -318,6 +318,32 @@ export class TrackingStore {
       })
       .returning({ id: customers.id })
       .get().id
+  }
+
+  /** A customer attributed by a coupon (no click): converted by the sale that named it. */
+  insertCouponCustomer(c: { programId: number; customerKey: string | null; partnerId: number; testMode: boolean; now: number }): number {
+    return this.connection.db
+      .insert(customers)
+      .values({
+        programId: c.programId,
+        customerKey: c.customerKey,
+        status: 'converted',
+        testMode: c.testMode,
+        partnerId: c.partnerId,
+        convertedAt: c.now,
+        createdAt: c.now,
+      })
+      .returning({ id: customers.id })
+      .get().id
+  }
+
+  /** Gives a customer without a partner the partner of the coupon its sale named. */
+  assignPartner(customerId: number, partnerId: number): void {
+    this.connection.db
+      .update(customers)
+      .set({ partnerId })
+      .where(and(eq(customers.id, customerId), isNull(customers.partnerId)))
+      .run()
   }
 
   /** Settles a provisional lead: it becomes `status`, keeps customer_key and email, and counts from now. */

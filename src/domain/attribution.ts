@@ -24,10 +24,15 @@ export interface SaleCustomer {
   testMode: boolean
 }
 
-/** What the store resolved from customer_key and click_id, in that order. */
+/**
+ * What the store resolved from customer_key and click_id, in that order; 'coupon' when the sale
+ * named an active partner's coupon and the customer has no partner yet (none, or none found: it
+ * is created for its customer_key).
+ */
 export type SaleFacts =
   | { kind: 'customer'; customer: SaleCustomer; resolvedBy: 'customer_key' | 'click_id' }
   | { kind: 'click'; click: FirstClick }
+  | { kind: 'coupon'; customer: SaleCustomer | null; code: string; partnerId: number }
   | { kind: 'foreign' }
   | { kind: 'unknown' }
 
@@ -67,6 +72,8 @@ export interface SaleTerms {
   currency: string
   /** Epoch ms of the payment (occurred_at, or the request time). */
   occurredAt: number
+  /** The coupon the sale named, as stored, when it matched one but the customer's partner stands. */
+  couponCode?: string | null
 }
 
 export type Attribution = Record<string, unknown>
@@ -99,24 +106,40 @@ export function decideSale(facts: SaleFacts, program: ProgramTerms, sale: SaleTe
   const customer: SaleCustomer =
     facts.kind === 'customer'
       ? facts.customer
-      : {
-          id: 0,
-          status: 'converted',
-          partnerId: facts.click.partnerId,
-          partnerProgramId: program.id,
-          clickId: facts.click.clickId,
-          linkId: facts.click.linkId,
-          clickedAt: facts.click.createdAt,
-          leadAt: null,
-          convertedAt: null,
-          testMode: facts.click.testMode,
-        }
-  const resolvedBy = facts.kind === 'customer' ? facts.resolvedBy : 'click_id'
+      : facts.kind === 'coupon'
+        ? {
+            ...(facts.customer ?? { id: 0, status: 'converted', clickId: null, leadAt: null, convertedAt: null, testMode: false }),
+            partnerId: facts.partnerId,
+            partnerProgramId: program.id,
+            linkId: null,
+            clickedAt: null,
+          }
+        : {
+            id: 0,
+            status: 'converted',
+            partnerId: facts.click.partnerId,
+            partnerProgramId: program.id,
+            clickId: facts.click.clickId,
+            linkId: facts.click.linkId,
+            clickedAt: facts.click.createdAt,
+            leadAt: null,
+            convertedAt: null,
+            testMode: facts.click.testMode,
+          }
+  const resolvedBy = facts.kind === 'customer' ? facts.resolvedBy : facts.kind === 'coupon' ? 'coupon_code' : 'click_id'
+  // Which source decided the partner: a coupon, a lead (a signup tied to the click), or the click itself.
+  const source = facts.kind === 'coupon' ? 'coupon' : customer.leadAt !== null ? 'lead' : 'click'
+  const coupon =
+    facts.kind === 'coupon'
+      ? { coupon_code: facts.code }
+      : sale.couponCode
+        ? { coupon_code: sale.couponCode, coupon: 'recorded: the first attribution stands' }
+        : {}
   if (customer.partnerId === null) {
     return {
       ok: true,
       attributed: false,
-      attribution: { rule: 'unattributed', reason: 'customer has no partner', resolved_by: resolvedBy },
+      attribution: { rule: 'unattributed', reason: 'customer has no partner', resolved_by: resolvedBy, ...coupon },
     }
   }
   if (customer.partnerProgramId !== program.id) return { ok: false, reason: 'no_relationship' }
@@ -146,7 +169,9 @@ export function decideSale(facts: SaleFacts, program: ProgramTerms, sale: SaleTe
     commissionCents: cents,
     firstSale,
     attribution: {
-      rule: 'first_click',
+      rule: facts.kind === 'coupon' ? 'coupon' : 'first_click',
+      source,
+      ...coupon,
       resolved_by: resolvedBy,
       click_id: customer.clickId,
       partner_id: customer.partnerId,
@@ -155,7 +180,15 @@ export function decideSale(facts: SaleFacts, program: ProgramTerms, sale: SaleTe
       window_days: program.attributionWindowDays,
       window: windowChecked
         ? { checked: true, measured_to: customer.leadAt === null ? 'payment' : 'signup', reference_at: iso(reference) }
-        : { checked: false, why: customer.convertedAt === null ? 'no click time' : 'customer already converted' },
+        : {
+            checked: false,
+            why:
+              customer.convertedAt !== null
+                ? 'customer already converted'
+                : facts.kind === 'coupon'
+                  ? 'attributed by coupon'
+                  : 'no click time',
+          },
       commission: {
         type: program.commissionType,
         rate: program.commissionRate,

@@ -66,6 +66,7 @@ export const sale = {
   commissionFailed: 'Failed to create commission',
   customerKeyType: 'customer_key must be a string (or an integer) of at most 255 characters',
   clickIdType: 'click_id must be a string of at most 255 characters',
+  couponCode: 'coupon_code must be a string of at most 64 characters',
 } as const
 
 export const refund = {
@@ -180,4 +181,12 @@ export const filters = {
 export const statements = {
   month: 'month must be a month such as 2026-11 (YYYY-MM)',
   future: 'month must not be in the future',
+} as const
+
+// Coupons (docs/decisions.md, Attribution without the cookie, and consent).
+export const coupon = {
+  code: 'code must be 1 to 64 characters: letters, digits, - and _',
+  promotion: 'stripe_promotion_code must be a Stripe promotion code id (promo_…) of at most 255 characters',
+  taken: 'This coupon code is taken in this program (codes are compared without case)',
+  notFound: 'Coupon not found',
 } as const

@@ -40,6 +40,8 @@ export interface StripePayment {
   /** Invoices only: subscription_create, subscription_cycle, …; null for checkout. */
   billingReason: string | null
   keys: ReferralKeys
+  /** The first promotion code (promo_…) among the payment's discounts: a partner's coupon may carry it. */
+  promotionCode: string | null
   /** Why no sale is recorded although the customer may still settle (unpaid, zero amount). */
   noSale: string | null
 }
@@ -93,6 +95,35 @@ const Checkout = z.object({
   payment_status: z.unknown().optional(),
 })
 
+/**
+ * The promotion code of a discount in the shapes Stripe sends it: an object with
+ * `promotion_code` (an id, or the expanded promotion code), or `{ discount: {...} }` in a
+ * session's `total_details.breakdown.discounts`; a bare discount id (di_…) names none.
+ */
+const Discount = z
+  .union([
+    // The wrapped form first: `id` reads a missing promotion_code as null, so the plain form matches anything.
+    z.object({ discount: z.object({ promotion_code: id }) }).transform((d) => d.discount.promotion_code),
+    z.object({ promotion_code: id }).transform((d) => d.promotion_code),
+  ])
+  .catch(null)
+const discountList = z.array(z.unknown()).max(100).catch([])
+
+/** The first promotion code among the discounts of a checkout session or an invoice, or null. */
+export function promotionCodeOf(object: Json): string | null {
+  const total = z.object({ total_details: z.object({ breakdown: z.object({ discounts: discountList }) }) }).safeParse(object)
+  const candidates = [
+    ...discountList.parse(object.discounts),
+    ...(total.success ? total.data.total_details.breakdown.discounts : []),
+    object.discount, // invoices of older API versions: one `discount` object
+  ]
+  for (const candidate of candidates) {
+    const code = Discount.parse(candidate)
+    if (code?.startsWith('promo_')) return code
+  }
+  return null
+}
+
 const WithSubscriptionMetadata = z.object({ subscription_details: z.object({ metadata: object }) })
 
 const Invoice = z.object({
@@ -139,7 +170,9 @@ function readCheckout(event: StripeEnvelope): EventReading {
   // A session without `mode` is read as a payment (every Checkout session that takes money once is).
   if (mode !== null && mode !== 'payment') return ignored(`Checkout mode ${mode}: no one-off payment to attribute`)
   const keys = readKeys(session.metadata)
-  if (!hasCustomer(keys)) return ignored('No svc_click_id or svc_customer_key in the checkout session metadata: not attributed')
+  const promotionCode = promotionCodeOf(event.object)
+  if (!hasCustomer(keys) && promotionCode === null)
+    return ignored('No svc_click_id or svc_customer_key in the checkout session metadata: not attributed')
   const sessionId = session.id ?? event.id
   // Delayed methods (bank debits) complete the session unpaid; the money is not in yet.
   const paid = (session.payment_status ?? 'paid') === 'paid'
@@ -151,6 +184,7 @@ function readCheckout(event: StripeEnvelope): EventReading {
     occurredAt: event.createdAt ?? session.created,
     billingReason: null,
     keys,
+    promotionCode,
     noSale: !paid
       ? `Checkout payment_status ${text.parse(session.payment_status) ?? '(none)'}: no sale recorded`
       : zeroAmount(session.amount_total),
@@ -161,10 +195,11 @@ function readInvoice(event: StripeEnvelope): EventReading {
   const invoice = Invoice.parse(event.object)
   const reason = invoice.billing_reason
   const metadata = subscriptionMetadata(event.object)
-  if (metadata === null)
+  const promotionCode = promotionCodeOf(event.object)
+  if (metadata === null && promotionCode === null)
     return ignored('Invoice without a subscription: no subscription metadata to read svc_click_id or svc_customer_key from')
   const keys = readKeys(metadata)
-  if (!hasCustomer(keys)) {
+  if (!hasCustomer(keys) && promotionCode === null) {
     const what = reason === 'subscription_create' ? 'First subscription payment' : 'Renewal'
     return ignored(
       `${what} without svc_click_id or svc_customer_key in the subscription metadata (subscription_data.metadata): not attributed`,
@@ -179,6 +214,7 @@ function readInvoice(event: StripeEnvelope): EventReading {
     occurredAt: invoice.status_transitions.paid_at ?? event.createdAt,
     billingReason: reason,
     keys,
+    promotionCode,
     // A trial's first invoice pays nothing; the lead still settles and the first paid renewal converts.
     noSale: zeroAmount(invoice.amount_paid),
   })

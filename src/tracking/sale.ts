@@ -21,6 +21,8 @@ export type SaleInput = Pick<
   transactionId: string | null
   customerKey: string | null
   clickId: string | null
+  /** A coupon code the customer used (coupon_code), or a Stripe promotion code (promo_…); null for none. */
+  coupon?: { code: string } | { promotionCode: string } | null
 }
 
 export interface RecordedSale {
@@ -41,6 +43,25 @@ export type SaleOutcome =
   | { kind: 'too_large'; currency: string }
   /** Nothing recorded. */
   | { kind: 'rejected'; reason: SaleRejection }
+
+/**
+ * The customer facts, with the sale's coupon: an active partner's coupon attributes a customer
+ * that has no partner yet (none found, or one without a partner); otherwise the first
+ * attribution stands and the code is only recorded. An unknown code changes nothing.
+ */
+function resolveWithCoupon(deps: TrackingDeps, programId: number, input: SaleInput): { facts: SaleFacts; couponCode: string | null } {
+  const { tracking, coupons } = deps.database.stores
+  const facts = resolve(tracking, programId, input)
+  const wanted = input.coupon
+  if (!wanted) return { facts, couponCode: null }
+  const coupon = 'code' in wanted ? coupons.match(programId, wanted.code) : coupons.matchPromotion(programId, wanted.promotionCode)
+  if (!coupon) return { facts, couponCode: null }
+  if (facts.kind === 'unknown' || facts.kind === 'foreign' || (facts.kind === 'customer' && facts.customer.partnerId === null)) {
+    const customer = facts.kind === 'customer' ? facts.customer : null
+    return { facts: { kind: 'coupon', customer, code: coupon.code, partnerId: coupon.partnerId }, couponCode: coupon.code }
+  }
+  return { facts, couponCode: coupon.code }
+}
 
 /** customer_key first, then click_id: an existing customer, else a click with no customer yet. */
 function resolve(store: TrackingStore, programId: number, input: SaleInput): SaleFacts {
@@ -76,7 +97,18 @@ function book(
 ): SaleOutcome {
   const { store, sales } = stores
   const transactionId = input.transactionId ?? testTransactionId(sales, now)
-  let customerId = facts.kind === 'customer' ? facts.customer.id : null
+  let customerId = facts.kind === 'customer' ? facts.customer.id : facts.kind === 'coupon' ? (facts.customer?.id ?? null) : null
+  if (facts.kind === 'coupon') {
+    if (customerId === null)
+      customerId = store.insertCouponCustomer({
+        programId: program.id,
+        customerKey: input.customerKey,
+        partnerId: facts.partnerId,
+        testMode: input.testMode,
+        now,
+      })
+    else store.assignPartner(customerId, facts.partnerId)
+  }
   if (facts.kind === 'click') {
     customerId = store.insertCustomer({
       programId: program.id,
@@ -92,7 +124,8 @@ function book(
   }
   const { amountCents, currency } = input
   // A sale of a test customer (a test click, or the CLI test chain's link) is test data too.
-  const testMode = input.testMode || (facts.kind === 'customer' ? facts.customer.testMode : facts.kind === 'click' && facts.click.testMode)
+  const known = facts.kind === 'customer' ? facts.customer : facts.kind === 'coupon' ? facts.customer : null
+  const testMode = input.testMode || (known ? known.testMode : facts.kind === 'click' && facts.click.testMode)
   const sale = {
     id: sales.insertSale({
       programId: program.id,
@@ -116,8 +149,7 @@ function book(
   if (!decision.attributed) return { kind: 'unattributed', sale }
   // A test sale converts only a test customer: on a live one it would end the live customer's
   // first-sale commission and its rule 4 checks (test records never count as live).
-  if (facts.kind === 'customer' && decision.firstSale && (!input.testMode || facts.customer.testMode))
-    store.convertCustomer(customerId!, now)
+  if (known && decision.firstSale && (!input.testMode || known.testMode)) store.convertCustomer(customerId!, now)
   if (decision.commissionCents === null) return { kind: 'recorded', sale, commission: null }
   const entry = { partnerId: decision.partnerId, amountCents: decision.commissionCents }
   const booked = sales.attempt(() =>
@@ -144,11 +176,18 @@ export function commissionData(deps: TrackingDeps, entry: Commission): Record<st
 export function recordSaleInUnit(deps: TrackingDeps, program: Program, input: SaleInput): SaleOutcome {
   const { tracking, sales } = deps.database.stores
   const stores = { store: tracking, sales }
-  const facts = resolve(stores.store, program.id, input)
+  const { facts, couponCode } = resolveWithCoupon(deps, program.id, input)
   // The partner's own terms, where it has some (docs/decisions.md, per-partner terms).
-  const partnerId = facts.kind === 'customer' ? facts.customer.partnerId : facts.kind === 'click' ? facts.click.partnerId : null
+  const partnerId =
+    facts.kind === 'customer'
+      ? facts.customer.partnerId
+      : facts.kind === 'click'
+        ? facts.click.partnerId
+        : facts.kind === 'coupon'
+          ? facts.partnerId
+          : null
   const terms = termsFor(program, partnerId === null ? null : deps.database.stores.partners.terms(partnerId))
-  const decision = decideSale(facts, terms, input)
+  const decision = decideSale(facts, terms, { ...input, couponCode })
   if (decision.ok && decision.attributed && decision.commissionCents !== null) {
     // docs/decisions.md, Hostile input (turn 3): a balance stays a safe integer, or nothing is stored.
     const unpaid = sales.unpaidCommissionCents(program.id, decision.partnerId, input.currency)

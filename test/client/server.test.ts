@@ -42,7 +42,7 @@ describe('request mapping', () => {
   })
 })
 
-test('trackSale sends currency, occurred_at (a Date as ISO 8601), provider, provider_payment_id, livemode and click_id', async () => {
+test('trackSale sends currency, occurred_at (a Date as ISO 8601), provider, provider_payment_id, livemode, click_id and coupon_code', async () => {
   stub = startStub([{ status: 200, body: { data: { sale_id: 1 }, error: null } }])
   await client().trackSale({
     customerExternalId: 'cust-1',
@@ -54,6 +54,7 @@ test('trackSale sends currency, occurred_at (a Date as ISO 8601), provider, prov
     providerPaymentId: 'pay_1',
     livemode: false,
     clickId: 'clk_1',
+    couponCode: 'PODCAST20',
   })
   expect(stub.seen[0]!.body).toEqual({
     customer_key: 'cust-1',
@@ -65,6 +66,7 @@ test('trackSale sends currency, occurred_at (a Date as ISO 8601), provider, prov
     provider_payment_id: 'pay_1',
     livemode: false,
     click_id: 'clk_1',
+    coupon_code: 'PODCAST20',
   })
 })
 

@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { Deps } from '../deps.ts'
 import { accountAdminRoutes } from './accounts.ts'
+import { couponAdminRoutes } from './coupons.ts'
 import { emailAdminRoutes } from './emails.ts'
 import { webhookAdminRoutes } from './webhooks.ts'
 import { exportAdminRoutes } from './exports.ts'
@@ -26,4 +27,5 @@ export function adminRoutes(deps: Deps) {
     .use(emailAdminRoutes(deps))
     .use(webhookAdminRoutes(deps))
     .use(statementAdminRoutes(deps))
+    .use(couponAdminRoutes(deps))
 }

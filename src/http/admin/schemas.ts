@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
 import { COMMISSION_TYPES } from '../../domain/commission.ts'
+import { coupon } from '../../domain/messages.ts'
 
 // Operator API request bodies. Each property's `error` is the 400 message naming the field.
 // Integers are TypeBox's own: Elysia's t.Integer also accepts numeric strings ("5").
@@ -142,6 +143,17 @@ export const MarkPaid = t.Object({
       maxLength: 500,
       error: 'reference must be a string of at most 500 characters',
       description: 'The bank transfer or batch reference',
+    }),
+  ),
+})
+
+/** POST a partner's coupon: the code as given (matched without case), and its Stripe promotion code. */
+export const CreateCoupon = t.Object({
+  code: t.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', error: coupon.code, description: 'Stored as given; unique per program without case' }),
+  stripe_promotion_code: t.Optional(
+    t.Union([t.String({ pattern: '^promo_[A-Za-z0-9]{1,249}$' }), t.Null()], {
+      error: coupon.promotion,
+      description: 'The Stripe promotion code (promo_…) whose checkouts and invoices this coupon attributes',
     }),
   ),
 })

@@ -6,6 +6,7 @@ import {
   links,
   partners,
   payouts,
+  coupons,
   processorEvents,
   programs,
   refunds,
@@ -129,6 +130,7 @@ export const componentSchemas: Record<string, Schema> = {
     },
   }),
   Payout: rowSchema('payout', payouts),
+  Coupon: rowSchema('coupon', coupons, {}, ['codeKey']),
   WebhookEndpoint: rowSchema('webhook', webhookEndpoints, {}, ['secret', 'previousSecret', 'previousUntil', 'failingSince', 'deletedAt']),
   WebhookDelivery: obj({
     delivery_id: int,

@@ -1,6 +1,6 @@
 import type { LinkRow, PartnerFigures } from '../../db/dashboard-store.ts'
 import type { Partner, PartnerWithLinks } from '../../db/partner-store.ts'
-import { PARTNER_STATUSES, type Program } from '../../db/schema.ts'
+import { type Coupon, PARTNER_STATUSES, type Program } from '../../db/schema.ts'
 import { COMMISSION_TYPES } from '../../domain/commission.ts'
 import { count, money, when } from './format.ts'
 import { html, type Safe } from './html.ts'
@@ -140,7 +140,14 @@ function statusActions(status: string): [string, string, string | null][] {
  */
 export function partnerPage(
   program: Program,
-  data: { partner: Partner; links: LinkRow[]; figures: PartnerFigures | null; statuses: CommissionStatusTotals[]; csrf: string },
+  data: {
+    partner: Partner
+    links: LinkRow[]
+    coupons: Coupon[]
+    figures: PartnerFigures | null
+    statuses: CommissionStatusTotals[]
+    csrf: string
+  },
 ): Safe {
   const { partner: p, csrf } = data
   const base = `/dashboard/programs/${program.id}/partners/${p.id}`
@@ -164,6 +171,7 @@ ${p.promotion ? html`<p><span class="muted">How they promote:</span> ${p.promoti
 <section class="panel"><h2>Links</h2>${data.links.length === 0 ? html`<p class="muted">No link yet.</p>` : linkList(program, data.links, csrf)}
 <form class="row" method="post" action="/dashboard/programs/${program.id}/links">${csrfField(csrf)}<input type="hidden" name="partner_id" value="${p.id}">
 <label>New short link <input name="short_link" pattern="[A-Za-z0-9_\\-]{1,100}" maxlength="100" required></label><button class="quiet">Create link</button></form></section>
+${couponsPanel(program, p, data.coupons, csrf)}
 <section class="panel"><h2>Edit</h2><form class="stack" method="post" action="${base}">${csrfField(csrf)}
 <label>Name <input name="name" value="${p.name ?? ''}" maxlength="200"></label>
 <label>Email <input name="email" type="email" value="${p.email ?? ''}" maxlength="254"></label>
@@ -201,4 +209,23 @@ ${p.wishedShortLink ? html`<p><span class="muted">Wished short link:</span> <cod
 <input name="reason" maxlength="1000" placeholder="A note for them (optional)" aria-label="Reason"><button class="quiet">Reject</button></form></div></article>`,
       )
 }</section>`
+}
+
+/**
+ * A partner's coupon codes: a sale naming one (coupon_code, or a Stripe promotion code on the
+ * checkout or invoice) is credited to this partner when its customer has no partner yet.
+ */
+function couponsPanel(program: Program, p: Partner, coupons: Coupon[], csrf: string): Safe {
+  const rows = coupons.map(
+    (c) =>
+      html`<tr><td><code>${c.code}</code></td><td>${c.stripePromotionCode ? html`<code>${c.stripePromotionCode}</code>` : html`<span class="muted">none</span>`}</td>
+<td><form method="post" action="/dashboard/programs/${program.id}/coupons/${c.id}/delete" data-confirm="Delete the coupon ${c.code}? Later sales naming it are credited to nobody.">${csrfField(csrf)}<button class="quiet">Delete</button></form></td></tr>`,
+  )
+  return html`<section class="panel" id="coupons"><h2>Coupon codes</h2>
+<p class="muted">For partners whose audience types a code instead of clicking (podcasts, video, Instagram). A sale that names the code (<code>coupon_code</code>, or the Stripe promotion code on the checkout or invoice) is credited to ${nameOf(p)} when its customer has no partner yet; a customer who came through another partner's link stays theirs.</p>
+${coupons.length === 0 ? html`<p class="muted">No coupon yet.</p>` : html`<table><thead><tr><th>Code</th><th>Stripe promotion code</th><th></th></tr></thead><tbody>${rows}</tbody></table>`}
+<form class="row" method="post" action="/dashboard/programs/${program.id}/partners/${p.id}/coupons">${csrfField(csrf)}
+<label>Code <input name="code" pattern="[A-Za-z0-9_\\-]{1,64}" maxlength="64" required placeholder="PODCAST20"></label>
+<label>Stripe promotion code <input name="stripe_promotion_code" pattern="promo_[A-Za-z0-9]{1,249}" maxlength="255" placeholder="promo_… (optional)"></label>
+<button class="quiet">Add coupon</button></form></section>`
 }

@@ -108,6 +108,7 @@ export function partnerRoutes(deps: Deps) {
         return html`${owner.notice(query)}${partnerPage(program, {
           partner,
           links: store.partnerLinks(program.id, partner.id),
+          coupons: stores.coupons.ofPartner(partner.id),
           figures: store.partnerFigures(program.id).get(partner.id) ?? null,
           statuses: commissionStatusTotals(deps, program).get(partner.id) ?? [],
           csrf: signed.csrf,
@@ -208,6 +209,41 @@ export function partnerRoutes(deps: Deps) {
         if (!partner) return notFound(signed)
         const link = await issueSignInLink(deps, deps.config.publicBaseUrl, { kind: 'partner', partnerId: partner.id })
         return page({ title: 'Portal link', who: whoOf(signed) }, owner.portalLinkPage(program, partner, link))
+      }),
+      { detail: { hide: true } },
+    )
+    .post(
+      '/dashboard/programs/:id/partners/:partner_id/coupons',
+      ownerPost(async ({ program, params, signed, form }) => {
+        const partner = ownPartner(program.id, params.partner_id)
+        if (!partner) return notFound(signed)
+        const code = (form.code ?? '').trim()
+        const promotion = (form.stripe_promotion_code ?? '').trim()
+        if (!/^[A-Za-z0-9_-]{1,64}$/.test(code)) return partnerBack(program.id, partner.id, 'coupon_code_invalid', 'error')
+        if (promotion !== '' && !/^promo_[A-Za-z0-9]{1,249}$/.test(promotion))
+          return partnerBack(program.id, partner.id, 'coupon_promotion_invalid', 'error')
+        const created = await writer.run(() =>
+          stores.coupons.create({
+            programId: program.id,
+            partnerId: partner.id,
+            code,
+            stripePromotionCode: promotion || null,
+            createdAt: now(),
+          }),
+        )
+        if (created === 'taken') return partnerBack(program.id, partner.id, 'coupon_taken', 'error')
+        return partnerBack(program.id, partner.id, 'coupon_created')
+      }),
+      { detail: { hide: true } },
+    )
+    .post(
+      '/dashboard/programs/:id/coupons/:coupon_id/delete',
+      ownerPost(async ({ program, params, signed }) => {
+        const id = positiveId(params.coupon_id)
+        const coupon = id === null ? null : stores.coupons.find(id)
+        if (!coupon || coupon.programId !== program.id) return notFound(signed)
+        await writer.run(() => stores.coupons.remove(coupon.id))
+        return partnerBack(program.id, coupon.partnerId, 'coupon_deleted')
       }),
       { detail: { hide: true } },
     )

@@ -1,5 +1,5 @@
 import type { Funnel, LinkRow, Money, Paged, PartnerLedgerRow, PartnerRow } from '../../db/dashboard-store.ts'
-import type { Program } from '../../db/schema.ts'
+import type { Coupon, Program } from '../../db/schema.ts'
 import { count, money, when } from './format.ts'
 import { html, Safe } from './html.ts'
 import { csrfField } from './layout.ts'
@@ -27,6 +27,8 @@ export function portalPage(
     qr?: Map<number, string>
     /** The months with a statement (YYYY-MM), this one first. */
     months?: string[]
+    /** The partner's coupon codes. */
+    coupons?: Coupon[]
   },
 ): Safe {
   const option = (value: string, label: string) =>
@@ -43,6 +45,11 @@ ${partner.status === 'active' ? '' : html`<p class="note">${partner.status === '
           ) => html`<div class="link" data-link="${l.shortLink}">${copyField(`link-${l.id}`, referralUrl(program, l))}${l.active ? '' : html`<p class="bad">Turned off: clicks on it are not counted.</p>`}
 ${data.qr?.has(l.id) ? html`<details><summary>QR code</summary><div class="qr">${new Safe(data.qr.get(l.id)!)}</div><p class="muted">For print and slides: it opens ${referralUrl(program, l)}</p></details>` : ''}</div>`,
         )
+  }${
+    data.coupons?.length
+      ? html`<h3>Your coupon codes</h3><p>${data.coupons.map((c, i) => html`${i > 0 ? ', ' : ''}<code data-coupon>${c.code}</code>`)}</p>
+<p class="muted">Where your audience cannot click (a podcast, a video), give them a code to enter at checkout: a new customer's purchase with it is credited to you.</p>`
+      : ''
   }</section>
 <div class="cards" data-funnel>${card(data.funnel.clicks, 'clicks')}${card(data.funnel.leads, 'leads')}${card(data.funnel.sales, 'sales')}</div>
 <section class="panel"><h2>Earnings</h2>${

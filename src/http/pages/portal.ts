@@ -50,6 +50,7 @@ export function portalRoutes(deps: Deps) {
             csrf: signed.csrf,
             notice: notice(query),
             months: statementMonths(partner.createdAt, deps.clock.now()),
+            coupons: stores.coupons.ofPartner(partnerId),
           }),
         )
       },

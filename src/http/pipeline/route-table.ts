@@ -457,6 +457,19 @@ export const routeTable: Record<string, Route> = {
     body: data(ref('Partner')),
     errors: { ...adminBody, 409: 'The partner is not active' },
   },
+  'POST /api/v1/admin/programs/:id/partners/:partner_id/coupons': {
+    id: 'createCoupon',
+    request: { code: 'ADA10', stripe_promotion_code: 'promo_1Nabc' },
+    status: 201,
+    body: data(obj({ coupon_id: int, code: str })),
+    errors: { ...adminBody, 409: 'The code is taken in this program (compared without case)' },
+  },
+  'GET /api/v1/admin/programs/:id/coupons': { id: 'listCoupons', body: list('Coupon'), errors: admin },
+  'DELETE /api/v1/admin/coupons/:id': {
+    id: 'deleteCoupon',
+    body: data(obj({ coupon_id: int, deleted: bool })),
+    errors: admin,
+  },
   'GET /api/v1/admin/programs/:id/partners/:partner_id/statements/:month': {
     id: 'getStatement',
     body: data(statement),
@@ -664,6 +677,8 @@ export const routeTable: Record<string, Route> = {
   'POST /dashboard/programs/:id/links/:link_id/active': page,
   'POST /dashboard/programs/:id/partners/:partner_id/portal-link': page,
   'POST /dashboard/programs/:id/partners/:partner_id/sign-out': page,
+  'POST /dashboard/programs/:id/partners/:partner_id/coupons': page,
+  'POST /dashboard/programs/:id/coupons/:coupon_id/delete': page,
   'GET /dashboard/programs/:id/partners/:partner_id': page,
   'POST /dashboard/programs/:id/partners/:partner_id': page,
   'POST /dashboard/programs/:id/partners/:partner_id/status': page,

@@ -52,6 +52,7 @@ export function parseSale(received: unknown, now: number): SaleInput {
     occurredAt,
     customerKey: identifier(input.customer_key),
     clickId: identifier(input.click_id),
+    coupon: identifier(input.coupon_code) === null ? null : { code: identifier(input.coupon_code)! },
     provider: input.provider ?? null,
     providerPaymentId: input.provider_payment_id ?? null,
     livemode: input.livemode ?? null,

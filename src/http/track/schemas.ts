@@ -65,6 +65,13 @@ export const SaleBody = t.Object({
   livemode: t.Optional(t.Boolean({ error: sale.livemode })),
   customer_key: t.Optional(customerKey(sale.customerKeyType)),
   click_id: t.Optional(clickId(sale.clickIdType)),
+  coupon_code: t.Optional(
+    t.String({
+      maxLength: 64,
+      error: sale.couponCode,
+      description: "A partner's coupon code the customer used (any case); unknown codes are ignored",
+    }),
+  ),
   additional_data: t.Optional(AdditionalData),
   // Checked after the 400s, answering 422 unsupported_currency (docs/errors.md), so any JSON value passes here.
   currency: t.Optional(t.Any({ description: 'USD (default), EUR or VND, in capitals; others (usd too) answer 422', examples: ['USD'] })),

@@ -215,3 +215,36 @@ describe('the portal', () => {
     expect(csv.body).toContain(',pending,bank,"A. Partner, IBAN DE00 1234"')
   })
 })
+
+describe('coupons on the pages', () => {
+  test("the partner's page adds and deletes coupon codes; a taken code is refused; the portal shows the partner theirs", async () => {
+    const f = await api.setupProgram()
+    const o = await owner(f.accountId)
+    const base = `/dashboard/programs/${f.programId}/partners/${f.partnerId}`
+    const added = await o.post(`${base}/coupons`, { code: 'Spring24', stripe_promotion_code: 'promo_SPR' })
+    expect(added.location).toBe(`${base}?done=coupon_created`)
+    const shown = await o.get(base)
+    expect(shown.text).toContain('<code>Spring24</code>')
+    expect(shown.text).toContain('<code>promo_SPR</code>')
+    expect((await o.post(`${base}/coupons`, { code: 'SPRING24' })).location).toBe(`${base}?error=coupon_taken`)
+    expect((await o.post(`${base}/coupons`, { code: 'no spaces' })).location).toBe(`${base}?error=coupon_code_invalid`)
+    expect((await o.post(`${base}/coupons`, { code: 'OK', stripe_promotion_code: 'co_1' })).location).toBe(
+      `${base}?error=coupon_promotion_invalid`,
+    )
+
+    const link = (await api.admin('POST', `/programs/${f.programId}/partners/${f.partnerId}/portal-link`)).body.data.url
+    const cookie = (await followLink(api, link)).headers.get('set-cookie')!.split(';')[0]!
+    expect(await (await fetch(`${api.url}/partner`, { headers: { cookie } })).text()).toContain('<code data-coupon>Spring24</code>')
+
+    const [coupon] = (await api.admin('GET', `/programs/${f.programId}/coupons`)).body.data
+    expect((await o.post(`/dashboard/programs/${f.programId}/coupons/${coupon.coupon_id}/delete`, {})).location).toBe(
+      `${base}?done=coupon_deleted`,
+    )
+    expect((await api.admin('GET', `/programs/${f.programId}/coupons`)).body.data).toEqual([])
+    // Another program's coupon is not this owner's to delete.
+    const other = await api.setupProgram()
+    const theirs = (await api.admin('POST', `/programs/${other.programId}/partners/${other.partnerId}/coupons`, { code: 'THEIRS' })).body
+      .data
+    expect((await o.post(`/dashboard/programs/${f.programId}/coupons/${theirs.coupon_id}/delete`, {})).status).toBe(404)
+  })
+})
