@@ -11,21 +11,21 @@ export type SvcProviderProps = LoadOptions & { children?: ReactNode }
  * Loads the tracker once in the browser and provides its API to useSvc(). The first
  * render (server, and the hydrating one in the browser) provides null so markup matches.
  */
-export function SvcProvider({ children, baseUrl, programId, cookieDomain, debug }: SvcProviderProps) {
+export function SvcProvider({ children, baseUrl, programId, cookieDomain, debug, consentRequired }: SvcProviderProps) {
   const [svc, setSvc] = useState<SvcApi | null>(null)
   useEffect(() => {
     let live = true
     const ready = getSvc()
     if (ready) setSvc(ready)
     else
-      loadSvc({ baseUrl, programId, cookieDomain, debug }).then(
+      loadSvc({ baseUrl, programId, cookieDomain, debug, consentRequired }).then(
         (api) => live && setSvc(api),
         (error) => console.error(String(error?.message ?? error)),
       )
     return () => {
       live = false
     }
-  }, [baseUrl, programId, cookieDomain, debug])
+  }, [baseUrl, programId, cookieDomain, debug, consentRequired])
   return <SvcContext.Provider value={svc}>{children}</SvcContext.Provider>
 }
 

@@ -40,8 +40,10 @@ export interface StripePayment {
   /** Invoices only: subscription_create, subscription_cycle, …; null for checkout. */
   billingReason: string | null
   keys: ReferralKeys
-  /** The first promotion code (promo_…) among the payment's discounts: a partner's coupon may carry it. */
-  promotionCode: string | null
+  /** The promotion codes (promo_…) among the payment's discounts, in order: a partner's coupon may carry one. */
+  promotionCodes: string[]
+  /** The Stripe customer (cus_…) who paid, or null: keys a customer a promotion code attributes. */
+  stripeCustomer: string | null
   /** Why no sale is recorded although the customer may still settle (unpaid, zero amount). */
   noSale: string | null
 }
@@ -109,19 +111,20 @@ const Discount = z
   .catch(null)
 const discountList = z.array(z.unknown()).max(100).catch([])
 
-/** The first promotion code among the discounts of a checkout session or an invoice, or null. */
-export function promotionCodeOf(object: Json): string | null {
+/** The promotion codes among the discounts of a checkout session or an invoice, in order, each once. */
+export function promotionCodesOf(object: Json): string[] {
   const total = z.object({ total_details: z.object({ breakdown: z.object({ discounts: discountList }) }) }).safeParse(object)
   const candidates = [
     ...discountList.parse(object.discounts),
     ...(total.success ? total.data.total_details.breakdown.discounts : []),
     object.discount, // invoices of older API versions: one `discount` object
   ]
+  const codes = new Set<string>()
   for (const candidate of candidates) {
     const code = Discount.parse(candidate)
-    if (code?.startsWith('promo_')) return code
+    if (code?.startsWith('promo_')) codes.add(code)
   }
-  return null
+  return [...codes]
 }
 
 const WithSubscriptionMetadata = z.object({ subscription_details: z.object({ metadata: object }) })
@@ -170,8 +173,8 @@ function readCheckout(event: StripeEnvelope): EventReading {
   // A session without `mode` is read as a payment (every Checkout session that takes money once is).
   if (mode !== null && mode !== 'payment') return ignored(`Checkout mode ${mode}: no one-off payment to attribute`)
   const keys = readKeys(session.metadata)
-  const promotionCode = promotionCodeOf(event.object)
-  if (!hasCustomer(keys) && promotionCode === null)
+  const promotionCodes = promotionCodesOf(event.object)
+  if (!hasCustomer(keys) && promotionCodes.length === 0)
     return ignored('No svc_click_id or svc_customer_key in the checkout session metadata: not attributed')
   const sessionId = session.id ?? event.id
   // Delayed methods (bank debits) complete the session unpaid; the money is not in yet.
@@ -184,7 +187,8 @@ function readCheckout(event: StripeEnvelope): EventReading {
     occurredAt: event.createdAt ?? session.created,
     billingReason: null,
     keys,
-    promotionCode,
+    promotionCodes,
+    stripeCustomer: id.parse(event.object.customer),
     noSale: !paid
       ? `Checkout payment_status ${text.parse(session.payment_status) ?? '(none)'}: no sale recorded`
       : zeroAmount(session.amount_total),
@@ -195,11 +199,11 @@ function readInvoice(event: StripeEnvelope): EventReading {
   const invoice = Invoice.parse(event.object)
   const reason = invoice.billing_reason
   const metadata = subscriptionMetadata(event.object)
-  const promotionCode = promotionCodeOf(event.object)
-  if (metadata === null && promotionCode === null)
+  const promotionCodes = promotionCodesOf(event.object)
+  if (metadata === null && promotionCodes.length === 0)
     return ignored('Invoice without a subscription: no subscription metadata to read svc_click_id or svc_customer_key from')
   const keys = readKeys(metadata)
-  if (!hasCustomer(keys) && promotionCode === null) {
+  if (!hasCustomer(keys) && promotionCodes.length === 0) {
     const what = reason === 'subscription_create' ? 'First subscription payment' : 'Renewal'
     return ignored(
       `${what} without svc_click_id or svc_customer_key in the subscription metadata (subscription_data.metadata): not attributed`,
@@ -214,7 +218,8 @@ function readInvoice(event: StripeEnvelope): EventReading {
     occurredAt: invoice.status_transitions.paid_at ?? event.createdAt,
     billingReason: reason,
     keys,
-    promotionCode,
+    promotionCodes,
+    stripeCustomer: id.parse(event.object.customer),
     // A trial's first invoice pays nothing; the lead still settles and the first paid renewal converts.
     noSale: zeroAmount(invoice.amount_paid),
   })

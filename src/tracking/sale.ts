@@ -21,8 +21,8 @@ export type SaleInput = Pick<
   transactionId: string | null
   customerKey: string | null
   clickId: string | null
-  /** A coupon code the customer used (coupon_code), or a Stripe promotion code (promo_…); null for none. */
-  coupon?: { code: string } | { promotionCode: string } | null
+  /** A coupon code the customer used (coupon_code), or a payment's Stripe promotion codes (promo_…); null for none. */
+  coupon?: { code: string } | { promotionCodes: string[] } | null
 }
 
 export interface RecordedSale {
@@ -54,7 +54,10 @@ function resolveWithCoupon(deps: TrackingDeps, programId: number, input: SaleInp
   const facts = resolve(tracking, programId, input)
   const wanted = input.coupon
   if (!wanted) return { facts, couponCode: null }
-  const coupon = 'code' in wanted ? coupons.match(programId, wanted.code) : coupons.matchPromotion(programId, wanted.promotionCode)
+  const coupon =
+    'code' in wanted
+      ? coupons.match(programId, wanted.code)
+      : (wanted.promotionCodes.map((code) => coupons.matchPromotion(programId, code)).find(Boolean) ?? null)
   if (!coupon) return { facts, couponCode: null }
   if (facts.kind === 'unknown' || facts.kind === 'foreign' || (facts.kind === 'customer' && facts.customer.partnerId === null)) {
     const customer = facts.kind === 'customer' ? facts.customer : null
@@ -107,7 +110,8 @@ function book(
         testMode: input.testMode,
         now,
       })
-    else store.assignPartner(customerId, facts.partnerId)
+    // A test sale credits the coupon's partner with test data only: a live customer keeps no partner from it.
+    else if (!input.testMode || facts.customer!.testMode) store.assignPartner(customerId, facts.partnerId)
   }
   if (facts.kind === 'click') {
     customerId = store.insertCustomer({

@@ -93,15 +93,25 @@ function unsellable(payment: StripePayment): string | null {
 const paidAt = (payment: StripePayment, now: number) =>
   payment.occurredAt !== null && occurredAtInBounds(payment.occurredAt, now) ? payment.occurredAt : now
 
+/**
+ * A payment attributed by its promotion code alone (no svc_ keys) keys its customer by the Stripe
+ * customer, `stripe:cus_…`: the subscription's later invoices find the same customer (recurring,
+ * never a first sale again) instead of creating a new one each time (docs/stripe.md).
+ */
+function couponCustomerKey(payment: StripePayment): string | null {
+  if (payment.keys.clickId !== null || payment.promotionCodes.length === 0 || payment.stripeCustomer === null) return null
+  return `stripe:${payment.stripeCustomer}`
+}
+
 function recordSale(deps: TrackingDeps, program: Program, event: StripeEnvelope, payment: StripePayment, now: number): SaleOutcome {
   const { sales } = deps.database.stores
   const input = {
     transactionId: payment.transactionId,
     amountCents: payment.amountCents,
     currency: payment.currency!,
-    customerKey: payment.keys.customerKey,
+    customerKey: payment.keys.customerKey ?? couponCustomerKey(payment),
     clickId: payment.keys.clickId,
-    coupon: payment.promotionCode === null ? null : { promotionCode: payment.promotionCode },
+    coupon: payment.promotionCodes.length === 0 ? null : { promotionCodes: payment.promotionCodes },
     occurredAt: paidAt(payment, now),
     provider: 'stripe',
     providerPaymentId: payment.providerPaymentId,

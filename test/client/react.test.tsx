@@ -53,6 +53,8 @@ describeBrowser('hydration in Chromium', () => {
     expect(trackerLoads).toBe(1)
     expect(await page.locator(`script[src="${SVC_URL}/tracker.js"]`).count()).toBe(1)
     expect(await page.getAttribute(`script[src="${SVC_URL}/tracker.js"]`, 'data-svc-program-id')).toBe('7')
+    // consentRequired reaches the tag: the tracker waits for svc.consent(true).
+    expect(await page.getAttribute(`script[src="${SVC_URL}/tracker.js"]`, 'data-svc-consent')).toBe('required')
     expect(logs.filter((l) => l.startsWith('error'))).toEqual([])
     expect(errors).toEqual([])
     await context.close()

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { promotionCodeOf, readEnvelope, readEvent, type StripeEnvelope } from '../../src/domain/stripe-event.ts'
+import { promotionCodesOf, readEnvelope, readEvent, type StripeEnvelope } from '../../src/domain/stripe-event.ts'
 import { checkoutSession, event, referralMetadata, subscriptionInvoice } from '../http/webhooks/fixtures.ts'
 
 const created = 1_780_000_000
@@ -47,7 +47,8 @@ describe('checkout.session.completed', () => {
         occurredAt: created * 1000,
         billingReason: null,
         keys: { clickId: 'clk_1', customerKey: 'user_1', programId: '7' },
-        promotionCode: null,
+        promotionCodes: [],
+        stripeCustomer: expect.stringMatching(/^cus/),
         noSale: null,
       },
     })
@@ -195,23 +196,35 @@ describe('fields of another type read as absent (the zod schemas are loose on pu
 describe('promotion codes (coupons through Stripe)', () => {
   const base = { created: 1_780_000_000, amount_total: 4900, currency: 'usd', payment_intent: 'pi_p', id: 'cs_p' }
   test.each([
-    ['a checkout discount with a promotion code id', { discounts: [{ coupon: 'co_1', promotion_code: 'promo_ABC' }] }, 'promo_ABC'],
-    ['an expanded promotion code', { discounts: [{ promotion_code: { id: 'promo_EXP', code: 'ADA10' } }] }, 'promo_EXP'],
+    ['a checkout discount with a promotion code id', { discounts: [{ coupon: 'co_1', promotion_code: 'promo_ABC' }] }, ['promo_ABC']],
+    ['an expanded promotion code', { discounts: [{ promotion_code: { id: 'promo_EXP', code: 'ADA10' } }] }, ['promo_EXP']],
     [
       'total_details.breakdown',
       { total_details: { breakdown: { discounts: [{ amount: 100, discount: { promotion_code: 'promo_BRK' } }] } } },
-      'promo_BRK',
+      ['promo_BRK'],
     ],
-    ['a coupon without a promotion code', { discounts: [{ coupon: 'co_1', promotion_code: null }] }, null],
-    ['bare discount ids', { discounts: ['di_1', 'di_2'] }, null],
-    ['not a promo_ id', { discounts: [{ promotion_code: 'co_sneaky' }] }, null],
-  ])('%s', (_, extra, expected) => {
-    expect(promotionCodeOf({ ...base, ...extra })).toBe(expected)
+    [
+      'several, each once, in order',
+      {
+        discounts: [{ promotion_code: 'promo_A' }, { promotion_code: 'promo_B' }],
+        total_details: { breakdown: { discounts: [{ discount: { promotion_code: 'promo_A' } }] } },
+      },
+      ['promo_A', 'promo_B'],
+    ],
+    ['a coupon without a promotion code', { discounts: [{ coupon: 'co_1', promotion_code: null }] }, []],
+    ['bare discount ids', { discounts: ['di_1', 'di_2'] }, []],
+    ['not a promo_ id', { discounts: [{ promotion_code: 'co_sneaky' }] }, []],
+    ['hostile shapes', { discounts: 'x', total_details: { breakdown: 7 }, discount: [1, 2] }, []],
+  ] as [string, Record<string, unknown>, string[]][])('%s', (_, extra, expected) => {
+    expect(promotionCodesOf({ ...base, ...extra })).toEqual(expected)
   })
 
   test('a checkout without referral keys but with a promotion code is a payment to attribute; without either it is ignored', () => {
     const withPromo = readEvent(checkout({ ...base, metadata: {}, discounts: [{ coupon: null, promotion_code: 'promo_X' }] }), program)
-    expect(withPromo).toMatchObject({ kind: 'payment', payment: { promotionCode: 'promo_X', keys: { clickId: null, customerKey: null } } })
+    expect(withPromo).toMatchObject({
+      kind: 'payment',
+      payment: { promotionCodes: ['promo_X'], keys: { clickId: null, customerKey: null } },
+    })
     expect(readEvent(checkout({ ...base, metadata: {} }), program).kind).toBe('ignored')
   })
 
@@ -223,6 +236,6 @@ describe('promotion codes (coupons through Stripe)', () => {
       currency: 'usd',
       discount: { id: 'di_1', promotion_code: 'promo_OLD' },
     }
-    expect(promotionCodeOf(invoice)).toBe('promo_OLD')
+    expect(promotionCodesOf(invoice)).toEqual(['promo_OLD'])
   })
 })

@@ -79,17 +79,39 @@ describeBrowser('consent mode', () => {
     await context.close()
   })
 
-  test('refused before it was ever given: nothing is sent, even a signup', async () => {
+  test('refused before it was ever given: nothing is sent, a signup answers null, and a later consent(true) changes nothing', async () => {
     const context = await world.context()
     const { page, requests } = await landGated(context)
-    await page.evaluate(() => {
+    const signup = await page.evaluate(() => {
       const svc = (window as any).svc
+      const waiting = svc.signup('never', 'n@buyers.test')
       svc.consent(false)
-      svc.signup('never', 'n@buyers.test')
+      return waiting
     })
+    expect(signup).toBeNull()
+    await page.evaluate(() => (window as any).svc.consent(true))
     await settle(page)
     expect(requests).toEqual([])
     expect(await context.cookies()).toEqual([])
+    await context.close()
+  })
+
+  test('an empty data-svc-consent attribute asks for consent too', async () => {
+    const context = await world.context()
+    const { page, errors } = await watchedPage(context)
+    const requests: string[] = []
+    page.on('request', (r) => r.url().includes('/api/v1/track/') && requests.push(r.url()))
+    await page.route(world.shop.url('www.shop.test', '/empty*'), (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: `<!doctype html><title>Shop</title><script src="${world.backend.url}/tracker.js" data-svc-consent></script>`,
+      }),
+    )
+    await page.route(`${world.backend.url}/**`, async (route) => route.fulfill({ response: await route.fetch() }))
+    await page.goto(world.shop.url('www.shop.test', `/empty?aff=${world.backend.links.alice}`))
+    await settle(page)
+    expect(requests).toEqual([])
+    expect(errors).toEqual([])
     await context.close()
   })
 })

@@ -46,11 +46,12 @@ type Answer = Record<string, any> | null
         } catch {}
       }
     }
-    // Consent mode (data-svc-consent="required", any value): nothing is sent and no cookie written until
-    // consent(true); `start` waits for it. consent(false) deletes the cookie and stops for good.
+    // Consent mode (data-svc-consent="required", any value, even empty): nothing is sent and no
+    // cookie written until consent(true); `start` waits for it. consent(false) deletes the cookie
+    // and stops for good: `start` then resolves only so that waiting signups answer null.
     let allow: () => void
     let off: any
-    const start = new Promise<void>((r) => ((allow = r), script.dataset.svcConsent || r()))
+    const start = new Promise<void>((r) => ((allow = r), script.dataset.svcConsent ?? r()))
     // The svc_click_id cookie, or undefined. document.cookie throws in sandboxed frames and is
     // silently ignored when the user blocks cookies; both end as "no cookie", never as an exception.
     const read = () => {
@@ -71,19 +72,21 @@ type Answer = Record<string, any> | null
 
     // The click starts a microtask later, so init calls made right after the script (queued
     // or inline) apply to it, and a signup queued on `ready` carries its click id.
-    const ready = start.then<unknown>(() => {
-      const existing = read()
-      return (
-        /[?&]aff=[^&]/.test(L.search) &&
-        post('click', { affiliate_url: L.href, click_id: existing }).then((res) => {
-          const id = !off && res?.click_id
-          // First click wins: the server repeats a known id and the cookie keeps its expiry.
-          if (!id || id == existing) return
-          put(id, Math.min(res!.cookie_window_days, 400) * 86400)
-          read() == id ? log('info', 'click', id) : log('warn', 'cookies blocked')
-        })
-      )
-    })
+    // `existing` is a parameter only to spare a declaration (the budget): start resolves to nothing.
+    const ready = start.then<unknown>(
+      (existing?: any) => (
+        (existing = read()),
+        !off &&
+          /[?&]aff=[^&]/.test(L.search) &&
+          post('click', { affiliate_url: L.href, click_id: existing }).then((res) => {
+            const id = !off && res?.click_id
+            // First click wins: the server repeats a known id and the cookie keeps its expiry.
+            if (!id || id == existing) return
+            put(id, Math.min(res!.cookie_window_days, 400) * 86400)
+            read() == id ? log('info', 'click', id) : log('warn', 'cookies blocked')
+          })
+      ),
+    )
     const api: SvcApi = {
       getClickId: () => read() || null,
       init(o) {
@@ -91,9 +94,10 @@ type Answer = Record<string, any> | null
       },
       signup: (customerId, email) =>
         ready.then(() => (off ? null : post('lead', { click_id: read(), customer_key: customerId, email }, true))),
-      // Withdrawn before it was ever given, nothing was sent and nothing will be.
+      // Once refused, final: start resolves once, and the click and signups it lets through check `off`.
       consent(granted) {
-        granted ? allow() : (put('', 0), (off = 1))
+        granted || (put('', 0), (off = 1))
+        allow()
       },
     }
     w.svc = api

@@ -59,7 +59,9 @@ export function partnerAdminRoutes(deps: Deps) {
           const program = stores.programs.findProgram(programId)
           if (!program) throw new HttpError(404, 'Program not found')
           const rate = input.commission_rate ?? null
-          if (rate !== null && !rateFits(input.commission_type ?? program.commissionType, rate)) throw new HttpError(400, money.percentRate)
+          // The rate it will be paid at (its own, or the program's) is judged with the type it will be paid by.
+          if (!rateFits(input.commission_type ?? program.commissionType, rate ?? program.commissionRate))
+            throw new HttpError(400, money.percentRate)
           return stores.programs.createPartner({
             programId,
             name: input.name,
@@ -95,8 +97,10 @@ export function partnerAdminRoutes(deps: Deps) {
           // The partner's own rate is judged with the type it will be paid by: its own, or the program's.
           const type = input.commission_type === undefined ? current.commissionType : input.commission_type
           const rate = input.commission_rate === undefined ? current.commissionRate : input.commission_rate
-          const programType = stores.programs.findProgram(programId)?.commissionType
-          if (rate !== null && (type ?? programType) && !rateFits((type ?? programType)!, rate)) throw new HttpError(400, money.percentRate)
+          const program = stores.programs.findProgram(programId)
+          // The rate it will be paid at (its own, or the program's) with the type it will be paid by.
+          if (program && !rateFits(type ?? program.commissionType, rate ?? program.commissionRate))
+            throw new HttpError(400, money.percentRate)
           return stores.partners.update(programId, partnerId, {
             name: input.name,
             email: input.email,

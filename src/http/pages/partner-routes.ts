@@ -23,7 +23,10 @@ const ACTIONS: Record<StatusAction, string> = {
 }
 
 /** The edit form's fields as partner changes; an empty term puts the program's back. Null when a field is refused. */
-function changesOf(form: Form, programType: string): { changes: PartnerChanges } | { refused: string } {
+function changesOf(
+  form: Form,
+  program: { commissionType: string; commissionRate: number },
+): { changes: PartnerChanges } | { refused: string } {
   const text = (name: string) => (form[name] ?? '').trim()
   const name = text('name')
   const email = text('email')
@@ -34,7 +37,9 @@ function changesOf(form: Form, programType: string): { changes: PartnerChanges }
   if (commissionType === undefined) return { refused: 'partner_terms_invalid' }
   const rateText = text('commission_rate')
   const rate = rateText === '' ? null : Number(rateText)
-  if (rate !== null && !rateFits((commissionType ?? programType) as never, rate)) return { refused: 'partner_rate_invalid' }
+  // The rate it will be paid at (its own, or the program's) with the type it will be paid by.
+  if (!rateFits((commissionType ?? program.commissionType) as never, rate ?? program.commissionRate))
+    return { refused: 'partner_rate_invalid' }
   const monthsText = text('recurring_months')
   const months = monthsText === '' ? null : Number(monthsText)
   if (months !== null && !(Number.isInteger(months) && months >= 1 && months <= 1200)) return { refused: 'partner_months_invalid' }
@@ -135,7 +140,7 @@ export function partnerRoutes(deps: Deps) {
       ownerPost(async ({ program, params, form, signed }) => {
         const partner = ownPartner(program.id, params.partner_id)
         if (!partner) return notFound(signed)
-        const read = changesOf(form, program.commissionType)
+        const read = changesOf(form, program)
         if ('refused' in read) return partnerBack(program.id, partner.id, read.refused, 'error')
         await writer.run(() => stores.partners.update(program.id, partner.id, read.changes))
         return partnerBack(program.id, partner.id, 'partner_saved')

@@ -50,6 +50,7 @@ describe('the operator routes', () => {
       'stripe_promotion_code must be a Stripe promotion code id (promo_…) of at most 255 characters',
     )
     expectError(await addCoupon(f, { code: 'NOBODY' }, other.partnerId), 404, 'Partner not found')
+    expectError(await api.admin('POST', `/programs/999999/partners/${f.partnerId}/coupons`, { code: 'X' }), 404, 'Program not found')
 
     const removed = await api.admin('DELETE', `/coupons/${created.body.data.coupon_id}`)
     expect(removed.body).toEqual({ data: { coupon_id: created.body.data.coupon_id, deleted: true }, error: null })
@@ -108,6 +109,21 @@ describe('attribution by coupon_code', () => {
     expect((await k.sale(f, { transaction_id: unique('txn'), customer_key: unique('c'), coupon_code: 'PAUSED' })).status).toBe(400)
   })
 
+  test('a test-mode sale with a coupon gives a live customer without a partner no partner: later live sales stay unattributed', async () => {
+    const f = await api.setupProgram({ commission_type: 'recurring_percent', commission_rate: 10 })
+    await addCoupon(f, { code: 'TRY' })
+    // A live customer with no partner, as a database may hold one.
+    const customerKey = unique('live')
+    api.server.deps.database.client
+      .prepare("INSERT INTO customers (program_id, customer_key, status, test_mode, created_at) VALUES (?, ?, 'lead', 0, ?)")
+      .run(f.programId, customerKey, api.clock.now())
+    const test = await k.sale(f, { transaction_id: unique('txn'), customer_key: customerKey, coupon_code: 'TRY', livemode: false })
+    expect(test.status).toBe(200)
+    const live = await k.sale(f, { transaction_id: unique('txn'), customer_key: customerKey, amount_cents: 5000 })
+    expect(live.status).toBe(400)
+    expect(live.body.error.message).toBe('partnerId required to create commission')
+  })
+
   test('coupon_code of another type or longer than 64 characters is 400 invalid_request', async () => {
     const f = await api.setupProgram()
     for (const coupon_code of [12, 'x'.repeat(65)]) {
@@ -141,6 +157,24 @@ describe('Stripe promotion codes', () => {
     await send({ ...paidInvoice({}, 'subscription_create').event, data: { object: withDiscount as never } })
     const [commission] = await list('commissions')
     expect(commission).toMatchObject({ partner_id: f.partnerId, amount_cents: 290, currency: 'EUR' })
+  })
+
+  test('a renewal carrying the same promotion code finds the customer it made (keyed stripe:cus_…): recurring, never a first sale again', async () => {
+    const { f, send, list } = await stripeProgram({ commission_type: 'percent', commission_rate: 10 })
+    await addCoupon(f, { code: 'ONCE', stripe_promotion_code: 'promo_ONCE' })
+    const discounts = [
+      { coupon: null, promotion_code: 'promo_OTHER' },
+      { coupon: null, promotion_code: 'promo_ONCE' },
+    ]
+    const first = checkout(f, {}, { metadata: {}, customer: 'cus_repeat', amount_total: 10_000, discounts })
+    await send(first.event)
+    const second = checkout(f, {}, { metadata: {}, customer: 'cus_repeat', amount_total: 10_000, discounts })
+    await send(second.event)
+    const commissions = await list('commissions')
+    // percent pays the customer's first sale only: one commission for the two payments.
+    expect(commissions.map((c) => c.amount_cents)).toEqual([1000])
+    const customers = await list('customers')
+    expect(customers.map((c) => c.customer_key)).toEqual(['stripe:cus_repeat'])
   })
 
   test('a promotion code no coupon carries changes nothing: the event is recorded as not attributed', async () => {

@@ -261,6 +261,18 @@ describe("a partner's own terms and recurring_months", () => {
       400,
       "commission_type must be one of: percent, fixed, recurring_percent, recurring_fixed, or null for the program's",
     )
+    // A percent type without a rate of its own would be paid the program's rate: 500 (fixed) is no percent.
+    const fixed = await api.setupProgram({ commission_type: 'fixed', commission_rate: 500 })
+    expectError(
+      await api.admin('POST', `/programs/${fixed.programId}/partners`, { commission_type: 'percent' }),
+      400,
+      'commission_rate must be at most 100 for the percent and recurring_percent types',
+    )
+    expectError(
+      await api.admin('PATCH', `/programs/${fixed.programId}/partners/${fixed.partnerId}`, { commission_type: 'recurring_percent' }),
+      400,
+      'commission_rate must be at most 100 for the percent and recurring_percent types',
+    )
     expect((await api.admin('GET', `/programs/${f.programId}/partners`)).body.data.length).toBe(before)
   })
 
