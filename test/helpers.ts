@@ -1,3 +1,4 @@
+import { expect } from 'bun:test'
 import { Database } from 'bun:sqlite'
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
@@ -294,4 +295,11 @@ export async function startApi(options: { env?: Record<string, string> } = {}): 
       rmSync(dir, { recursive: true, force: true })
     },
   }
+}
+
+/** A platform-envelope error answer: the status, `data: null` and the message, exactly. */
+export function expectFailure(reply: Reply, status: number, message: string): void {
+  expect(reply.status).toBe(status)
+  expect(reply.body.data).toBeNull()
+  expect(reply.body.error.message).toBe(message)
 }

@@ -1,7 +1,7 @@
-import { and, asc, eq, isNull } from 'drizzle-orm'
+import { asc, eq } from 'drizzle-orm'
 import { uniqueViolation } from './errors.ts'
 import type { Connection } from './open.ts'
-import { type Coupon, coupons, partners } from './schema.ts'
+import { type Coupon, coupons } from './schema.ts'
 
 /** A coupon as a sale finds it: its code as stored and the partner it attributes. */
 export type CouponMatch = { code: string; partnerId: number }
@@ -72,16 +72,5 @@ export class CouponStore {
   /** The active partner's coupon carrying this Stripe promotion code (promo_…), or null. */
   matchPromotion(programId: number, promotionCode: string): CouponMatch | null {
     return (this.s.byPromotion.get(programId, promotionCode) as CouponMatch | null) ?? null
-  }
-
-  /** Whether `partnerId` is a live partner of the program (coupons are added to those only). */
-  partnerIn(programId: number, partnerId: number): boolean {
-    return (
-      this.connection.db
-        .select({ id: partners.id })
-        .from(partners)
-        .where(and(eq(partners.id, partnerId), eq(partners.programId, programId), isNull(partners.deletedAt)))
-        .get() !== undefined
-    )
   }
 }

@@ -1,5 +1,5 @@
-import { createHash, createPrivateKey, createPublicKey, type KeyObject, sign } from 'node:crypto'
-import { entryText, GENESIS, type Statement, statementText } from '../client/statement.ts'
+import { createPrivateKey, createPublicKey, type KeyObject, sign } from 'node:crypto'
+import { GENESIS, type Statement, statementText, verifyStatement } from '../client/statement.ts'
 import { statements as messages } from '../domain/messages.ts'
 import { iso } from '../domain/time.ts'
 import type { TrackingDeps } from './deps.ts'
@@ -22,18 +22,6 @@ export function ledgerKey(deps: TrackingDeps): { privateKey: KeyObject; jwk: Pub
   return key
 }
 
-/** The first entry whose hash does not match what is stored now, named; null for an intact chain. */
-function firstBreak(statement: Pick<Statement, 'program_id' | 'partner_id' | 'entries'>): string | null {
-  let previous = GENESIS
-  for (const [i, { hash, ...fields }] of statement.entries.entries()) {
-    const text = entryText(statement, fields, previous)
-    if (fields.seq !== i + 1 || createHash('sha256').update(text).digest('hex') !== hash)
-      return `entry ${fields.seq} (${fields.kind} ${fields.entry_id})`
-    previous = hash
-  }
-  return null
-}
-
 const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/
 
 /**
@@ -42,12 +30,12 @@ const MONTH = /^(\d{4})-(0[1-9]|1[0-2])$/
  * is, never repaired, with a warning logged). 400 for a month that is not YYYY-MM or is in
  * the future, 404 for an unknown partner.
  */
-export function makeStatement(
+export async function makeStatement(
   deps: TrackingDeps & { log: (line: Record<string, unknown>) => void },
   programId: number,
   partnerId: number,
   month: string,
-): StatementAnswer {
+): Promise<StatementAnswer> {
   const parts = MONTH.exec(month)
   if (!parts || Number(parts[1]) < 1970) return { kind: 'invalid', message: messages.month }
   const now = deps.clock.now()
@@ -71,14 +59,16 @@ export function makeStatement(
   }
   const key = ledgerKey(deps)
   const signature = sign(null, Buffer.from(statementText(unsigned)), key.privateKey).toString('base64')
-  const broken = firstBreak(unsigned)
-  if (broken)
+  const statement = { ...unsigned, public_key: key.jwk, signature }
+  // Checked with the partner's own verifier: what it would name is what the operator is told.
+  const verdict = await verifyStatement(statement)
+  if (!verdict.ok)
     deps.log({
       level: 'warn',
       msg: 'ledger chain broken: a stored entry no longer matches its hash',
       program_id: programId,
       partner_id: partnerId,
-      entry: broken,
+      problem: verdict.problem,
     })
-  return { kind: 'ok', statement: { ...unsigned, public_key: key.jwk, signature } }
+  return { kind: 'ok', statement }
 }

@@ -35,7 +35,7 @@ export function couponAdminRoutes(deps: Deps) {
         const input = checkCreate(body)
         const created = await writer.run(() => {
           if (!stores.lists.programExists(programId)) throw new HttpError(404, 'Program not found')
-          if (!stores.coupons.partnerIn(programId, partnerId)) throw new HttpError(404, partner.notFound)
+          if (!stores.partners.find(programId, partnerId)) throw new HttpError(404, partner.notFound)
           return stores.coupons.create({
             programId,
             partnerId,

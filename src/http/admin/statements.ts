@@ -15,10 +15,10 @@ export function statementAdminRoutes(deps: Deps) {
     .onBeforeHandle(({ request }) => requireAdmin(deps, request))
     .get(
       '/api/v1/admin/programs/:id/partners/:partner_id/statements/:month',
-      ({ params }) => {
+      async ({ params }) => {
         const programId = idParam(params.id, 'Program')
         const partnerId = idParam(params.partner_id, 'Partner')
-        const answer = makeStatement(deps, programId, partnerId, params.month)
+        const answer = await makeStatement(deps, programId, partnerId, params.month)
         if (answer.kind === 'invalid') throw new HttpError(400, answer.message)
         if (answer.kind === 'not_found') throw new HttpError(404, messages.notFound)
         return ok(answer.statement)

@@ -2,19 +2,17 @@ import { Elysia } from 'elysia'
 import type { SessionOf } from '../../db/web-session-store.ts'
 import { ledgerKey, makeStatement } from '../../tracking/statements.ts'
 import type { Deps } from '../deps.ts'
-import { HttpError } from '../pipeline/envelope.ts'
+import { HttpError, json } from '../pipeline/envelope.ts'
 import { partner as messages, shared } from '../../domain/messages.ts'
 import { seeOther } from './layout.ts'
 import { signedIn } from './session.ts'
 
-const json = (value: unknown, name?: string) =>
-  new Response(JSON.stringify(value), {
-    headers: {
-      'content-type': 'application/json; charset=utf-8',
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-      ...(name ? { 'content-disposition': `attachment; filename="${name}"` } : {}),
-    },
+/** A JSON document never cached; `name` makes it a download of that file name. */
+const jsonFile = (value: unknown, name?: string) =>
+  json(value, 200, {
+    'cache-control': 'no-store',
+    'x-content-type-options': 'nosniff',
+    ...(name ? { 'content-disposition': `attachment; filename="${name}"` } : {}),
   })
 
 /**
@@ -23,19 +21,19 @@ const json = (value: unknown, name?: string) =>
  */
 export function statementRoutes(deps: Deps) {
   return new Elysia({ name: 'statements' })
-    .get('/.well-known/svc-ledger-key', () => json(ledgerKey(deps).jwk), { detail: { hide: true } })
+    .get('/.well-known/svc-ledger-key', () => jsonFile(ledgerKey(deps).jwk), { detail: { hide: true } })
     .get(
       '/partner/statements/:file',
-      ({ request, params }) => {
+      async ({ request, params }) => {
         const signed = signedIn(deps, request)
         if (signed?.session.kind !== 'partner') return seeOther('/sign-in')
         const { partnerId, programId } = signed.session as Extract<SessionOf, { kind: 'partner' }>
         if (!params.file.endsWith('.json')) throw new HttpError(404, shared.notFound)
         const month = params.file.slice(0, -'.json'.length)
-        const answer = makeStatement(deps, programId, partnerId, month)
+        const answer = await makeStatement(deps, programId, partnerId, month)
         if (answer.kind === 'invalid') throw new HttpError(400, answer.message)
         if (answer.kind === 'not_found') throw new HttpError(404, messages.notFound)
-        return json(answer.statement, `statement-${programId}-${partnerId}-${month}.json`)
+        return jsonFile(answer.statement, `statement-${programId}-${partnerId}-${month}.json`)
       },
       { detail: { hide: true } },
     )

@@ -2,7 +2,7 @@
 // attribution by coupon_code on /track/sale, the first attribution standing, and Stripe
 // promotion codes on checkout sessions and invoices (events signed like the other Stripe tests).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import type { Api, Fixture } from '../../helpers.ts'
+import { type Api, expectFailure, type Fixture } from '../../helpers.ts'
 import { scenario } from '../webhooks/fixtures.ts'
 import { type Kit, trackingSetup, unique } from '../track/kit.ts'
 
@@ -12,11 +12,6 @@ afterAll(() => api.stop())
 
 const addCoupon = (f: Fixture, body: unknown, partnerId = f.partnerId) =>
   api.admin('POST', `/programs/${f.programId}/partners/${partnerId}/coupons`, body)
-const expectError = (reply: { status: number; body: any }, status: number, message: string) => {
-  expect(reply.status).toBe(status)
-  expect(reply.body.data).toBeNull()
-  expect(reply.body.error.message).toBe(message)
-}
 
 describe('the operator routes', () => {
   test('add (201 coupon_id, code), list, delete; a code taken in any case is 409; bad fields 400; unknown partner 404', async () => {
@@ -24,7 +19,7 @@ describe('the operator routes', () => {
     const created = await addCoupon(f, { code: 'Ada10', stripe_promotion_code: 'promo_1AbC' })
     expect(created.status).toBe(201)
     expect(created.body).toEqual({ data: { coupon_id: expect.any(Number), code: 'Ada10' }, error: null })
-    expectError(await addCoupon(f, { code: 'ADA10' }), 409, 'This coupon code is taken in this program (codes are compared without case)')
+    expectFailure(await addCoupon(f, { code: 'ADA10' }), 409, 'This coupon code is taken in this program (codes are compared without case)')
     // Another program may use the same code.
     const other = await api.setupProgram()
     expect((await addCoupon(other, { code: 'ada10' })).status).toBe(201)
@@ -43,18 +38,18 @@ describe('the operator routes', () => {
     ])
 
     for (const code of ['', 'has space', 'x'.repeat(65), 12, 'semi;colon'])
-      expectError(await addCoupon(f, { code }), 400, 'code must be 1 to 64 characters: letters, digits, - and _')
-    expectError(
+      expectFailure(await addCoupon(f, { code }), 400, 'code must be 1 to 64 characters: letters, digits, - and _')
+    expectFailure(
       await addCoupon(f, { code: 'FINE', stripe_promotion_code: 'co_123' }),
       400,
       'stripe_promotion_code must be a Stripe promotion code id (promo_…) of at most 255 characters',
     )
-    expectError(await addCoupon(f, { code: 'NOBODY' }, other.partnerId), 404, 'Partner not found')
-    expectError(await api.admin('POST', `/programs/999999/partners/${f.partnerId}/coupons`, { code: 'X' }), 404, 'Program not found')
+    expectFailure(await addCoupon(f, { code: 'NOBODY' }, other.partnerId), 404, 'Partner not found')
+    expectFailure(await api.admin('POST', `/programs/999999/partners/${f.partnerId}/coupons`, { code: 'X' }), 404, 'Program not found')
 
     const removed = await api.admin('DELETE', `/coupons/${created.body.data.coupon_id}`)
     expect(removed.body).toEqual({ data: { coupon_id: created.body.data.coupon_id, deleted: true }, error: null })
-    expectError(await api.admin('DELETE', `/coupons/${created.body.data.coupon_id}`), 404, 'Coupon not found')
+    expectFailure(await api.admin('DELETE', `/coupons/${created.body.data.coupon_id}`), 404, 'Coupon not found')
     expect((await api.admin('GET', `/programs/${f.programId}/coupons`)).body.data).toEqual([])
   })
 })
@@ -100,7 +95,7 @@ describe('attribution by coupon_code', () => {
   test("an unknown or deleted code is ignored; a suspended partner's coupon attributes nobody", async () => {
     const f = await api.setupProgram()
     const unknown = await k.sale(f, { transaction_id: unique('txn'), customer_key: unique('c'), coupon_code: 'NOPE' })
-    expectError(unknown, 400, 'Customer not found. Provide customer_key or click_id.')
+    expectFailure(unknown, 400, 'Customer not found. Provide customer_key or click_id.')
     const made = await addCoupon(f, { code: 'GONE' })
     await api.admin('DELETE', `/coupons/${made.body.data.coupon_id}`)
     expect((await k.sale(f, { transaction_id: unique('txn'), customer_key: unique('c'), coupon_code: 'GONE' })).status).toBe(400)

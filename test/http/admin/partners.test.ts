@@ -1,7 +1,7 @@
 // The operator API's partner routes (docs/decisions.md, First run and Partners who join on their
 // own): edit, delete, status, the partners list's filters, and the three CSV exports.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { ADMIN_TOKEN, type Api } from '../../helpers.ts'
+import { ADMIN_TOKEN, type Api, expectFailure } from '../../helpers.ts'
 import { type Kit, trackingSetup, unique } from '../track/kit.ts'
 
 let api: Api
@@ -14,12 +14,6 @@ const csv = async (path: string) => {
   return { status: reply.status, type: reply.headers.get('content-type'), text: await reply.text() }
 }
 const lines = (text: string) => text.split('\r\n').filter((l) => l !== '')
-
-const expectError = (reply: { status: number; body: any }, status: number, message: string) => {
-  expect(reply.status).toBe(status)
-  expect(reply.body.data).toBeNull()
-  expect(reply.body.error.message).toBe(message)
-}
 
 describe('PATCH and DELETE a partner', () => {
   test('PATCH changes name, email, terms and payout details; null puts a term back; every read shows them', async () => {
@@ -68,10 +62,10 @@ describe('PATCH and DELETE a partner', () => {
       [{ recurring_months: 0 }, 'recurring_months must be a whole number from 1 to 1200, or null for no limit'],
       [{ payout_details: 'x'.repeat(1001) }, 'payout_details must be a string of at most 1000 characters'],
     ]
-    for (const [body, message] of cases) expectError(await api.admin('PATCH', path, body), 400, message)
-    expectError(await api.admin('PATCH', `/programs/${f.programId}/partners/999999`, { name: 'x' }), 404, 'Partner not found')
+    for (const [body, message] of cases) expectFailure(await api.admin('PATCH', path, body), 400, message)
+    expectFailure(await api.admin('PATCH', `/programs/${f.programId}/partners/999999`, { name: 'x' }), 404, 'Partner not found')
     const other = await api.setupProgram()
-    expectError(await api.admin('PATCH', `/programs/${other.programId}/partners/${f.partnerId}`, { name: 'x' }), 404, 'Partner not found')
+    expectFailure(await api.admin('PATCH', `/programs/${other.programId}/partners/${f.partnerId}`, { name: 'x' }), 404, 'Partner not found')
   })
 
   test('DELETE removes a partner without sales from every list, and its links stop; one with sales answers 409', async () => {
@@ -82,13 +76,13 @@ describe('PATCH and DELETE a partner', () => {
     expect(gone.body.data).toEqual({ partner_id: f.partnerId, deleted: true })
     expect((await api.admin('GET', `/programs/${f.programId}/partners`)).body.data).toEqual([])
     expect((await k.click(f)).status).toBe(410)
-    expectError(await api.admin('DELETE', `/programs/${f.programId}/partners/${f.partnerId}`), 404, 'Partner not found')
+    expectFailure(await api.admin('DELETE', `/programs/${f.programId}/partners/${f.partnerId}`), 404, 'Partner not found')
 
     const g = await api.setupProgram()
     const key = unique('buyer')
     await k.customer(g, key)
     expect((await k.sale(g, { transaction_id: unique('txn'), customer_key: key })).status).toBe(200)
-    expectError(
+    expectFailure(
       await api.admin('DELETE', `/programs/${g.programId}/partners/${g.partnerId}`),
       409,
       'This partner has sales and cannot be deleted: suspend them instead',
@@ -105,7 +99,7 @@ describe('partner status', () => {
     expect(suspended.body.data.status).toBe('suspended')
     const click = await k.click(f)
     expect(click.status).toBe(410)
-    expectError(
+    expectFailure(
       await api.admin('POST', `/programs/${f.programId}/partners/${f.partnerId}/suspend`),
       409,
       'Partner is suspended, not active',
@@ -113,8 +107,12 @@ describe('partner status', () => {
     const back = await api.admin('POST', `/programs/${f.programId}/partners/${f.partnerId}/unsuspend`)
     expect(back.body.data.status).toBe('active')
     expect((await k.click(f)).status).toBe(200)
-    expectError(await api.admin('POST', `/programs/${f.programId}/partners/${f.partnerId}/approve`), 409, 'Partner is active, not pending')
-    expectError(await api.admin('POST', `/programs/${f.programId}/partners/999999/suspend`), 404, 'Partner not found')
+    expectFailure(
+      await api.admin('POST', `/programs/${f.programId}/partners/${f.partnerId}/approve`),
+      409,
+      'Partner is active, not pending',
+    )
+    expectFailure(await api.admin('POST', `/programs/${f.programId}/partners/999999/suspend`), 404, 'Partner not found')
   })
 
   test('the partners list filters by ?status= and by ?q= (part of the name or email, any case)', async () => {
@@ -130,7 +128,7 @@ describe('partner status', () => {
     expect(await ids('?q=%25')).toEqual([])
     expect(await ids('?status=suspended')).toEqual([carol.body.data.partner_id])
     expect(await ids('?status=active&q=bob')).toEqual([bob.body.data.partner_id])
-    expectError(
+    expectFailure(
       await api.admin('GET', `/programs/${f.programId}/partners?status=gone`),
       400,
       'status must be one of: pending, active, rejected, suspended',
@@ -196,17 +194,17 @@ describe('exports and date filters', () => {
     expect(await count(`/programs/${f.programId}/commissions?to=${first}`)).toBe(1)
     expect(await count(`/programs/${g.programId}/commissions?to=${first}`)).toBe(0)
     expect(lines((await csv(`/programs/${f.programId}/sales.csv?from=${later}`)).text)).toHaveLength(1)
-    expectError(
+    expectFailure(
       await api.admin('GET', `/programs/${f.programId}/sales?from=yesterday`),
       400,
       'from must be an ISO 8601 date such as 2026-11-01',
     )
-    expectError(
+    expectFailure(
       await api.admin('GET', `/programs/${f.programId}/commissions?to=2026-13-45`),
       400,
       'to must be an ISO 8601 date such as 2026-11-30',
     )
-    expectError(
+    expectFailure(
       await api.admin('GET', `/programs/${f.programId}/commissions?status=lost`),
       400,
       'status must be one of: pending, due, in_payout, paid, reversed',
@@ -251,24 +249,24 @@ describe("a partner's own terms and recurring_months", () => {
     const sale = await k.sale(f, { transaction_id: unique('txn'), customer_key: buyer, amount_cents: 10000 })
     expect(sale.body.data.commission).toMatchObject({ partner_id: id, amount_cents: 700 })
     const before = (await api.admin('GET', `/programs/${f.programId}/partners`)).body.data.length
-    expectError(
+    expectFailure(
       await api.admin('POST', `/programs/${f.programId}/partners`, { name: 'Too much', commission_rate: 150 }),
       400,
       'commission_rate must be at most 100 for the percent and recurring_percent types',
     )
-    expectError(
+    expectFailure(
       await api.admin('POST', `/programs/${f.programId}/partners`, { commission_type: 'weekly' }),
       400,
       "commission_type must be one of: percent, fixed, recurring_percent, recurring_fixed, or null for the program's",
     )
     // A percent type without a rate of its own would be paid the program's rate: 500 (fixed) is no percent.
     const fixed = await api.setupProgram({ commission_type: 'fixed', commission_rate: 500 })
-    expectError(
+    expectFailure(
       await api.admin('POST', `/programs/${fixed.programId}/partners`, { commission_type: 'percent' }),
       400,
       'commission_rate must be at most 100 for the percent and recurring_percent types',
     )
-    expectError(
+    expectFailure(
       await api.admin('PATCH', `/programs/${fixed.programId}/partners/${fixed.partnerId}`, { commission_type: 'recurring_percent' }),
       400,
       'commission_rate must be at most 100 for the percent and recurring_percent types',

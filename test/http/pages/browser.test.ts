@@ -14,6 +14,15 @@ import { trackingSetup, type Kit } from '../track/kit.ts'
 
 const SHOTS = join(import.meta.dir, '../../../test-artifacts/dashboard')
 
+/** Full-page screenshots of `page` at 1280 and 390 px for review, leaving it at 1280. */
+async function shoot(page: Page, name: string) {
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 })
+    await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true })
+  }
+  await page.setViewportSize({ width: 1280, height: 900 })
+}
+
 describeBrowser('dashboard and partner portal', () => {
   let api: Api
   let k: Kit
@@ -46,14 +55,6 @@ describeBrowser('dashboard and partner portal', () => {
 
   const onServer = (url: string) => api.url + new URL(url).pathname
   const link = async (path: string) => onServer((await api.admin('POST', path)).body.data.url)
-
-  async function shoot(page: Page, name: string) {
-    for (const width of [1280, 390]) {
-      await page.setViewportSize({ width, height: 900 })
-      await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true })
-    }
-    await page.setViewportSize({ width: 1280, height: 900 })
-  }
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true })
@@ -310,11 +311,7 @@ describeBrowser('the first run', () => {
       page.on('console', (m) => m.type() === 'error' && errors.push(m.text()))
       await page.goto(`${api.url}/`)
       expect(new URL(page.url()).pathname).toBe('/setup')
-      for (const width of [1280, 390]) {
-        await page.setViewportSize({ width, height: 900 })
-        await page.screenshot({ path: join(SHOTS, `setup-${width}.png`), fullPage: true })
-      }
-      await page.setViewportSize({ width: 1280, height: 900 })
+      await shoot(page, 'setup')
       await page.fill('input[name=code]', 'WRONG-WRONG-WRONG')
       await page.fill('input[name=email]', 'founder@shop.test')
       await page.fill('input[name=program_name]', 'Shop Partners')
@@ -325,10 +322,7 @@ describeBrowser('the first run', () => {
       await page.click('button:text("Create my account and program")')
       expect(await page.textContent('h1')).toBe('Your program is ready')
       expect(await page.inputValue('#api-key')).toMatch(/\S{20,}/)
-      for (const width of [1280, 390]) {
-        await page.setViewportSize({ width, height: 900 })
-        await page.screenshot({ path: join(SHOTS, `setup-done-${width}.png`), fullPage: true })
-      }
+      await shoot(page, 'setup-done')
       await page.click('a:text("Open your dashboard")')
       expect(await page.textContent('h1')).toContain('Shop Partners')
       // The one error is the wrong code's own 403.
@@ -346,13 +340,6 @@ describeBrowser('partners who join on their own', () => {
     const smtp = await startSmtp()
     const api = await startApi({ env: { ...(await atPublicUrl()), SMTP_URL: smtp.url } })
     const browser = await launch()
-    const shots = async (page: Page, name: string) => {
-      for (const width of [1280, 390]) {
-        await page.setViewportSize({ width, height: 900 })
-        await page.screenshot({ path: join(SHOTS, `${name}-${width}.png`), fullPage: true })
-      }
-      await page.setViewportSize({ width: 1280, height: 900 })
-    }
     try {
       const account = await api.admin('POST', '/accounts', { email: 'owner@join.test' })
       const program = await api.admin('POST', '/programs', {
@@ -375,14 +362,14 @@ describeBrowser('partners who join on their own', () => {
       await applicant.goto(`${api.url}/join/${programId}`)
       expect(await applicant.textContent('h1')).toBe('Become a partner of Join Shop')
       expect(await applicant.textContent('main')).toContain('25% of every sale of a referred customer')
-      await shots(applicant, 'join')
+      await shoot(applicant, 'join')
       await applicant.fill('input[name=name]', 'Gil')
       await applicant.fill('input[name=email]', 'gil@partners.test')
       await applicant.fill('textarea[name=promotion]', 'A cooking channel')
       await applicant.fill('input[name=short_link]', 'gil')
       await applicant.click('button:text("Send my application")')
       expect(await applicant.textContent('h1')).toBe('Thank you')
-      await shots(applicant, 'join-sent')
+      await shoot(applicant, 'join-sent')
 
       const owner = await browser.newContext({ viewport: { width: 1280, height: 900 } })
       const page = await owner.newPage()
@@ -394,7 +381,7 @@ describeBrowser('partners who join on their own', () => {
       expect(await page.textContent('nav.tabs [data-pending]')).toBe('1')
       await page.click('nav.tabs a:has-text("Applications")')
       expect(await page.textContent('main')).toContain('A cooking channel')
-      await shots(page, 'applications')
+      await shoot(page, 'applications')
       await page.click('[data-application] button:text("Approve")')
       expect(await page.textContent('[role=status]')).toContain('Partner approved')
 
@@ -407,7 +394,7 @@ describeBrowser('partners who join on their own', () => {
       expect(await applicant.inputValue('[data-link="gil"] input.url')).toBe('https://join.test/?aff=gil')
       await applicant.click('[data-link="gil"] summary')
       expect(await applicant.$$eval('[data-link="gil"] .qr svg', (els) => els.length)).toBe(1)
-      await shots(applicant, 'portal-joined')
+      await shoot(applicant, 'portal-joined')
       expect(errors).toEqual([])
       expect(foreign).toEqual([])
     } finally {
@@ -442,11 +429,7 @@ describeBrowser('the Webhooks page', () => {
       expect(await page.textContent('[role=status]')).toBe('Test event delivered.')
       expect(await page.textContent('[data-webhook] [data-delivery]')).toContain('delivered')
       expect(receiver.verify(receiver.hits[0]!, secret)).toMatchObject({ type: 'webhook.test' })
-      for (const width of [1280, 390]) {
-        await page.setViewportSize({ width, height: 900 })
-        await page.screenshot({ path: join(SHOTS, `webhooks-${width}.png`), fullPage: true })
-      }
-      await page.setViewportSize({ width: 1280, height: 900 })
+      await shoot(page, 'webhooks')
       await page.click('[data-webhook] button:text("Turn off")')
       expect(await page.textContent('[role=status]')).toContain('Endpoint off')
       expect(errors).toEqual([])

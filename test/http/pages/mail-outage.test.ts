@@ -18,6 +18,20 @@ afterAll(async () => {
 
 const emails = async (query = '') => (await api.admin('GET', `/emails${query}`)).body.data as Record<string, any>[]
 
+/** An account (its owner's email) and a program that partners join on `signup` terms; answers the program id. */
+async function programOf(owner: string, name: string, domain: string, signup: 'open' | 'approval'): Promise<number> {
+  const account = await api.admin('POST', '/accounts', { email: owner })
+  const program = await api.admin('POST', '/programs', {
+    account_id: account.body.data.account_id,
+    name,
+    domain,
+    commission_type: 'percent',
+    commission_rate: 10,
+    partner_signup: signup,
+  })
+  return program.body.data.program_id
+}
+
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, step?: () => void): Promise<T> {
   let value = await read()
   for (let i = 0; i < 200 && !done(value); i++) {
@@ -29,16 +43,7 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ste
 }
 
 test('an email queued while the mail server is down is retried after 10 s and arrives once it is back', async () => {
-  const account = await api.admin('POST', '/accounts', { email: 'owner@outage.test' })
-  const program = await api.admin('POST', '/programs', {
-    account_id: account.body.data.account_id,
-    name: 'Outage Shop',
-    domain: 'outage.test',
-    commission_type: 'percent',
-    commission_rate: 10,
-    partner_signup: 'open',
-  })
-  const programId = program.body.data.program_id
+  const programId = await programOf('owner@outage.test', 'Outage Shop', 'outage.test', 'open')
   const joined = await api.call('POST', `/join/${programId}`, { body: { name: 'Dee', email: 'dee@partner.test' } })
   expect(joined.body.data.status).toBe('active')
   // Both emails (the approval, the owner's) were tried once and wait for their retry.
@@ -68,16 +73,7 @@ test('an email queued while the mail server is down is retried after 10 s and ar
 
 test('an email that cannot be delivered for 3 days is failed, with its last error', async () => {
   await smtp.stop()
-  const account = await api.admin('POST', '/accounts', { email: 'second@outage.test' })
-  const program = await api.admin('POST', '/programs', {
-    account_id: account.body.data.account_id,
-    name: 'Failing Shop',
-    domain: 'failing.test',
-    commission_type: 'percent',
-    commission_rate: 10,
-    partner_signup: 'approval',
-  })
-  const programId = program.body.data.program_id
+  const programId = await programOf('second@outage.test', 'Failing Shop', 'failing.test', 'approval')
   await api.call('POST', `/join/${programId}`, { body: { name: 'Fay', email: 'fay@partner.test' } })
   const failed = await until(
     () => emails(`?program_id=${programId}&status=failed`),
