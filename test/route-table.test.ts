@@ -4,7 +4,8 @@
 // row without its route, or a row the pipeline does not follow fails here.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { buildRoutes, createApp } from '../src/http/app.ts'
-import { limits, routeOf, routeTable, type Route } from '../src/http/pipeline/route-table.ts'
+import { routeOf } from '../src/http/pipeline/route-lookup.ts'
+import { limits, routeTable, type Route } from '../src/http/pipeline/route-table.ts'
 import { startApi, type Api } from './helpers.ts'
 
 let api: Api

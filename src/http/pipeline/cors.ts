@@ -2,7 +2,7 @@ import type { Deps } from '../deps.ts'
 import { errorBody, HttpError, json } from './envelope.ts'
 import { shared } from '../../domain/messages.ts'
 import { originKnown } from './origin.ts'
-import type { RouteEntry } from './route-table.ts'
+import type { RouteEntry } from './route-lookup.ts'
 
 const EXPOSED = 'X-Request-ID, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, Deprecation, Sunset, Link'
 

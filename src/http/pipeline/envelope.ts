@@ -1,4 +1,4 @@
-import type { RouteEntry } from './route-table.ts'
+import type { RouteEntry } from './route-lookup.ts'
 
 /**
  * The two error envelopes of docs/errors.md (Errors). Every failure is an HttpError; the one error

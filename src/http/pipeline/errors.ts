@@ -1,6 +1,6 @@
 import { HttpError } from './envelope.ts'
 import { shared } from '../../domain/messages.ts'
-import type { RouteEntry } from './route-table.ts'
+import type { RouteEntry } from './route-lookup.ts'
 
 /** The 500 of a route, built with the request's id. */
 export type InternalError = (requestId: string) => HttpError

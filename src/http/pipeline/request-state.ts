@@ -1,5 +1,5 @@
 import type { KeyMatch } from '../../db/credentials.ts'
-import { routeOf, type RouteEntry } from './route-table.ts'
+import { routeOf, type RouteEntry } from './route-lookup.ts'
 
 /** What the pipeline learns about one request, shared by the wrapper in app.ts and the handlers. */
 export interface RequestState {

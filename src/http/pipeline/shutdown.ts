@@ -1,7 +1,7 @@
 import type { PeerAddress } from '../../runtime/runtime.ts'
 import { errorBody, HttpError, json } from './envelope.ts'
 import { shared } from '../../domain/messages.ts'
-import { routeOf } from './route-table.ts'
+import { routeOf } from './route-lookup.ts'
 
 type Fetch = (request: Request, peer?: PeerAddress) => Response | Promise<Response>
 
