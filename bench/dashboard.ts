@@ -14,6 +14,7 @@ import { loadConfig } from '../src/config.ts'
 import { openDatabase } from '../src/db/open.ts'
 import { createApp } from '../src/http/app.ts'
 import { RateLimiter } from '../src/http/pipeline/rate-limit.ts'
+import { VisitorCounts } from '../src/tracking/visitor-counts.ts'
 import { bunRuntime } from '../src/runtime/bun.ts'
 
 const CLICKS = Number(process.env.BENCH_DASHBOARD_CLICKS ?? 1_000_000)
@@ -78,6 +79,7 @@ INSERT INTO api_keys (program_id, key_hash, key_prefix, created_at) VALUES (1, '
     clock: systemClock,
     database,
     limiter: new RateLimiter(() => Date.now()),
+    visitors: new VisitorCounts(),
     findKey: (token) => database.stores.programs.findKey(token),
     secret: 'bench-secret-0123456789-0123456789',
     trackerSource: '',

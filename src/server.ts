@@ -13,6 +13,7 @@ import { createApp } from './http/app.ts'
 import { lineLog } from './log.ts'
 import type { Deps } from './http/deps.ts'
 import { RateLimiter } from './http/pipeline/rate-limit.ts'
+import { VisitorCounts } from './tracking/visitor-counts.ts'
 import { drainable } from './http/pipeline/shutdown.ts'
 import type { Runtime } from './runtime/runtime.ts'
 
@@ -86,6 +87,7 @@ export function startServer(options: StartOptions): Started {
     clock,
     database,
     limiter: new RateLimiter(() => clock.now()),
+    visitors: new VisitorCounts(),
     findKey: (token) => database.stores.programs.findKey(token),
     // SVC_SECRET when configured, else the one generated on first start and kept in the database.
     secret: config.secret ?? database.stores.settings.serverSecret(),

@@ -28,6 +28,7 @@ const OPTIONS = {
   connect: { type: 'boolean' },
   timestamp: { type: 'string' },
   previous: { type: 'string' },
+  reason: { type: 'string' },
 } as const
 
 const GLOBAL = ['base-url', 'api-key', 'json', 'help', 'version']
@@ -43,6 +44,7 @@ export const COMMAND_FLAGS: Record<string, string[]> = {
   stripe: ['secret', 'program-id', 'connect', 'timestamp'],
   webhooks: ['url', 'events', 'description'],
   verify: ['previous'],
+  review: ['reason'],
   help: [],
 }
 

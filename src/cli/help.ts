@@ -28,6 +28,8 @@ Commands:
   webhooks list | add | test ID | deliveries ID
                              The program's webhook endpoints (needs a program API key)
       --url URL  --events a,b  --description TEXT   (add)
+  review list | approve ID | reject ID [--reason TEXT]
+                             Commissions held for review by the fraud signals (needs a program API key)
   verify STATEMENT [--previous EARLIER]
                              Check a partner's signed statement, and that it extends an earlier one
                              (no server needed)
@@ -107,6 +109,16 @@ The program's outbound webhook endpoints, with its API key (--api-key, SVC_API_K
 saved by init --save). add prints the endpoint's signing secret once; without --events it takes
 every event type. test sends a webhook.test event now and prints its delivery; deliveries lists
 the endpoint's latest 50 with their status, attempts and last answer.
+`,
+  review: `Usage: svc review list
+       svc review approve COMMISSION_ID
+       svc review reject COMMISSION_ID [--reason TEXT]
+
+The program's commissions held for review (fraud_review hold): list prints each with its partner,
+amount, sale and fraud flags, and each flag in words. approve puts a commission back on the
+holding-period path (pending or due, counted from its creation); reject writes its reversal, so
+that it is reversed and never paid. With the program's API key (--api-key, SVC_API_KEY or the key
+saved by init --save).
 `,
   verify: `Usage: svc verify STATEMENT [--previous EARLIER]
 

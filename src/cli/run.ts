@@ -7,6 +7,7 @@ import { init } from './init.ts'
 import { login } from './login.ts'
 import { logout } from './logout.ts'
 import { programs } from './programs.ts'
+import { review } from './review.ts'
 import { status } from './status.ts'
 import { stripeReplay } from './stripe-replay.ts'
 import { testEvent } from './test-event.ts'
@@ -23,6 +24,7 @@ const COMMANDS: Record<string, (ctx: Ctx) => Promise<void>> = {
   test: testEvent,
   stripe: stripeReplay,
   webhooks,
+  review,
   verify,
 }
 

@@ -1,8 +1,8 @@
-import { and, count, desc, eq, isNull, lt, sql, type SQL } from 'drizzle-orm'
+import { and, count, desc, eq, inArray, isNull, lt, sql, type SQL } from 'drizzle-orm'
 import type { PartnerTerms } from '../domain/attribution.ts'
 import type { Catalog } from './catalog.ts'
 import type { Connection } from './open.ts'
-import { customers, links, partners, sales, type PartnerStatus } from './schema.ts'
+import { customers, links, partnerIps, partners, sales, type PartnerStatus } from './schema.ts'
 
 export type Partner = typeof partners.$inferSelect
 
@@ -47,13 +47,15 @@ export class PartnerStore {
    * A partner's own commission terms (null fields take the program's), read on every attributed
    * sale: kept in the catalog, which update() invalidates. Null when no partner has that id.
    */
-  terms(partnerId: number): PartnerTerms | null {
+  terms(partnerId: number): (PartnerTerms & { email: string | null }) | null {
     return this.catalog.row(`partner-terms:${partnerId}`, () => {
       const row = this.connection.db
         .select({
           commissionType: partners.commissionType,
           commissionRate: partners.commissionRate,
           recurringMonths: partners.recurringMonths,
+          // The self_referral signal compares the customer's email with it (domain/fraud.ts).
+          email: partners.email,
         })
         .from(partners)
         .where(eq(partners.id, partnerId))
@@ -162,6 +164,23 @@ export class PartnerStore {
       .orderBy(desc(partners.id))
       .all()
       .map((row) => ({ ...row.partner, links: row.links }))
+  }
+
+  /** Keeps a keyed hash of an IP the partner applied or signed in from (the same_ip signal); once per IP. */
+  rememberIp(partnerId: number, ipHash: string, now: number): void {
+    this.connection.db.insert(partnerIps).values({ partnerId, ipHash, createdAt: now }).onConflictDoNothing().run()
+  }
+
+  /** Whether the partner applied or signed in from any of these IPs (keyed hashes). */
+  usedIp(partnerId: number, ipHashes: string[]): boolean {
+    if (ipHashes.length === 0) return false
+    const found = this.connection.db
+      .select({ one: sql`1` })
+      .from(partnerIps)
+      .where(and(eq(partnerIps.partnerId, partnerId), inArray(partnerIps.ipHash, ipHashes)))
+      .limit(1)
+      .get()
+    return found !== undefined
   }
 
   /** How many partners of a program have `status` (the dashboard's Applications count). */

@@ -38,18 +38,21 @@ export type PayoutChange = { kind: 'ok'; payout: Payout } | { kind: 'not_found' 
 const pair = alias(commissions, 'pair')
 const entryPayout = alias(payoutEntries, 'entry_payout')
 const pairPayout = alias(payoutEntries, 'pair_payout')
+const isHeld = sql<boolean>`${commissions.review} is 'held'`.mapWith(Boolean)
+const notHeld = sql`${commissions.review} is not 'held'`
 // The partial UNIQUE index payout_entries_once answers this lookup: its WHERE is repeated here.
 const activePayoutOf = (entryId: SQLiteColumn) =>
   sql<PayoutState>`(select pe.status from payout_entries pe where pe.ledger_entry_id = ${entryId} and pe.status <> 'canceled')`
 
-const BALANCE_KEY = 'program_id, partner_id, currency, kind, payout, pair, day'
+const BALANCE_KEY = 'program_id, partner_id, currency, kind, payout, pair, held, day'
 /**
  * Keeps ledger_balances (schema.ts) when the entries of one payout (?1) have changed payout state from ?2 to ?3
  * ('' for none: '' to 'pending' in a run, 'pending' to 'paid' or '' when it is paid or canceled). Each entry
  * leaves the row of its old payout state for that of its new one; so does the entry it pairs with, whose pair
  * state changes. The entry and its pair are never in the same payout (a run pays entries due, and an entry is
- * due only when its pair is in a payout or missing), so the pair's own payout state is read as it is. Both
- * sides are added up by row before they are written. (A new ledger entry is added by the trigger of migration 0009.)
+ * due only when its pair is in a payout or missing), so the pair's own payout state is read as it is. Neither
+ * is held for review (a held commission is in no payout, and its reversal nets with it), so both are in rows
+ * of held = 0. Both sides are added up by row before they are written. (A new ledger entry is added by the trigger of migration 0009.)
  */
 const MOVE_BALANCES = `WITH facts AS MATERIALIZED (
     SELECT c.program_id, c.partner_id, c.currency, c.kind, c.created_at / 86400000 AS day,
@@ -66,8 +69,8 @@ const MOVE_BALANCES = `WITH facts AS MATERIALIZED (
     UNION ALL SELECT program_id, o_partner_id, o_currency, o_kind, o_day, -o_amount_cents, -o_n, o_payout, ?2 FROM facts WHERE o_n > 0 AND o_test = 0
     UNION ALL SELECT program_id, o_partner_id, o_currency, o_kind, o_day, o_amount_cents, o_n, o_payout, ?3 FROM facts WHERE o_n > 0 AND o_test = 0)
 INSERT INTO ledger_balances (${BALANCE_KEY}, amount_cents, entries)
-  SELECT program_id, partner_id, currency, kind, payout, pair, CASE WHEN payout = '' AND pair <> '' THEN day ELSE -1 END,
-    sum(amount_cents), sum(n) FROM sides WHERE true GROUP BY 1, 2, 3, 4, 5, 6, 7 HAVING sum(n) <> 0 OR sum(amount_cents) <> 0
+  SELECT program_id, partner_id, currency, kind, payout, pair, 0, CASE WHEN payout = '' AND pair <> '' THEN day ELSE -1 END,
+    sum(amount_cents), sum(n) FROM sides WHERE true GROUP BY 1, 2, 3, 4, 5, 6, 8 HAVING sum(n) <> 0 OR sum(amount_cents) <> 0
   ON CONFLICT (${BALANCE_KEY}) DO UPDATE SET amount_cents = amount_cents + excluded.amount_cents, entries = entries + excluded.entries`
 const DROP_EMPTY_BALANCES = 'DELETE FROM ledger_balances WHERE entries = 0 AND program_id = (SELECT program_id FROM payouts WHERE id = ?)'
 
@@ -116,6 +119,7 @@ export class PayoutStore {
         currency: commissions.currency,
         testMode: commissions.testMode,
         createdAt: commissions.createdAt,
+        held: isHeld,
         payout: activePayoutOf(commissions.id),
         pairId: pair.id,
         pairPayout: activePayoutOf(pair.id),
@@ -128,15 +132,16 @@ export class PayoutStore {
   }
 
   /**
-   * The live (not test-mode) ledger entries of the program in no pending or paid payout: a run's
-   * candidates. Pairs reversed before any payout are left out here already (domain/payout.ts
-   * would find them `reversed`), so that they are not read again by every later run.
+   * The live (not test-mode) ledger entries of the program in no pending or paid payout and not
+   * held for review: a run's candidates. Pairs reversed before any payout are left out here already
+   * (domain/payout.ts would find them `reversed`), so that they are not read again by every later run.
    */
   unpaidLedger(programId: number): LedgerRow[] {
     return this.ledger(
       and(
         eq(commissions.programId, programId),
         eq(commissions.testMode, false),
+        notHeld,
         sql`${activePayoutOf(commissions.id)} is null`,
         or(isNull(pair.id), sql`${activePayoutOf(pair.id)} is not null`),
       ),
@@ -173,6 +178,7 @@ export class PayoutStore {
         kind: ledgerBalances.kind,
         payout: ledgerBalances.payout,
         pair: ledgerBalances.pair,
+        held: ledgerBalances.held,
         due,
         amountCents: sql<number>`sum(${ledgerBalances.amountCents})`,
       })
@@ -184,7 +190,15 @@ export class PayoutStore {
           sql`(${ledgerBalances.day} < 0 or ${ledgerBalances.day} <> ${cutoffDay})`,
         ),
       )
-      .groupBy(ledgerBalances.partnerId, ledgerBalances.currency, ledgerBalances.kind, ledgerBalances.payout, ledgerBalances.pair, due)
+      .groupBy(
+        ledgerBalances.partnerId,
+        ledgerBalances.currency,
+        ledgerBalances.kind,
+        ledgerBalances.payout,
+        ledgerBalances.pair,
+        ledgerBalances.held,
+        due,
+      )
       .all()
       .map(
         (r): LedgerGroup => ({
@@ -193,6 +207,7 @@ export class PayoutStore {
           kind: r.kind,
           payout: r.payout === '' ? null : r.payout,
           pair: r.pair === 'none' ? null : { payout: r.pair === '' ? null : r.pair },
+          held: r.held === 1,
           due: Boolean(r.due),
           amountCents: r.amountCents,
         }),
@@ -208,6 +223,8 @@ export class PayoutStore {
           lt(commissions.createdAt, (days[kind] + 1) * DAY_MS),
           isNull(entryPayout.id),
           or(isNull(pair.id), sql`${pairPayout.id} is not null`),
+          // A held entry's rows carry day -1: the counted rows hold it already.
+          notHeld,
         ),
       ),
     )
@@ -243,6 +260,7 @@ export class PayoutStore {
       kind: r.kind,
       payout: r.payout as PayoutState,
       pair: r.paired ? { payout: r.pairPayout as PayoutState } : null,
+      held: false,
       due: Boolean(r.due),
       amountCents: r.amountCents,
     }))

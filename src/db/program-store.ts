@@ -22,6 +22,7 @@ type ProgramSettings =
   | 'minimumPayout'
   | 'recurringMonths'
   | 'partnerSignup'
+  | 'fraudReview'
 
 export type NewProgram = Pick<typeof programs.$inferInsert, 'advertiserId' | ProgramSettings | 'createdAt'>
 

@@ -1,8 +1,10 @@
-import { and, eq, ne, sql } from 'drizzle-orm'
+import { and, count, desc, eq, isNull, lt, ne, sql } from 'drizzle-orm'
+import { alias } from 'drizzle-orm/sqlite-core'
 import type { ChainStore } from './chain-store.ts'
 import { plainInsert } from './columns.ts'
+import type { FraudFlag } from '../domain/fraud.ts'
 import type { Connection } from './open.ts'
-import { type Commission, commissions, ledgerBalances, refunds, sales, type Sale } from './schema.ts'
+import { type Commission, commissions, ledgerBalances, partners, refunds, sales, type Sale } from './schema.ts'
 
 const p = sql.placeholder
 
@@ -32,6 +34,8 @@ const commissionColumns = [
   commissions.currency,
   commissions.testMode,
   commissions.createdAt,
+  commissions.flags,
+  commissions.review,
 ]
 
 function build({ db, client }: Connection) {
@@ -71,7 +75,7 @@ function build({ db, client }: Connection) {
     commissionOf: db
       .select()
       .from(commissions)
-      .where(and(eq(commissions.saleId, p('saleId')), eq(commissions.kind, 'commission')))
+      .where(and(eq(commissions.saleId, p('saleId')), eq(commissions.kind, p('kind'))))
       .prepare(),
   }
 }
@@ -106,6 +110,20 @@ export interface NewCommission {
   currency: string
   testMode: boolean
   createdAt: number
+  /** The fraud flags it raised (domain/fraud.ts), and whether it is held for review; none for a reversal. */
+  flags?: FraudFlag[]
+  held?: boolean
+}
+
+// Written as the partial index commissions_held says it (a literal, not a bound value), so that it is used.
+const isHeld = sql`${commissions.review} = 'held'`
+
+/** A commission held for review, with what the Review page and `svc review list` show beside it. */
+export interface HeldCommission extends Commission {
+  partnerName: string | null
+  partnerEmail: string | null
+  transactionId: string
+  saleAmountCents: number
 }
 
 /** Sales, the commission ledger and refunds over one database; writes run inside a writer unit. */
@@ -161,6 +179,8 @@ export class SaleStore {
       entry.currency,
       entry.testMode ? 1 : 0,
       entry.createdAt,
+      JSON.stringify(entry.flags ?? []),
+      entry.held ? 'held' : null,
     ) as { id: number }
     // The entry's link in the partner's hash chain commits with it (docs/ledger.md).
     this.chain.append(
@@ -186,9 +206,64 @@ export class SaleStore {
     return this.s.saleInProgram.get({ programId, transactionId }) ?? null
   }
 
-  /** The sale's commission entry (not its reversal), or null when it earned none. */
-  commissionOf(saleId: number) {
-    return this.s.commissionOf.get({ saleId }) ?? null
+  /** The sale's commission entry (or its reversal, with `kind`), or null when it has none. */
+  commissionOf(saleId: number, kind: Commission['kind'] = 'commission'): Commission | null {
+    return this.s.commissionOf.get({ saleId, kind }) ?? null
+  }
+
+  /**
+   * The program's commissions held for review, newest first: `limit` + 1 before `cursor` (the
+   * extra one tells whether more follow). A held commission whose sale was refunded meanwhile is
+   * reversed, not held: it is left out. The partial index commissions_held keeps this a short range.
+   */
+  heldPage(programId: number, limit: number, cursor: number | null): HeldCommission[] {
+    const reversal = alias(commissions, 'reversal')
+    return this.connection.db
+      .select({
+        entry: commissions,
+        partnerName: partners.name,
+        partnerEmail: partners.email,
+        transactionId: sales.transactionId,
+        saleAmountCents: sales.amountCents,
+      })
+      .from(commissions)
+      .innerJoin(partners, eq(partners.id, commissions.partnerId))
+      .innerJoin(sales, eq(sales.id, commissions.saleId))
+      .leftJoin(reversal, and(eq(reversal.saleId, commissions.saleId), eq(reversal.kind, 'reversal')))
+      .where(
+        and(eq(commissions.programId, programId), isHeld, isNull(reversal.id), cursor === null ? undefined : lt(commissions.id, cursor)),
+      )
+      .orderBy(desc(commissions.id))
+      .limit(limit + 1)
+      .all()
+      .map(({ entry, ...rest }) => ({ ...entry, ...rest }))
+  }
+
+  /** How many of the program's commissions are held for review (the count on the dashboard's tabs). */
+  heldCount(programId: number): number {
+    const reversal = alias(commissions, 'reversal')
+    return (
+      this.connection.db
+        .select({ n: count() })
+        .from(commissions)
+        .leftJoin(reversal, and(eq(reversal.saleId, commissions.saleId), eq(reversal.kind, 'reversal')))
+        .where(and(eq(commissions.programId, programId), isHeld, isNull(reversal.id)))
+        .get()?.n ?? 0
+    )
+  }
+
+  /**
+   * Records a held commission's review (approved, or rejected with the reason); the trigger of
+   * migration 0018 moves it out of the held balances. False when the entry is not held.
+   */
+  review(id: number, outcome: 'approved' | 'rejected', reason: string | null, now: number): boolean {
+    const changed = this.connection.db
+      .update(commissions)
+      .set({ review: outcome, reviewedAt: now, reviewReason: reason })
+      .where(and(eq(commissions.id, id), eq(commissions.review, 'held')))
+      .returning({ id: commissions.id })
+      .all()
+    return changed.length === 1
   }
 
   /**

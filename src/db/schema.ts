@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm'
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import { CLICK_ID_LENGTH } from '../domain/click-id.ts'
 import { COMMISSION_TYPES } from '../domain/commission.ts'
+import { FRAUD_REVIEWS, type FraudFlag } from '../domain/fraud.ts'
 
 // Times are epoch milliseconds (integer); money is integer minor units (docs/api.md: amount_cents).
 const createdAt = () => integer('created_at').notNull()
@@ -73,6 +74,8 @@ export const programs = sqliteTable('programs', {
   recurringMonths: integer('recurring_months'),
   /** Whether partners may apply on /join/:program_id: off, approval (pending first) or open. */
   partnerSignup: text('partner_signup', { enum: PARTNER_SIGNUPS }).notNull().default('off'),
+  /** What a new commission's fraud flags do (docs/decisions.md, Fraud signals and review): hold it, only flag it, or nothing. */
+  fraudReview: text('fraud_review', { enum: FRAUD_REVIEWS }).notNull().default('hold'),
 })
 
 /** Program API keys, stored only as SHA-256 hashes; one row per issued key. */
@@ -167,6 +170,23 @@ export const partners = sqliteTable(
   (t) => [index('partners_program').on(t.programId)],
 )
 
+/**
+ * The IPs a partner applied or signed in to the portal from, as keyed hashes (HMAC-SHA-256 with
+ * SVC_SECRET, src/tracking/ip-hash.ts), never raw: the same_ip fraud signal compares a customer's
+ * click and lead IPs with them. One row per partner and IP.
+ */
+export const partnerIps = sqliteTable(
+  'partner_ips',
+  {
+    partnerId: integer('partner_id')
+      .notNull()
+      .references(() => partners.id),
+    ipHash: text('ip_hash').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.partnerId, t.ipHash] })],
+)
+
 /** Referral links; partner and program are nullable so that a broken link is reportable (docs/errors.md 400 table). */
 export const links = sqliteTable(
   'links',
@@ -206,6 +226,11 @@ export const clicks = sqliteTable(
     ip: text('ip'),
     userAgent: text('user_agent'),
     createdAt: createdAt(),
+    /**
+     * What the click path saw that a fraud rule needs (domain/fraud.ts CLICK_SIGNALS bits: an ad-click
+     * id in the landing URL, a burst of clicks from its IP); null, which costs no byte, for none.
+     */
+    signals: integer('signals'),
     // No index by program: every click would write its program's tail page at each COMMIT (issue 14).
     // A program's click count is the sum of its daily_counts rows, kept in the same transaction.
   },
@@ -238,6 +263,8 @@ export const customers = sqliteTable(
     /** The first attributed sale; once set, later payments skip rule 4 and non-recurring types stop paying. */
     convertedAt: integer('converted_at'),
     createdAt: createdAt(),
+    /** The IP the lead was reported from, as a keyed hash (src/tracking/ip-hash.ts), for the same_ip signal. */
+    leadIpHash: text('lead_ip_hash'),
   },
   (t) => [
     uniqueIndex('customers_program_key').on(t.programId, t.customerKey),
@@ -295,6 +322,9 @@ export const saleBlocks = sqliteTable(
   (t) => [primaryKey({ columns: [t.block, t.programId] })],
 )
 
+/** A commission's review state (docs/decisions.md, Fraud signals and review). */
+export const COMMISSION_REVIEWS = ['held', 'approved', 'rejected'] as const
+
 /** The commission ledger: a reversal is a negative entry, never a deleted row. */
 export const commissions = sqliteTable(
   'commissions',
@@ -317,9 +347,21 @@ export const commissions = sqliteTable(
     /** The entry's place in its partner's hash chain and its hash (docs/ledger.md); set in the unit that books it. */
     chainSeq: integer('chain_seq'),
     chainHash: text('chain_hash'),
+    /** The fraud signals the commission raised when it was booked (domain/fraud.ts); a reversal has none. */
+    flags: text('flags', { mode: 'json' }).$type<FraudFlag[]>().notNull().default(sql`'[]'`),
+    /**
+     * held: flagged under fraud_review `hold`, in no payout run until reviewed; approved (back on the
+     * holding-period path) or rejected (a reversal entry was written) once reviewed; null otherwise.
+     */
+    review: text('review', { enum: COMMISSION_REVIEWS }),
+    reviewedAt: integer('reviewed_at'),
+    /** The reason given with a rejection. */
+    reviewReason: text('review_reason'),
   },
   (t) => [
     uniqueIndex('commissions_sale_kind').on(t.saleId, t.kind),
+    // The Review page and its count on the tabs: the held entries of a program, a short range.
+    index('commissions_held').on(t.programId, t.id).where(sql`review = 'held'`),
     index('commissions_program').on(t.programId, t.createdAt),
     index('commissions_program_id').on(t.programId, t.id),
     // A partner's own ledger (balances, the partner portal) without reading the whole program's.
@@ -421,6 +463,8 @@ export const dailyCounts = sqliteTable(
     day: integer('day').notNull(),
     testMode: integer('test_mode').notNull(),
     clicks: integer('clicks').notNull().default(0),
+    /** Clicks that were the first of their IP on their link in their hour (src/tracking/click-counts.ts). */
+    uniqueClicks: integer('unique_clicks').notNull().default(0),
     leads: integer('leads').notNull().default(0),
     customers: integer('customers').notNull().default(0),
     sales: integer('sales').notNull().default(0),
@@ -504,7 +548,7 @@ export const payoutEntries = sqliteTable(
  * The live commission ledger added up by what decides each entry's status (domain/payout.ts
  * statusOf): payout is the entry's pending or paid payout ('' for none), pair that of the other
  * entry of its sale ('none' when there is none). Only an entry in no payout whose pair is missing
- * or in a payout is open (pending or due by time): its row carries the UTC day it was booked
+ * or in a payout, and not held for review, is open (pending or due by time): its row carries the UTC day it was booked
  * (epoch ms / 86400000), so that a read splits pending from due without reading entries; every
  * other row has day -1. Kept in the ledger writes' own transactions: a new entry by the trigger of
  * migration 0009_ledger_balance_triggers, payout runs, payments and cancels by payout-store.ts.
@@ -518,11 +562,13 @@ export const ledgerBalances = sqliteTable(
     kind: text('kind', { enum: ['commission', 'reversal'] }).notNull(),
     payout: text('payout', { enum: ['', 'pending', 'paid'] }).notNull(),
     pair: text('pair', { enum: ['none', '', 'pending', 'paid'] }).notNull(),
+    /** 1 for commissions held for review (never in a payout; their rows carry day -1), else 0. */
+    held: integer('held').notNull(),
     day: integer('day').notNull(),
     amountCents: integer('amount_cents').notNull(),
     entries: integer('entries').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.programId, t.partnerId, t.currency, t.kind, t.payout, t.pair, t.day] })],
+  (t) => [primaryKey({ columns: [t.programId, t.partnerId, t.currency, t.kind, t.payout, t.pair, t.held, t.day] })],
 )
 
 export type Program = typeof programs.$inferSelect

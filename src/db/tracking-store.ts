@@ -21,6 +21,7 @@ const clickColumns = [
   clicks.ip,
   clicks.userAgent,
   clicks.createdAt,
+  clicks.signals,
 ]
 
 /** A key of daily_counts and the clicks a batch adds to it. */
@@ -30,6 +31,7 @@ interface ClickCount {
   day: number
   test: number
   clicks: number
+  unique: number
 }
 
 /** A row of the plain statements with test_mode (stored as 0 or 1) made a boolean, or null. */
@@ -53,6 +55,8 @@ function build({ db, client }: Connection) {
     linkId: clicks.linkId,
     createdAt: clicks.createdAt,
     testMode: clicks.testMode,
+    ip: clicks.ip,
+    signals: clicks.signals,
   })
   const customerColumns = {
     // A scalar subquery rather than a LEFT JOIN, and no LIMIT (the two UNIQUE indexes allow one row
@@ -68,6 +72,8 @@ function build({ db, client }: Connection) {
     leadAt: customers.leadAt,
     convertedAt: customers.convertedAt,
     testMode: customers.testMode,
+    email: customers.email,
+    leadIpHash: customers.leadIpHash,
   }
   const customerBy = (column: typeof customers.customerKey | typeof customers.clickId) =>
     client.prepare(`SELECT ${selectList(customerColumns)} FROM "customers" WHERE "program_id" = ? AND "${column.name}" = ?`)
@@ -105,9 +111,12 @@ function build({ db, client }: Connection) {
     lastClickRow: client.prepare('SELECT max("id") AS "row" FROM "clicks"'),
     // daily_counts' clicks (the dashboard's rollup): a batch's clicks of one key, written once.
     countClicks: client.prepare(
-      'INSERT INTO "daily_counts" ("program_id", "partner_id", "day", "test_mode", "clicks") VALUES (?, ?, ?, ?, ?) ' +
-        'ON CONFLICT ("program_id", "partner_id", "day", "test_mode") DO UPDATE SET "clicks" = "clicks" + excluded."clicks"',
+      'INSERT INTO "daily_counts" ("program_id", "partner_id", "day", "test_mode", "clicks", "unique_clicks") VALUES (?, ?, ?, ?, ?, ?) ' +
+        'ON CONFLICT ("program_id", "partner_id", "day", "test_mode") DO UPDATE SET "clicks" = "clicks" + excluded."clicks", ' +
+        '"unique_clicks" = "unique_clicks" + excluded."unique_clicks"',
     ),
+    // A suspicious repeat click marks its visitor's first row too (TrackingStore.addClickSignals).
+    addSignals: client.prepare('UPDATE "clicks" SET "signals" = coalesce("signals", 0) | ? WHERE "id" = ?'),
     keyElsewhere: db
       .select({ id: customers.id })
       .from(customers)
@@ -141,6 +150,8 @@ export interface NewCustomer {
   leadAt: number | null
   convertedAt: number | null
   now: number
+  /** The lead's IP as a keyed hash (src/tracking/ip-hash.ts), for the same_ip signal. */
+  leadIpHash?: string | null
 }
 
 /** Reads and writes of clicks and customers over one database; writes run inside the caller's writer unit. */
@@ -167,22 +178,25 @@ export class TrackingStore {
    * (issue 14). Elsewhere (a unit with its own SAVEPOINT) it is written at once, so that a rolled
    * back unit takes its count with it.
    */
-  private countClick(programId: number, partnerId: number, createdAt: number, testMode: boolean): void {
+  private countClick(programId: number, partnerId: number, createdAt: number, testMode: boolean, unique: boolean): void {
     const day = Math.floor(createdAt / DAY_MS)
     const test = testMode ? 1 : 0
+    const one = unique ? 1 : 0
     if (!this.connection.writer.inSingleWrite) {
-      this.s.countClicks.run(programId, partnerId, day, test, 1)
+      this.s.countClicks.run(programId, partnerId, day, test, 1, one)
       return
     }
     const key = `${programId}:${partnerId}:${day}:${test}`
     const counted = this.batchClicks.get(key)
-    if (counted) counted.clicks++
-    else this.batchClicks.set(key, { programId, partnerId, day, test, clicks: 1 })
+    if (counted) {
+      counted.clicks++
+      counted.unique += one
+    } else this.batchClicks.set(key, { programId, partnerId, day, test, clicks: 1, unique: one })
   }
 
   private writeClickCounts(): void {
     try {
-      for (const c of this.batchClicks.values()) this.s.countClicks.run(c.programId, c.partnerId, c.day, c.test, c.clicks)
+      for (const c of this.batchClicks.values()) this.s.countClicks.run(c.programId, c.partnerId, c.day, c.test, c.clicks, c.unique)
     } finally {
       // Emptied whatever happens: a batch that fails here is rolled back whole, its counts with it.
       this.batchClicks.clear()
@@ -234,6 +248,10 @@ export class TrackingStore {
     ip: string | null
     userAgent: string | null
     createdAt: number
+    /** domain/fraud.ts CLICK_SIGNALS bits, null for none. */
+    signals: number | null
+    /** The first click of its IP on its link this hour (daily_counts.unique_clicks). */
+    unique: boolean
   }): string {
     if (this.nextRow === 0) this.nextRow = this.lastClickRow() + 1
     const row = this.nextRow++
@@ -265,9 +283,17 @@ export class TrackingStore {
       values.ip,
       values.userAgent,
       values.createdAt,
+      values.signals,
     )
-    this.countClick(values.programId, values.partnerId, values.createdAt, values.testMode)
+    this.countClick(values.programId, values.partnerId, values.createdAt, values.testMode, values.unique)
     return clickId
+  }
+
+  /** Adds signal bits to click_id's first row: a repeat visitor's suspicious click marks the click that attributes it. */
+  addClickSignals(clickId: string, signals: number): void {
+    // Ids issued before migration 0012 carry no row: their visitors' first clicks are left as they are.
+    const row = this.clickIds().rowOf(clickId)
+    if (row !== null) this.s.addSignals.run(signals, row)
   }
 
   /** The earliest click row of click_id in the program: the visitor's first click. */
@@ -315,6 +341,7 @@ export class TrackingStore {
         leadAt: c.leadAt,
         convertedAt: c.convertedAt,
         createdAt: c.now,
+        leadIpHash: c.leadIpHash ?? null,
       })
       .returning({ id: customers.id })
       .get().id
@@ -346,9 +373,22 @@ export class TrackingStore {
       .run()
   }
 
-  /** Settles a provisional lead: it becomes `status`, keeps customer_key and email, and counts from now. */
-  settleCustomer(id: number, status: 'lead' | 'converted', customerKey: string | null, email: string | null, now: number): void {
-    const changes = { status, leadAt: now, ...(customerKey !== null ? { customerKey } : {}), ...(email !== null ? { email } : {}) }
+  /** Settles a provisional lead: it becomes `status`, keeps customer_key, email and the lead's IP hash, and counts from now. */
+  settleCustomer(
+    id: number,
+    status: 'lead' | 'converted',
+    customerKey: string | null,
+    email: string | null,
+    now: number,
+    leadIpHash: string | null = null,
+  ): void {
+    const changes = {
+      status,
+      leadAt: now,
+      ...(customerKey !== null ? { customerKey } : {}),
+      ...(email !== null ? { email } : {}),
+      ...(leadIpHash !== null ? { leadIpHash } : {}),
+    }
     this.connection.db.update(customers).set(changes).where(eq(customers.id, id)).run()
   }
 

@@ -22,6 +22,9 @@ export interface SaleCustomer {
   convertedAt: number | null
   /** A test-mode customer (made by test events); a test sale never converts a live one. */
   testMode: boolean
+  /** The lead's email and IP (a keyed hash): read for the fraud rules (domain/fraud.ts). */
+  email?: string | null
+  leadIpHash?: string | null
 }
 
 /**

@@ -3,9 +3,9 @@
  * where `aff` comes from, and what a resolved link allows.
  */
 
-export type AffResult = { ok: true; aff: string } | { ok: false; reason: 'invalid_url' | 'no_aff' }
+export type AffResult = { ok: true; aff: string; search: string } | { ok: false; reason: 'invalid_url' | 'no_aff' }
 
-/** The `aff` value of a fully qualified http(s) affiliate_url; a URL without scheme is invalid. */
+/** The `aff` value of a fully qualified http(s) affiliate_url, with the URL's query; a URL without scheme is invalid. */
 export function affOf(affiliateUrl: string): AffResult {
   let url: URL
   try {
@@ -14,8 +14,9 @@ export function affOf(affiliateUrl: string): AffResult {
     return { ok: false, reason: 'invalid_url' }
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, reason: 'invalid_url' }
-  const aff = firstParam(url.search, 'aff')?.trim()
-  return aff ? { ok: true, aff } : { ok: false, reason: 'no_aff' }
+  const search = url.search
+  const aff = firstParam(search, 'aff')?.trim()
+  return aff ? { ok: true, aff, search } : { ok: false, reason: 'no_aff' }
 }
 
 /**

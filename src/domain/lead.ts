@@ -18,6 +18,9 @@ export interface FirstClick {
   createdAt: number
   /** Test data: sent with additional_data.test_mode, or on the CLI test chain's own link. */
   testMode: boolean
+  /** The visitor's IP as the click route saw it, and what the click path saw (domain/fraud.ts CLICK_SIGNALS): read for the fraud rules. */
+  ip?: string | null
+  signals?: number | null
 }
 
 export interface LeadFacts {

@@ -173,7 +173,7 @@ export const partner = {
 export const filters = {
   from: 'from must be an ISO 8601 date such as 2026-11-01',
   to: 'to must be an ISO 8601 date such as 2026-11-30',
-  commissionStatus: 'status must be one of: pending, due, in_payout, paid, reversed',
+  commissionStatus: 'status must be one of: pending, due, in_payout, paid, reversed, held',
   q: 'q must be a text of at most 200 characters',
 } as const
 
@@ -189,4 +189,12 @@ export const coupon = {
   promotion: 'stripe_promotion_code must be a Stripe promotion code id (promo_…) of at most 255 characters',
   taken: 'This coupon code is taken in this program (codes are compared without case)',
   notFound: 'Coupon not found',
+} as const
+
+// Commission review (docs/decisions.md, Fraud signals and review).
+export const review = {
+  notFound: 'Commission not found',
+  notHeld: 'Commission is not held for review',
+  reason: 'reason must be a text of at most 500 characters',
+  mode: 'fraud_review must be hold, flag or off',
 } as const

@@ -4,7 +4,7 @@
  */
 import { minorDigitsOf } from './commission.ts'
 
-export type CommissionStatus = 'pending' | 'due' | 'in_payout' | 'paid' | 'reversed'
+export type CommissionStatus = 'pending' | 'due' | 'in_payout' | 'paid' | 'reversed' | 'held'
 
 /** The status of the pending or paid payout an entry belongs to, or null when it is in none. */
 export type PayoutState = 'pending' | 'paid' | null
@@ -19,6 +19,8 @@ export interface LedgerFacts {
    * null when there is none (a commission not refunded).
    */
   pair: { payout: PayoutState } | null
+  /** Held for review (docs/decisions.md, Fraud signals and review): never in a payout until approved. */
+  held: boolean
 }
 
 const DAY_MS = 86_400_000
@@ -35,7 +37,8 @@ export function dueAt(entry: Pick<LedgerFacts, 'kind' | 'createdAt'>, holdingPer
  * The status of a ledger entry at `now`:
  * - `paid` / `in_payout`: it belongs to a paid / pending payout;
  * - `reversed`: a commission and its reversal, neither in a pending or paid payout, cancel out
- *   and are never paid (both entries show `reversed`);
+ *   and are never paid (both entries show `reversed`), a held commission's too;
+ * - `held`: a commission held for review (never in a payout);
  * - otherwise `pending` before its due time and `due` from then on.
  */
 export function entryStatus(entry: LedgerFacts, holdingPeriodDays: number, now: number): CommissionStatus {
@@ -43,10 +46,11 @@ export function entryStatus(entry: LedgerFacts, holdingPeriodDays: number, now: 
 }
 
 /** entryStatus with the due test already made (`due`: the entry's due time has come). */
-export function statusOf(entry: Pick<LedgerFacts, 'payout' | 'pair'>, due: boolean): CommissionStatus {
+export function statusOf(entry: Pick<LedgerFacts, 'payout' | 'pair' | 'held'>, due: boolean): CommissionStatus {
   if (entry.payout === 'paid') return 'paid'
   if (entry.payout === 'pending') return 'in_payout'
   if (entry.pair && entry.pair.payout === null) return 'reversed'
+  if (entry.held) return 'held'
   return due ? 'due' : 'pending'
 }
 
@@ -59,7 +63,7 @@ export function dueCutoffs(holdingPeriodDays: number, now: number): { commission
 }
 
 /** Ledger entries of one partner and currency that share kind, payout facts and dueness, added up. */
-export interface LedgerGroup extends Pick<LedgerFacts, 'kind' | 'payout' | 'pair'> {
+export interface LedgerGroup extends Pick<LedgerFacts, 'kind' | 'payout' | 'pair' | 'held'> {
   partnerId: number
   currency: string
   due: boolean
@@ -68,9 +72,9 @@ export interface LedgerGroup extends Pick<LedgerFacts, 'kind' | 'payout' | 'pair
 
 /**
  * A partner's balance in one currency, in minor units, such that
- * paid + in_payout + due + pending + reversed = booked:
+ * paid + in_payout + due + pending + held + reversed = booked:
  * booked the sum of the commissions; reversed what reversals took back (before or after a
- * payout); paid, in_payout, due and pending the signed sums of the entries with that status
+ * payout); paid, in_payout, due, pending and held the signed sums of the entries with that status
  * (a reversal of a paid commission counts negative in one of them: the netting).
  */
 export interface Balance {
@@ -81,6 +85,7 @@ export interface Balance {
   due: number
   inPayout: number
   paid: number
+  held: number
   reversed: number
 }
 
@@ -93,7 +98,17 @@ export function balances(groups: LedgerGroup[]): Balance[] {
     if (!b)
       out.set(
         key,
-        (b = { partnerId: group.partnerId, currency: group.currency, booked: 0, pending: 0, due: 0, inPayout: 0, paid: 0, reversed: 0 }),
+        (b = {
+          partnerId: group.partnerId,
+          currency: group.currency,
+          booked: 0,
+          pending: 0,
+          due: 0,
+          inPayout: 0,
+          paid: 0,
+          held: 0,
+          reversed: 0,
+        }),
       )
     if (group.kind === 'commission') b.booked += group.amountCents
     else b.reversed -= group.amountCents
@@ -103,6 +118,7 @@ export function balances(groups: LedgerGroup[]): Balance[] {
     else if (status === 'due') b.due += group.amountCents
     else if (status === 'in_payout') b.inPayout += group.amountCents
     else if (status === 'paid') b.paid += group.amountCents
+    else if (status === 'held') b.held += group.amountCents
   }
   return [...out.values()].sort((a, b) => a.partnerId - b.partnerId || a.currency.localeCompare(b.currency))
 }

@@ -2,17 +2,21 @@ import { iso } from './time.ts'
 
 /**
  * A stored row as the operator API (and the webhook events, which carry the same objects) shows it: snake_case keys, times (`…At`, epoch ms) as ISO 8601,
- * the row's id under `<name>_id`. The hash-chain links are the statements' (docs/ledger.md), not the rows'.
+ * the row's id under `<name>_id`. The hash-chain links are the statements' (docs/ledger.md), not the rows', and
+ * the keyed IP hashes of the fraud rules are the server's own.
  */
 export function presentRow(name: string, row: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(row)) {
-    if (chainColumns.has(key)) continue
+    if (hiddenColumns.has(key)) continue
     const snake = key === 'id' ? `${name}_id` : key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
     out[snake] = key.endsWith('At') || key === 'rotateBy' ? iso(value as number | null) : value
   }
   return out
 }
 
-/** The columns of a row's hash-chain link (docs/ledger.md): never part of the row as the API shows it. */
-export const chainColumns: ReadonlySet<string> = new Set(['chainSeq', 'chainHash', 'cancelSeq', 'cancelHash'])
+/**
+ * Never part of a row as the API shows it: the columns of a row's hash-chain link (docs/ledger.md),
+ * and a lead's IP as a keyed hash (the same_ip fraud signal's fact, docs/decisions.md).
+ */
+export const hiddenColumns: ReadonlySet<string> = new Set(['chainSeq', 'chainHash', 'cancelSeq', 'cancelHash', 'leadIpHash'])

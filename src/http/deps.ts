@@ -3,6 +3,7 @@ import type { Config } from '../config.ts'
 import type { KeyMatch } from '../db/credentials.ts'
 import type { Database } from '../db/open.ts'
 import type { Mail } from '../outbox/mail.ts'
+import type { VisitorCounts } from '../tracking/visitor-counts.ts'
 import type { RateLimiter } from './pipeline/rate-limit.ts'
 
 /** Everything the HTTP layer is built from; main.ts and the test helpers assemble it. */
@@ -12,6 +13,8 @@ export interface Deps {
   /** The writer (every write runs in one of its units) and the stores (src/db/stores.ts): all SQL is behind them. */
   database: Database
   limiter: RateLimiter
+  /** Clicks per link and IP in the last hours (src/tracking/visitor-counts.ts): unique clicks and click_burst. */
+  visitors: VisitorCounts
   /** Finds the program of an API key (stores.programs.findKey: prepared once, kept in the catalog). */
   findKey: (token: string) => KeyMatch | null
   /** Signs server-made tokens (id_tokens): SVC_SECRET or the one generated at first start. */

@@ -2,6 +2,7 @@ import type { Partner } from '../db/partner-store.ts'
 import type { Mail } from '../outbox/mail.ts'
 import { applicationReceived, newApplication } from '../outbox/messages.ts'
 import type { TrackingDeps } from './deps.ts'
+import { ipHash } from './ip-hash.ts'
 import { approveInUnit, partnerData } from './partner-status.ts'
 import { emitEvent } from './webhook-events.ts'
 
@@ -25,13 +26,14 @@ export type ApplicationOutcome =
  * Takes an application in one writer unit (docs/decisions.md, Partners who join on their own): a
  * partner `pending` under approval, or `active` and approved at once (link and approval email)
  * under open; the applicant's email (received, under approval) and the owner's (new application)
- * are queued in the same unit.
+ * are queued in the same unit. The applicant's IP is kept as a keyed hash for the same_ip signal.
  */
 export async function applyToProgram(
   deps: TrackingDeps,
   mail: Mail,
   programId: number,
   application: Application,
+  ip: string | null,
 ): Promise<ApplicationOutcome> {
   const { stores } = deps.database
   const outcome = await deps.database.writer.run((): ApplicationOutcome => {
@@ -52,6 +54,8 @@ export async function applyToProgram(
       createdAt: now,
     })
     const partner = stores.partners.find(programId, partnerId)!
+    const hash = ipHash(deps.secret, ip)
+    if (hash !== null) stores.partners.rememberIp(partnerId, hash, now)
     emitEvent(deps, programId, 'partner.applied', () => partnerData(partner))
     const who = { name: partner.name, email: application.email }
     if (open) approveInUnit(deps, program, partner, now, mail)

@@ -1,5 +1,6 @@
 import type { Program } from '../db/schema.ts'
 import { affOf, decideLink, type AffResult, type LinkDecision } from '../domain/click.ts'
+import { clickSignals } from '../domain/fraud.ts'
 import type { TrackingDeps } from './deps.ts'
 
 export interface ClickInput {
@@ -11,29 +12,47 @@ export interface ClickInput {
   testMode: boolean
   ip: string | null
   userAgent: string | null
+  /** The affiliate_url's query, where the paid_ads signal looks for an ad-click id. */
+  search: string
 }
 
 /**
  * Logs one click for the link's partner in one writer unit; resolves with the click id to answer.
  * A click_id the program issued before is repeated (the customer stays with the first partner,
- * docs/api.md rule 1); an unknown one is ignored and a new one issued.
+ * docs/api.md rule 1); an unknown one is ignored and a new one issued. The visitor counts say
+ * whether the click is unique and in a burst; with the landing URL they make its fraud signal bits
+ * (domain/fraud.ts), stored on its row (null, nothing, for an ordinary click).
  */
 export function recordClick(deps: TrackingDeps, input: ClickInput): Promise<string> {
   const store = deps.database.stores.tracking
-  // One write: the click row, numbered by the store, which seals a new id with its row; the store
-  // adds it to daily_counts at the end of the batch, before COMMIT.
-  return deps.database.writer.runSingleWrite(() =>
+  const now = deps.clock.now()
+  const seen = input.ip === null ? { unique: true, burst: false } : deps.visitors.see(input.linkId, input.testMode, input.ip, now)
+  const signals = clickSignals(input.search, seen.burst)
+  const click = (clickId: string | null) =>
     store.insertClick({
-      clickId: input.clickId !== null && store.clickKnown(input.programId, input.clickId) ? input.clickId : null,
+      clickId,
       programId: input.programId,
       linkId: input.linkId,
       partnerId: input.partnerId,
       testMode: input.testMode,
       ip: input.ip,
       userAgent: input.userAgent,
-      createdAt: deps.clock.now(),
-    }),
-  )
+      createdAt: now,
+      signals,
+      unique: seen.unique,
+    })
+  const repeated = input.clickId === null ? null : store.firstClick(input.programId, input.clickId)
+  // One write: the click row, numbered by the store, which seals a new id with its row; the store
+  // adds it to daily_counts at the end of the batch, before COMMIT.
+  if (signals === null || repeated === null || repeated.partnerId !== input.partnerId)
+    return deps.database.writer.runSingleWrite(() => click(repeated ? repeated.clickId : null))
+  // A suspicious click of a returning visitor on the same partner's link marks the visitor's
+  // first click too: that is the click a sale of this visitor is attributed by.
+  return deps.database.writer.run(() => {
+    const clickId = click(repeated.clickId)
+    store.addClickSignals(clickId, signals)
+    return clickId
+  })
 }
 
 export interface ClickRequest {
@@ -78,6 +97,7 @@ export async function trackClick(
     testMode: request.testMode || link!.testFixture,
     ip: request.ip,
     userAgent: request.userAgent,
+    search: aff.search,
   })
   return { kind: 'recorded', clickId, partnerId: decision.partnerId, windowDays: link!.windowDays! }
 }

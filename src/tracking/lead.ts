@@ -2,6 +2,7 @@ import { decideLead } from '../domain/lead.ts'
 import type { Program } from '../db/schema.ts'
 import { presentRow } from '../domain/record.ts'
 import type { TrackingDeps } from './deps.ts'
+import { ipHash } from './ip-hash.ts'
 import { emitEvent } from './webhook-events.ts'
 
 /** A validated lead, from POST /api/v1/track/lead or a payment-processor event (issue 6). */
@@ -15,6 +16,8 @@ export interface LeadInput {
    * provisional lead; `browser`: no key, provisional under lead_auth server_required.
    */
   mode: 'server' | 'browser'
+  /** The customer's IP for a browser-mode lead (null otherwise), kept as a keyed hash for same_ip. */
+  ip?: string | null
 }
 
 export type LeadOutcome =
@@ -55,7 +58,7 @@ export function recordLeadInUnit(deps: TrackingDeps, program: Program, input: Le
     case 'unchanged':
       return { kind: 'recorded', customerId: decision.customerId, status: 'provisional', provisional: true }
     case 'settle':
-      store.settleCustomer(decision.customerId, decision.status, customerKey, input.email, now)
+      store.settleCustomer(decision.customerId, decision.status, customerKey, input.email, now, ipHash(deps.secret, input.ip ?? null))
       leadEvent(deps, program.id, decision.customerId, decision.status)
       return { kind: 'recorded', customerId: decision.customerId, status: decision.status, provisional: false }
     case 'create': {
@@ -69,6 +72,7 @@ export function recordLeadInUnit(deps: TrackingDeps, program: Program, input: Le
         leadAt: provisional ? null : now,
         convertedAt: null,
         now,
+        leadIpHash: ipHash(deps.secret, input.ip ?? null),
       })
       if (!provisional) leadEvent(deps, program.id, customerId, decision.status)
       return { kind: 'recorded', customerId, status: decision.status, provisional }

@@ -30,7 +30,8 @@ export function recordRefund(deps: TrackingDeps, program: Program, input: Refund
     sales.recordRefund(sale.id, input.reason, input.refundReason, now)
     emitEvent(deps, program.id, 'sale.refunded', () => presentRow('sale', sales.findSale(program.id, sale.transactionId)!))
     const commission = sales.commissionOf(sale.id)
-    if (commission) {
+    // A commission rejected in review has its reversal already: the refund takes nothing more back.
+    if (commission && !sales.commissionOf(sale.id, 'reversal')) {
       const reversal = sales.insertCommission({
         programId: program.id,
         saleId: sale.id,

@@ -7,6 +7,7 @@ import { presentRow } from '../domain/record.ts'
 import type { TrackingStore } from '../db/tracking-store.ts'
 import type { TrackingDeps } from './deps.ts'
 import { commissionStatuses } from './commission-status.ts'
+import { checkCommission } from './fraud-check.ts'
 import { emitEvent } from './webhook-events.ts'
 
 /**
@@ -23,6 +24,8 @@ export type SaleInput = Pick<
   clickId: string | null
   /** A coupon code the customer used (coupon_code), or a payment's Stripe promotion codes (promo_…); null for none. */
   coupon?: { code: string } | { promotionCodes: string[] } | null
+  /** The email the payment names (a processor's checkout), for the fraud rules when the customer's lead gave none. */
+  customerEmail?: string | null
 }
 
 export interface RecordedSale {
@@ -96,6 +99,7 @@ function book(
   input: SaleInput,
   facts: SaleFacts,
   decision: Decided,
+  partnerEmail: string | null,
   now: number,
 ): SaleOutcome {
   const { store, sales } = stores
@@ -156,18 +160,30 @@ function book(
   if (known && decision.firstSale && (!input.testMode || known.testMode)) store.convertCustomer(customerId!, now)
   if (decision.commissionCents === null) return { kind: 'recorded', sale, commission: null }
   const entry = { partnerId: decision.partnerId, amountCents: decision.commissionCents }
+  const review = checkCommission(deps, program, facts, { id: decision.partnerId, email: partnerEmail }, input.customerEmail ?? null)
   const booked = sales.attempt(() =>
-    sales.insertCommission({ programId: program.id, saleId: sale.id, kind: 'commission', currency, testMode, createdAt: now, ...entry }),
+    sales.insertCommission({
+      programId: program.id,
+      saleId: sale.id,
+      kind: 'commission',
+      currency,
+      testMode,
+      createdAt: now,
+      ...entry,
+      ...review,
+    }),
   )
   if (!booked.ok) return { kind: 'commission_failed', sale, error: booked.error }
-  emitEvent(deps, program.id, 'commission.created', () => commissionData(deps, sales.commissionOf(sale.id)!))
+  const data = () => commissionData(deps, sales.commissionOf(sale.id)!)
+  emitEvent(deps, program.id, 'commission.created', data)
+  if (review.held) emitEvent(deps, program.id, 'commission.held', data)
   return { kind: 'recorded', sale, commission: { id: booked.value, ...entry } }
 }
 
-/** A ledger entry as the commissions read route shows it: with its status and flags. */
+/** A ledger entry as the commissions read route shows it: with its status (and its flags, a column). */
 export function commissionData(deps: TrackingDeps, entry: Commission): Record<string, unknown> {
   const status = commissionStatuses(deps, entry.programId, [entry.id]).get(entry.id) ?? null
-  return { ...presentRow('commission', entry), status, flags: [] }
+  return { ...presentRow('commission', entry), status }
 }
 
 /**
@@ -190,14 +206,15 @@ export function recordSaleInUnit(deps: TrackingDeps, program: Program, input: Sa
         : facts.kind === 'coupon'
           ? facts.partnerId
           : null
-  const terms = termsFor(program, partnerId === null ? null : deps.database.stores.partners.terms(partnerId))
+  const partnerTerms = partnerId === null ? null : deps.database.stores.partners.terms(partnerId)
+  const terms = termsFor(program, partnerTerms)
   const decision = decideSale(facts, terms, { ...input, couponCode })
   if (decision.ok && decision.attributed && decision.commissionCents !== null) {
     // docs/decisions.md, Hostile input (turn 3): a balance stays a safe integer, or nothing is stored.
     const unpaid = sales.unpaidCommissionCents(program.id, decision.partnerId, input.currency)
     if (unpaid + decision.commissionCents > MAX_CENTS) return { kind: 'too_large', currency: input.currency }
   }
-  if (decision.ok) return book(deps, stores, program, input, facts, decision, deps.clock.now())
+  if (decision.ok) return book(deps, stores, program, input, facts, decision, partnerTerms?.email ?? null, deps.clock.now())
   // A resend of a stored sale answers 409 even when its customer no longer resolves.
   const existing = input.transactionId === null ? null : stores.sales.saleIdOf(input.transactionId)
   return existing !== null

@@ -22,6 +22,8 @@ const click = (program: 1 | 2, at: number, testMode = false) => ({
   ip: null,
   userAgent: null,
   createdAt: at,
+  signals: null,
+  unique: true,
 })
 
 /** daily_counts' clicks against the click rows themselves, by key. */

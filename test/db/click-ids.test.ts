@@ -40,6 +40,8 @@ function click(program: 1 | 2, clickId: string | null = null, at = 5 * DAY, on: 
       ip: '203.0.113.9',
       userAgent: null,
       createdAt: at,
+      signals: null,
+      unique: true,
     }),
   )
 }

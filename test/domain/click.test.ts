@@ -4,8 +4,8 @@ import { affOf, decideLink } from '../../src/domain/click.ts'
 
 describe('affOf', () => {
   const rows: [string, unknown][] = [
-    ['https://shop.test/?aff=alice', { ok: true, aff: 'alice' }],
-    ['http://shop.test/p?x=1&aff=bob#top', { ok: true, aff: 'bob' }],
+    ['https://shop.test/?aff=alice', { ok: true, aff: 'alice', search: '?aff=alice' }],
+    ['http://shop.test/p?x=1&aff=bob#top', { ok: true, aff: 'bob', search: '?x=1&aff=bob' }],
     ['shop.test/?aff=alice', { ok: false, reason: 'invalid_url' }],
     ['not a url', { ok: false, reason: 'invalid_url' }],
     ['ftp://shop.test/?aff=alice', { ok: false, reason: 'invalid_url' }],
@@ -21,7 +21,7 @@ describe('affOf', () => {
       fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
         const url = `https://shop.test/p?${pieces.join('')}`
         const expected = new URL(url).searchParams.get('aff')?.trim()
-        expect(affOf(url)).toEqual(expected ? { ok: true, aff: expected } : { ok: false, reason: 'no_aff' })
+        expect(affOf(url)).toEqual(expected ? { ok: true, aff: expected, search: new URL(url).search } : { ok: false, reason: 'no_aff' })
       }),
       { numRuns: 2000 },
     )

@@ -12,17 +12,19 @@ import {
 
 const DAY = 86_400_000
 const T0 = Date.parse('2026-06-01T00:00:00Z')
-const commission = (payout: LedgerFacts['payout'] = null, pair: LedgerFacts['pair'] = null): LedgerFacts => ({
+const commission = (payout: LedgerFacts['payout'] = null, pair: LedgerFacts['pair'] = null, held = false): LedgerFacts => ({
   kind: 'commission',
   createdAt: T0,
   payout,
   pair,
+  held,
 })
 const reversal = (payout: LedgerFacts['payout'], commissionPayout: LedgerFacts['payout']): LedgerFacts => ({
   kind: 'reversal',
   createdAt: T0 + DAY,
   payout,
   pair: { payout: commissionPayout },
+  held: false,
 })
 
 // docs/decisions.md, Payouts: pending (younger than the holding period), due (past it, in no payout),
@@ -34,6 +36,10 @@ const statuses: [string, LedgerFacts, number, number, string][] = [
   ['a holding period of 0 makes a commission due at once', commission(), 0, T0, 'due'],
   ['a commission in a pending payout is in_payout', commission('pending'), 30, T0 + 40 * DAY, 'in_payout'],
   ['a commission in a paid payout is paid', commission('paid'), 30, T0 + 40 * DAY, 'paid'],
+  // docs/decisions.md, Fraud signals and review: held until reviewed, whatever its age; a refund still reverses it.
+  ['a held commission is held before the holding period', commission(null, null, true), 30, T0 + DAY, 'held'],
+  ['a held commission is held past the holding period', commission(null, null, true), 30, T0 + 40 * DAY, 'held'],
+  ['a held commission reversed is reversed', commission(null, { payout: null }, true), 30, T0 + 2 * DAY, 'reversed'],
   ['a commission reversed while pending is reversed', commission(null, { payout: null }), 30, T0 + 2 * DAY, 'reversed'],
   ['a commission reversed while due is reversed', commission(null, { payout: null }), 30, T0 + 40 * DAY, 'reversed'],
   ['a paid commission stays paid after its reversal', commission('paid', { payout: null }), 30, T0 + 40 * DAY, 'paid'],
@@ -133,8 +139,18 @@ describe('balances', () => {
     pair: LedgerGroup['pair'],
     due: boolean,
     currency = 'USD',
-  ): LedgerGroup => ({ partnerId: 7, currency, kind, payout, pair, due, amountCents })
-  const zero = { partnerId: 7, currency: 'USD', booked: 0, pending: 0, due: 0, inPayout: 0, paid: 0, reversed: 0 }
+    held = false,
+  ): LedgerGroup => ({ partnerId: 7, currency, kind, payout, pair, held, due, amountCents })
+  const zero = { partnerId: 7, currency: 'USD', booked: 0, pending: 0, due: 0, inPayout: 0, paid: 0, held: 0, reversed: 0 }
+
+  test('a held commission counts as held, due or not, until it is reversed', () => {
+    expect(balances([g('commission', 300, null, null, true, 'USD', true), g('commission', 100, null, null, false, 'USD', true)])).toEqual([
+      { ...zero, booked: 400, held: 400 },
+    ])
+    expect(
+      balances([g('commission', 300, null, { payout: null }, true, 'USD', true), g('reversal', -300, null, { payout: null }, true)]),
+    ).toEqual([{ ...zero, booked: 300, reversed: 300 }])
+  })
 
   test('each status is added up; booked counts every commission', () => {
     expect(

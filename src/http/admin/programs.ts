@@ -75,6 +75,7 @@ export function programAdminRoutes(deps: Deps) {
               minimumPayout: input.minimum_payout,
               recurringMonths: input.recurring_months,
               partnerSignup: input.partner_signup,
+              fraudReview: input.fraud_review,
             })
           })
           set.status = 201
@@ -123,6 +124,7 @@ export function programAdminRoutes(deps: Deps) {
             minimumPayout: input.minimum_payout,
             recurringMonths: input.recurring_months,
             partnerSignup: input.partner_signup,
+            fraudReview: input.fraud_review,
             stripeWebhookSecrets: secrets === undefined ? undefined : Array.isArray(secrets) ? secrets : [secrets],
           }
           const program = await writer.run(() => {

@@ -10,6 +10,7 @@ import { listAdminRoutes } from './lists.ts'
 import { partnerAdminRoutes } from './partners.ts'
 import { payoutAdminRoutes } from './payouts.ts'
 import { programAdminRoutes } from './programs.ts'
+import { reviewAdminRoutes } from './review.ts'
 import { saleAdminRoutes } from './sale.ts'
 import { statementAdminRoutes } from './statements.ts'
 
@@ -28,4 +29,5 @@ export function adminRoutes(deps: Deps) {
     .use(webhookAdminRoutes(deps))
     .use(statementAdminRoutes(deps))
     .use(couponAdminRoutes(deps))
+    .use(reviewAdminRoutes(deps))
 }

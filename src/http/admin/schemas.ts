@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
 import { COMMISSION_TYPES } from '../../domain/commission.ts'
-import { coupon } from '../../domain/messages.ts'
+import { FRAUD_REVIEWS } from '../../domain/fraud.ts'
+import { coupon, review } from '../../domain/messages.ts'
 
 // Operator API request bodies. Each property's `error` is the 400 message naming the field.
 // Integers are TypeBox's own: Elysia's t.Integer also accepts numeric strings ("5").
@@ -46,6 +47,13 @@ const programFields = {
   ),
   partner_signup: t.Optional(
     t.Union([t.Literal('off'), t.Literal('approval'), t.Literal('open')], { error: 'partner_signup must be off, approval or open' }),
+  ),
+  // docs/decisions.md, Fraud signals and review: hold flagged commissions (default), only flag them, or check nothing.
+  fraud_review: t.Optional(
+    t.Union(
+      FRAUD_REVIEWS.map((v) => t.Literal(v)),
+      { error: review.mode },
+    ),
   ),
 }
 

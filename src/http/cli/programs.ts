@@ -69,6 +69,7 @@ function presentProgram(p: Program) {
     lead_auth: p.leadAuth,
     attribution_window_days: p.attributionWindowDays,
     partner_signup: p.partnerSignup,
+    fraud_review: p.fraudReview,
     created_at: iso(p.createdAt),
   }
 }
@@ -123,7 +124,7 @@ export function cliProgramRoutes(deps: Deps) {
         detail: doc("List the account's programs, oldest first", 'cli', {
           security: 'loginToken',
           description:
-            'data is an array of { program_id, advertiser_id, name, domain, commission_type, commission_rate, lead_auth, attribution_window_days, partner_signup, created_at }.',
+            'data is an array of { program_id, advertiser_id, name, domain, commission_type, commission_rate, lead_auth, attribution_window_days, partner_signup, fraud_review, created_at }.',
         }),
       },
     )

@@ -3,6 +3,7 @@ import { cliAuthRoutes } from './auth.ts'
 import { cliDashboardLinkRoute } from './dashboard-link.ts'
 import { cliLoginPage } from './login-page.ts'
 import { cliProgramRoutes } from './programs.ts'
+import { cliReviewRoutes } from './review.ts'
 import { cliStatusRoutes } from './status.ts'
 import { cliTestEventRoutes } from './test-event.ts'
 import { cliWebhookRoutes } from './webhooks.ts'
@@ -21,6 +22,7 @@ export function cliRoutes(deps: Deps) {
     .use(cliTestEventRoutes(deps))
     .use(cliDashboardLinkRoute(deps))
     .use(cliWebhookRoutes(deps))
+    .use(cliReviewRoutes(deps))
     .post(
       '/api/v1/cli/stripe-connect',
       () => {

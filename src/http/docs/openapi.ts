@@ -1,5 +1,6 @@
 import { columnsOf, type Table } from '../../db/columns.ts'
-import { chainColumns } from '../../domain/record.ts'
+import { FRAUD_FLAGS } from '../../domain/fraud.ts'
+import { hiddenColumns } from '../../domain/record.ts'
 import {
   commissions,
   customers,
@@ -30,13 +31,19 @@ import { ClickAnswer, LeadData, RefundData, SaleData } from '../track/answers.ts
 function rowSchema(name: string, table: Table, extra: Record<string, Schema> = {}, drop: string[] = []): Schema {
   const properties: Record<string, Schema> = {}
   for (const [key, column] of columnsOf(table)) {
-    if (drop.includes(key) || chainColumns.has(key)) continue
+    if (drop.includes(key) || hiddenColumns.has(key)) continue
     const field = key === 'id' ? `${name}_id` : key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
     const c = column as unknown as { dataType: string; columnType: string; notNull: boolean; enumValues?: string[] }
     let schema: Schema
     if (key.endsWith('At')) schema = time
     else if (c.dataType === 'boolean') schema = bool
-    else if (c.dataType === 'json') schema = key === 'allowedOrigins' ? { type: 'array', items: str } : { type: 'object' }
+    else if (c.dataType === 'json')
+      schema =
+        key === 'allowedOrigins'
+          ? { type: 'array', items: str }
+          : key === 'flags'
+            ? { type: 'array', items: enumOf(...FRAUD_FLAGS), description: 'Fraud signals raised when it was booked (docs/decisions.md)' }
+            : { type: 'object' }
     else if (c.dataType === 'number') schema = c.columnType === 'SQLiteReal' ? { type: 'number' } : int
     else schema = c.enumValues?.length ? enumOf(...c.enumValues) : str
     properties[field] = c.notNull ? schema : nullable(schema)
@@ -125,7 +132,7 @@ export const componentSchemas: Record<string, Schema> = {
   Commission: rowSchema('commission', commissions),
   LedgerEntry: rowSchema('commission', commissions, {
     status: {
-      ...enumOf('pending', 'due', 'in_payout', 'paid', 'reversed'),
+      ...enumOf('pending', 'due', 'in_payout', 'paid', 'reversed', 'held'),
       description: 'Derived from the ledger and the holding period (docs/payouts.md)',
     },
   }),

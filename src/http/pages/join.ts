@@ -125,7 +125,7 @@ export function joinRoutes(deps: Deps) {
             : page({ title: `Join ${program.name}` }, sentPage(program, 'pending', deps.mail.on, read.ok ? read.value.email : ''))
         }
         if (!read.ok) return refuse(400, read)
-        const outcome = await applyToProgram(deps, deps.mail, program.id, read.value)
+        const outcome = await applyToProgram(deps, deps.mail, program.id, read.value, ip)
         if (outcome.kind === 'closed') return missing(asJson)
         const { partner } = outcome
         if (asJson) return json({ data: { partner_id: partner.id, status: partner.status }, error: null }, 201)

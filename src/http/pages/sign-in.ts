@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { Deps } from '../deps.ts'
 import { isEmail } from '../../domain/email.ts'
+import { ipHash } from '../../tracking/ip-hash.ts'
 import { emailSignInLinks } from '../../tracking/sign-in-link.ts'
 import { stateOf } from '../pipeline/request-state.ts'
 import { WindowLimit } from '../pipeline/window-limit.ts'
@@ -134,6 +135,9 @@ export function signInRoutes(deps: Deps) {
         const session = await writer.run(() => {
           const who = stores.webSessions.useSignInLink(token, now())
           if (!who) return null
+          // A partner's sign-in IP, as a keyed hash, for the same_ip fraud signal.
+          const hash = ipHash(deps.secret, stateOf(request).ip)
+          if (who.kind === 'partner' && hash !== null) stores.partners.rememberIp(who.partnerId, hash, now())
           // The session this browser came with ends here: one browser, one session.
           if (previous) stores.webSessions.revokeWebSession(previous.session.sessionId, now())
           return { who, cookie: stores.webSessions.createWebSession(who, now(), SESSION_LIFETIME_MS) }

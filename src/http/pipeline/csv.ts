@@ -101,7 +101,8 @@ export function commissionsCsvText(rows: Commission[], statuses: Map<number, str
       amountCell(c.amountCents, c.currency),
       c.currency,
       statuses.get(c.id) ?? null,
-      '',
+      // The fraud flags, space-separated (domain/fraud.ts); empty when none.
+      c.flags.join(' '),
       c.testMode ? 'true' : 'false',
     ]),
   )

@@ -35,7 +35,7 @@ export function partnerFilterOf(query: Query): PartnerFilter {
   return { status: status as PartnerStatus | undefined, q: query.q?.trim() || undefined }
 }
 
-const COMMISSION_STATUSES: CommissionStatus[] = ['pending', 'due', 'in_payout', 'paid', 'reversed']
+const COMMISSION_STATUSES: CommissionStatus[] = ['pending', 'due', 'in_payout', 'paid', 'reversed', 'held']
 
 /** ?status= of the commission read route and CSV, or undefined. */
 export function commissionStatusOf(query: Query): CommissionStatus | undefined {

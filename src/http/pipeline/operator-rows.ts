@@ -15,7 +15,7 @@ const to = { name: 'to', required: false, description: 'Created on or before thi
 /** The filters of the CSV exports (docs/decisions.md, First run: exports and filters). */
 const csvQuery = {
   fromTo: [from, to],
-  fromToStatus: [from, to, { name: 'status', required: false, description: 'pending, due, in_payout, paid or reversed' }],
+  fromToStatus: [from, to, { name: 'status', required: false, description: 'pending, due, in_payout, paid, reversed or held' }],
   statusQ: [
     { name: 'status', required: false, description: 'pending, active, rejected or suspended' },
     { name: 'q', required: false, description: 'Part of the name or email, any case' },
@@ -137,6 +137,17 @@ export const operatorRows: Record<string, Route> = {
     id: 'deleteCoupon',
     body: data(obj({ coupon_id: int, deleted: bool })),
     errors: admin,
+  },
+  'POST /api/v1/admin/commissions/:id/approve': {
+    id: 'approveCommission',
+    body: data(ref('LedgerEntry')),
+    errors: { ...admin, 409: 'Commission is not held for review' },
+  },
+  'POST /api/v1/admin/commissions/:id/reject': {
+    id: 'rejectCommission',
+    request: { reason: 'Bought through their own link' },
+    body: data(ref('LedgerEntry')),
+    errors: { ...adminBody, 409: 'Commission is not held for review' },
   },
   'GET /api/v1/admin/programs/:id/partners/:partner_id/statements/:month': {
     id: 'getStatement',

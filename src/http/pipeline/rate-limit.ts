@@ -1,3 +1,5 @@
+import { hashKey } from '../../domain/key-hash.ts'
+
 /**
  * In-memory per-minute buckets (docs/api.md, Limits). Each key gets `limit` requests per window;
  * the bucket refills whole when its window ends. Expired buckets are indistinguishable from new
@@ -44,6 +46,7 @@ export class RateLimiter {
   private readonly remaining: Float64Array
   private readonly mask: number
   private readonly seed = crypto.getRandomValues(new Uint32Array(2))
+  private readonly hashes = new Uint32Array(2)
 
   constructor(
     private readonly now: () => number,
@@ -92,20 +95,9 @@ export class RateLimiter {
    * least recently used one.
    */
   private slotOf(key: string, now: number, create: boolean, limit = 0): number {
-    // Two 32-bit hashes in one pass over the key (FNV-1a and a multiplicative mix), both seeded.
-    let h1 = 0x811c9dc5 ^ this.seed[0]
-    let h2 = this.seed[1] | 1
-    for (let i = 0; i < key.length; i++) {
-      const c = key.charCodeAt(i)
-      h1 = Math.imul(h1 ^ c, 0x01000193)
-      h2 = Math.imul(h2 + c, 0x5bd1e995) ^ (h2 >>> 15)
-    }
-    // The slot's bits well mixed (murmur3's finaliser), so that similar keys spread over the table.
-    h1 = Math.imul(h1 ^ (h1 >>> 16), 0x85ebca6b)
-    h1 = Math.imul(h1 ^ (h1 >>> 13), 0xc2b2ae35)
-    h1 ^= h1 >>> 16
-    // 0 marks a slot never used.
-    const fingerprint = h2 >>> 0 || 1
+    hashKey(key, this.seed[0], this.seed[1], this.hashes)
+    const h1 = this.hashes[0]
+    const fingerprint = this.hashes[1]
     let candidate = -1
     for (let probe = 0; probe < PROBES; probe++) {
       const slot = (h1 + probe) & this.mask

@@ -282,6 +282,43 @@ export const routeTable: Record<string, Route> = {
     ...cliRoute(),
     body: data({ type: 'array', items: ref('WebhookDelivery') }),
   },
+  'GET /api/v1/cli/review': {
+    id: 'cliListHeld',
+    ...cliRoute(),
+    body: data({
+      type: 'array',
+      items: {
+        allOf: [
+          ref('LedgerEntry'),
+          obj({
+            partner_name: nullable(str),
+            partner_email: nullable(str),
+            transaction_id: str,
+            sale_amount_cents: int,
+            reasons: { type: 'array', items: str, description: 'Each flag in words, in the order of flags' },
+          }),
+        ],
+      },
+    }),
+  },
+  'POST /api/v1/cli/commissions/:id/approve': {
+    id: 'cliApproveCommission',
+    ...cliRoute(),
+    body: data(ref('LedgerEntry')),
+    errors: { 401: 'Missing or unknown program key', 404: 'Commission not found', 409: 'Commission is not held for review' },
+  },
+  'POST /api/v1/cli/commissions/:id/reject': {
+    id: 'cliRejectCommission',
+    ...cliRoute(),
+    request: { reason: 'Bought through their own link' },
+    body: data(ref('LedgerEntry')),
+    errors: {
+      400: 'reason is invalid',
+      401: 'Missing or unknown program key',
+      404: 'Commission not found',
+      409: 'Commission is not held for review',
+    },
+  },
   'GET /api/v1/cli/status': {
     id: 'cliStatus',
     ...cliRoute(cli.statusFailed),

@@ -1,3 +1,4 @@
+import { stateOf } from '../pipeline/request-state.ts'
 import { programForBrowserLead, recordLead, type LeadOutcome } from '../../tracking/lead.ts'
 import { optionalProgramKey } from '../pipeline/auth.ts'
 import type { Deps } from '../deps.ts'
@@ -54,6 +55,8 @@ export function trackLeadRoute(deps: Deps): DirectRoute {
         email: identifier(input.email),
         testMode: extra?.test_mode === true,
         mode: key ? 'server' : 'browser',
+        // A browser-mode lead comes from the customer's browser; a keyed one from the advertiser's server, whose IP says nothing of the customer.
+        ip: key ? null : stateOf(request).ip,
       })
       return leadAnswer(outcome)
     },

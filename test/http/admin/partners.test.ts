@@ -207,7 +207,7 @@ describe('exports and date filters', () => {
     expectFailure(
       await api.admin('GET', `/programs/${f.programId}/commissions?status=lost`),
       400,
-      'status must be one of: pending, due, in_payout, paid, reversed',
+      'status must be one of: pending, due, in_payout, paid, reversed, held',
     )
     expect((await csv(`/programs/${f.programId}/sales.csv?from=nope`)).status).toBe(400)
   })

@@ -1,8 +1,9 @@
-// Property (issue 13, docs/decisions.md "Payouts"): random sequences of sales, refunds, chargebacks,
-// clock moves, payout runs (some racing), cancels and payments keep, for every partner and
-// currency, to the cent:
+// Property (issue 13, docs/decisions.md "Payouts"; issue 26, "Fraud signals and review"): random
+// sequences of sales (some flagged, so held for review), refunds, chargebacks, approvals,
+// rejections, clock moves, payout runs (some racing), cancels and payments keep, for every partner
+// and currency, to the cent:
 //
-//   paid + in payouts + due + pending + reversed = commissions booked
+//   paid + in payouts + due + pending + held + reversed = commissions booked
 //
 // where, per partner and currency,
 // - booked:     the sum of the commissions of the live sales, computed here from the sale amounts;
@@ -12,13 +13,17 @@
 // - in payouts: the sum of amount_cents of the payouts with status pending;
 // - due:        the sum of amount_cents of the ledger entries with status due (GET …/commissions),
 //               reversals counted negative;
-// - pending:    the sum of amount_cents of the ledger entries with status pending.
+// - pending:    the sum of amount_cents of the ledger entries with status pending;
+// - held:       the sum of amount_cents of the ledger entries with status held (the flagged sales
+//               not yet reviewed nor refunded, computed here too).
+// A rejection reverses like a refund (a later refund of its sale takes nothing more back).
 // A reversal of a paid commission appears both in `reversed` and, negative, in due, in
 // payouts or paid: that is how it nets against the partner's next payout.
 // It also checks that every payout is positive and at least minimum_payout, that its amount is
 // the sum of its entries, that no ledger entry is in two pending or paid payouts, and that a run
-// repeated at once creates nothing, and that the grouped balances (PayoutStore.ledgerGroups with
-// domain balances, what the pages show) give the same figures.
+// repeated at once creates nothing, that the grouped balances (PayoutStore.ledgerGroups with
+// domain balances, what the pages show) give the same figures, and that no commission held at the
+// time of a run, nor one ever rejected, is in any payout.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { balances, dueCutoffs } from '../../../src/domain/payout.ts'
@@ -40,8 +45,11 @@ const op = fc.oneof(
       partner: pick(2),
       currency: fc.constantFrom(...CURRENCIES),
       amount: fc.integer({ min: 100, max: 200_000 }),
+      flagged: fc.boolean(),
     }),
   },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('approve' as const), sale: fc.nat() }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('reject' as const), sale: fc.nat() }) },
   {
     weight: 2,
     arbitrary: fc.record({ kind: fc.constant('refund' as const), sale: fc.nat(), reason: fc.constantFrom('refund', 'chargeback') }),
@@ -67,6 +75,10 @@ interface ModelSale {
   currency: string
   commission: number
   refunded: boolean
+  /** Held for review: flagged, neither reviewed nor refunded since. */
+  held: boolean
+  /** The ledger entry's id, read once the sale is recorded. */
+  id: number
 }
 
 /** recurring_percent 10: round(amount × 10 / 100) half up, on every sale. */
@@ -98,6 +110,7 @@ async function checkBalance(f: Fixture, holding: number, partners: number[], sal
       const mine = sales.filter((s) => s.partner === index && s.currency === currency)
       const booked = mine.reduce((sum, s) => sum + s.commission, 0)
       const reversed = mine.filter((s) => s.refunded).reduce((sum, s) => sum + s.commission, 0)
+      const heldSum = mine.filter((s) => s.held).reduce((sum, s) => sum + s.commission, 0)
       const payoutSum = (status: string) =>
         payouts
           .filter((p) => p.partner_id === partnerId && p.currency === currency && p.status === status)
@@ -111,16 +124,23 @@ async function checkBalance(f: Fixture, holding: number, partners: number[], sal
         inPayouts: payoutSum('pending'),
         due: entrySum('due'),
         pending: entrySum('pending'),
+        held: entrySum('held'),
         reversed,
       }
-      expect({ partnerId, currency, sum: terms.paid + terms.inPayouts + terms.due + terms.pending + terms.reversed, terms }).toEqual({
+      expect(terms.held).toBe(heldSum)
+      expect({
+        partnerId,
+        currency,
+        sum: terms.paid + terms.inPayouts + terms.due + terms.pending + terms.held + terms.reversed,
+        terms,
+      }).toEqual({
         partnerId,
         currency,
         sum: booked,
         terms,
       })
       const balance = grouped.find((b) => b.partnerId === partnerId && b.currency === currency)
-      expect(balance ?? { partnerId, currency, booked: 0, paid: 0, inPayout: 0, due: 0, pending: 0, reversed: 0 }).toEqual({
+      expect(balance ?? { partnerId, currency, booked: 0, paid: 0, inPayout: 0, due: 0, pending: 0, held: 0, reversed: 0 }).toEqual({
         partnerId,
         currency,
         booked,
@@ -128,6 +148,7 @@ async function checkBalance(f: Fixture, holding: number, partners: number[], sal
         inPayout: terms.inPayouts,
         due: terms.due,
         pending: terms.pending,
+        held: terms.held,
         reversed,
       })
       // Entries reversed before any payout cancel out: they are never paid.
@@ -152,7 +173,15 @@ async function scenario(setup: { holding: number; minimum: number }, ops: Op[]) 
   const fixtures = [f, second]
   const customers = [unique('c0'), unique('c1')]
   for (const [i, fixture] of fixtures.entries()) await k.customer(fixture, customers[i])
+  // Each partner's second customer came from a paid ad (gclid): its commissions are held (paid_ads).
+  const flaggedCustomers = [unique('f0'), unique('f1')]
+  for (const [i, fixture] of fixtures.entries()) {
+    const click = await k.click(fixture, { affiliate_url: `https://shop.test/?aff=${fixture.shortLink}&gclid=ad${i}` })
+    expect((await k.lead(fixture, { click_id: click.body.click_id, customer_key: flaggedCustomers[i] })).status).toBe(200)
+  }
   const partners = fixtures.map((x) => x.partnerId)
+  /** Commissions rejected in review: never in any payout, canceled or not. */
+  const rejected = new Set<number>()
   const sales: ModelSale[] = []
   const payoutIds: number[] = []
   const runPath = `/programs/${f.programId}/payouts`
@@ -162,17 +191,34 @@ async function scenario(setup: { holding: number; minimum: number }, ops: Op[]) 
       const txn = unique('t')
       const reply = await k.sale(f, {
         transaction_id: txn,
-        customer_key: customers[o.partner],
+        customer_key: (o.flagged ? flaggedCustomers : customers)[o.partner],
         amount_cents: o.amount,
         currency: o.currency,
       })
       expect(reply.status).toBe(200)
-      sales.push({ txn, partner: o.partner, currency: o.currency, commission: commissionOf(o.amount), refunded: false })
+      const entry = (await api.admin('GET', `/programs/${f.programId}/commissions?limit=1`)).body.data[0]
+      expect(entry.flags).toEqual(o.flagged ? ['paid_ads'] : [])
+      const commission = commissionOf(o.amount)
+      sales.push({ txn, partner: o.partner, currency: o.currency, commission, refunded: false, held: o.flagged, id: entry.commission_id })
     } else if (o.kind === 'refund') {
       if (!sales.length) continue
       const sale = sales[o.sale % sales.length]
       expect((await k.refund(f, { transaction_id: sale.txn, reason: o.reason })).status).toBe(200)
       sale.refunded = true
+      sale.held = false
+    } else if (o.kind === 'approve' || o.kind === 'reject') {
+      if (!sales.length) continue
+      const sale = sales[o.sale % sales.length]
+      const reply = await api.admin('POST', `/commissions/${sale.id}/${o.kind}`, o.kind === 'reject' ? { reason: 'test' } : undefined)
+      // Only a held commission is reviewed; any other answers 409 and changes nothing.
+      expect(reply.status).toBe(sale.held ? 200 : 409)
+      if (sale.held && o.kind === 'reject') {
+        expect(reply.body.data.status).toBe('reversed')
+        sale.refunded = true
+        rejected.add(sale.id)
+      }
+      if (sale.held && o.kind === 'approve') expect(['pending', 'due']).toContain(reply.body.data.status)
+      sale.held = false
     } else if (o.kind === 'wait') {
       api.clock.advance(days(o.days))
     } else if (o.kind === 'run') {
@@ -181,10 +227,14 @@ async function scenario(setup: { holding: number; minimum: number }, ops: Op[]) 
         o.race ? [api.admin('POST', runPath, body), api.admin('POST', runPath, body)] : [api.admin('POST', runPath, body)],
       )
       const created = replies.flatMap((r) => (expect(r.status).toBe(201), r.body.data))
+      const heldNow = new Set(sales.filter((s) => s.held).map((s) => s.id))
       for (const p of created) {
         expect(p.amount_cents).toBeGreaterThan(0)
         expect(p.amount_cents).toBeGreaterThanOrEqual(Math.ceil(setup.minimum * minorUnit[p.currency]))
         payoutIds.push(p.payout_id)
+        // No commission held at the time of the run is in it.
+        for (const e of (await api.admin('GET', `/payouts/${p.payout_id}`)).body.data[0].entries)
+          expect(heldNow.has(e.commission_id)).toBe(false)
       }
       // Nothing new is due: the same run again creates nothing.
       expect((await api.admin('POST', runPath, body)).body.data).toEqual([])
@@ -208,6 +258,7 @@ async function scenario(setup: { holding: number; minimum: number }, ops: Op[]) 
     const detail = (await api.admin('GET', `/payouts/${p.payout_id}`)).body.data[0]
     expect(detail.entries.reduce((sum: number, e: any) => sum + e.amount_cents, 0)).toBe(p.amount_cents)
     expect(detail.entries).toHaveLength(p.commissions)
+    for (const e of detail.entries) expect(rejected.has(e.commission_id)).toBe(false)
     if (p.status === 'canceled') continue
     for (const e of detail.entries) {
       expect(held.has(e.commission_id)).toBe(false)
@@ -216,6 +267,6 @@ async function scenario(setup: { holding: number; minimum: number }, ops: Op[]) 
   }
 }
 
-test('paid + in payouts + due + pending + reversed = commissions booked, for every partner and currency, to the cent', async () => {
+test('paid + in payouts + due + pending + held + reversed = commissions booked, for every partner and currency, to the cent; no held commission is paid', async () => {
   await fc.assert(fc.asyncProperty(terms, fc.array(op, { minLength: 5, maxLength: 35 }), scenario), { numRuns: 50 })
 }, 30_000)

@@ -156,6 +156,7 @@ describe('GET /api/v1/cli/programs', () => {
       lead_auth: 'server_required',
       attribution_window_days: 60,
       partner_signup: 'off',
+      fraud_review: 'hold',
       created_at: new Date(api.clock.now()).toISOString(),
     })
     expect((await list((await login(api)).token)).body).toEqual({ data: [], error: null })

@@ -1,0 +1,42 @@
+import type { SaleFacts } from '../domain/attribution.ts'
+import { type FraudFlag, fraudFlags, reviewOf } from '../domain/fraud.ts'
+import type { FirstClick } from '../domain/lead.ts'
+import type { Program } from '../db/schema.ts'
+import type { TrackingDeps } from './deps.ts'
+import { ipHash } from './ip-hash.ts'
+
+/** A new commission's flags and whether it is held (docs/decisions.md, Fraud signals and review). */
+export interface Review {
+  flags: FraudFlag[]
+  held: boolean
+}
+
+const UNCHECKED: Review = { flags: [], held: false }
+
+/**
+ * Checks a new commission of `partnerId` against the fraud rules, from the facts collected where
+ * they arose: the customer's email (its lead's, else the payment's), the customer's first click
+ * (its IP and signal bits) and lead IP, and the partner's email and IPs. Under fraud_review `off`
+ * nothing is read. Runs inside the sale's writer unit.
+ */
+export function checkCommission(
+  deps: TrackingDeps,
+  program: Pick<Program, 'id' | 'fraudReview'>,
+  facts: SaleFacts,
+  partner: { id: number; email: string | null },
+  paymentEmail: string | null,
+): Review {
+  if (program.fraudReview === 'off') return UNCHECKED
+  const { tracking, partners } = deps.database.stores
+  const customer = facts.kind === 'customer' || facts.kind === 'coupon' ? facts.customer : null
+  const click: FirstClick | null =
+    facts.kind === 'click' ? facts.click : customer?.clickId ? tracking.firstClick(program.id, customer.clickId) : null
+  const ips = [click ? ipHash(deps.secret, click.ip ?? null) : null, customer?.leadIpHash ?? null].filter((h): h is string => h !== null)
+  const flags = fraudFlags({
+    customerEmail: customer?.email ?? paymentEmail,
+    partnerEmail: partner.email,
+    sameIp: partners.usedIp(partner.id, ips),
+    clickSignals: click?.signals ?? null,
+  })
+  return reviewOf(program.fraudReview, flags)
+}
