@@ -1,3 +1,4 @@
+import type { FraudFlag } from '../domain/fraud.ts'
 import { and, asc, eq } from 'drizzle-orm'
 import type { Catalog } from './catalog.ts'
 import type { TimeRange } from './list-store.ts'
@@ -20,6 +21,8 @@ export const DAY_MS = 86_400_000
 
 export interface Funnel {
   clicks: number
+  /** Clicks that were the first of their IP on their link in their hour (daily_counts.unique_clicks). */
+  uniqueClicks: number
   leads: number
   customers: number
   sales: number
@@ -61,7 +64,7 @@ const PAGE = 50
 function prepare({ client }: Connection) {
   const q = (sql: string) => client.prepare(sql)
   const sumCounts =
-    'coalesce(sum(clicks), 0) AS clicks, coalesce(sum(leads), 0) AS leads, coalesce(sum(customers), 0) AS customers, coalesce(sum(sales), 0) AS sales'
+    'coalesce(sum(clicks), 0) AS clicks, coalesce(sum(unique_clicks), 0) AS uniqueClicks, coalesce(sum(leads), 0) AS leads, coalesce(sum(customers), 0) AS customers, coalesce(sum(sales), 0) AS sales'
   const sumMoney = 'sum(revenue_cents) AS revenueCents, sum(refunded_cents) AS refundedCents, sum(commission_cents) AS commissionCents'
   return {
     funnel: q(`SELECT ${sumCounts} FROM daily_counts WHERE program_id = ? AND test_mode = ?`),
@@ -90,7 +93,7 @@ function prepare({ client }: Connection) {
       FROM sales s LEFT JOIN customers c ON c.id = s.customer_id LEFT JOIN partners p ON p.id = c.partner_id
       WHERE s.program_id = ?1 AND s.id >= ?2 AND s.id < ?3 AND s.created_at >= ?5 AND s.created_at < ?6 ORDER BY s.id DESC LIMIT ?4`),
     commissions: q(`SELECT m.id, m.kind, m.amount_cents AS amountCents, m.currency, m.test_mode AS testMode, m.created_at AS createdAt,
-        m.sale_id AS saleId, s.transaction_id AS transactionId, m.partner_id AS partnerId, p.name AS partnerName
+        m.sale_id AS saleId, s.transaction_id AS transactionId, m.partner_id AS partnerId, p.name AS partnerName, m.flags
       FROM commissions m JOIN sales s ON s.id = m.sale_id LEFT JOIN partners p ON p.id = m.partner_id
       WHERE m.program_id = ?1 AND (m.created_at, m.id) < (?2, ?3) AND m.created_at >= ?5 AND m.created_at < ?6
       ORDER BY m.created_at DESC, m.id DESC LIMIT ?4`),
@@ -153,6 +156,8 @@ export interface LedgerRow extends LedgerEntryRow {
   transactionId: string
   partnerId: number
   partnerName: string | null
+  /** The fraud signals it raised (domain/fraud.ts). */
+  flags: FraudFlag[]
 }
 
 /** The partner portal's ledger: the entry with its sale's amount and time. */
@@ -260,7 +265,8 @@ export class DashboardStore {
     const today = Math.floor(now / DAY_MS)
     const first = today - days + 1
     const points = new Map<number, DayPoint>()
-    for (let day = first; day <= today; day++) points.set(day, { day, clicks: 0, leads: 0, customers: 0, sales: 0, revenue: {} })
+    for (let day = first; day <= today; day++)
+      points.set(day, { day, clicks: 0, uniqueClicks: 0, leads: 0, customers: 0, sales: 0, revenue: {} })
     for (const row of this.s.days.all(programId, first) as (Funnel & { day: number })[]) {
       const point = points.get(row.day)
       if (point) Object.assign(point, row, { revenue: point.revenue })
@@ -277,7 +283,7 @@ export class DashboardStore {
     const out = new Map<number, PartnerFigures>()
     const get = (partnerId: number) => {
       let f = out.get(partnerId)
-      if (!f) out.set(partnerId, (f = { partnerId, clicks: 0, leads: 0, customers: 0, sales: 0, money: [] }))
+      if (!f) out.set(partnerId, (f = { partnerId, clicks: 0, uniqueClicks: 0, leads: 0, customers: 0, sales: 0, money: [] }))
       return f
     }
     for (const row of this.s.partnerCounts.all(programId) as (Funnel & { partnerId: number })[])
@@ -363,7 +369,13 @@ export class DashboardStore {
 
   /** A page of a program's commission ledger (reversals included) created within `range`, newest first. */
   commissionsPage(programId: number, cursor: Cursor, range: TimeRange = {}, size = PAGE): Paged<LedgerRow> {
-    return paged(this.s.commissions.all(programId, ...cursorArgs(cursor), size + 1, ...rangeArgs(range)) as LedgerRow[], size)
+    const rows = this.s.commissions.all(programId, ...cursorArgs(cursor), size + 1, ...rangeArgs(range)) as (LedgerRow & {
+      flags: string
+    })[]
+    return paged(
+      rows.map((row) => ({ ...row, flags: JSON.parse(row.flags) as FraudFlag[] })),
+      size,
+    )
   }
 
   /** A page of one partner's ledger, newest first, with each sale's amount and time (no customer field at all); the cursor is the last entry id. */

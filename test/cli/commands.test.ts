@@ -347,3 +347,42 @@ test('webhooks add, list, test and deliveries with the program key; the secret i
     await receiver.close()
   }
 })
+
+test('review list, approve and reject the commissions held for review, with the program key', async () => {
+  await s.loggedIn()
+  const { program_id, api_key } = await s.program('Reviewed')
+  const key = ['--api-key', api_key]
+  const partner = (await s.api.admin('POST', `/programs/${program_id}/partners`, { name: 'Ada Ads' })).body.data.partner_id
+  const shortLink = `ads${Date.now()}`
+  await s.api.admin('POST', `/programs/${program_id}/links`, { partner_id: partner, short_link: shortLink })
+  const held: number[] = []
+  for (const n of [1, 2]) {
+    const click = await s.api.call('POST', '/api/v1/track/click', {
+      body: { affiliate_url: `https://acme.test/?aff=${shortLink}&fbclid=${n}` },
+    })
+    const customer = `ad-customer-${n}`
+    await s.api.call('POST', '/api/v1/track/lead', { body: { click_id: click.body.click_id, customer_key: customer }, token: api_key })
+    await s.api.call('POST', '/api/v1/track/sale', {
+      body: { transaction_id: `ad-${Date.now()}-${n}`, customer_key: customer, amount_cents: 5000 },
+      token: api_key,
+    })
+    held.push((await s.api.admin('GET', `/programs/${program_id}/commissions?limit=1`)).body.data[0].commission_id)
+  }
+  const list = await s.run(['review', 'list', ...key])
+  expect(list.code).toBe(0)
+  expect(list.stdout).toMatch(new RegExp(`${held[0]}\\s+Ada Ads\\s+10\\.00 USD\\s+ad-\\S+\\s+paid_ads`))
+  expect(list.stdout).toContain('The click came from a paid ad')
+  const approved = await s.run(['review', 'approve', String(held[0]), ...key, '--json'])
+  expect(JSON.parse(approved.stdout).data).toMatchObject({ commission_id: held[0], status: 'pending', review: 'approved' })
+  const rejected = await s.run(['review', 'reject', String(held[1]), '--reason', 'Brand bidding', ...key, '--json'])
+  expect(JSON.parse(rejected.stdout).data).toMatchObject({ status: 'reversed', review_reason: 'Brand bidding' })
+  expect((await s.run(['review', 'list', ...key])).stdout).toContain('No commission is held for review.')
+  const again = await s.run(['review', 'approve', String(held[0]), ...key])
+  expect(again.code).toBe(1)
+  expect(again.stderr).toContain('Commission is not held for review')
+  expect((await s.run(['review', 'approve', 'abc', ...key])).code).toBe(2)
+  expect((await s.run(['review', 'approve', String(held[0]), '--reason', 'x', ...key])).code).toBe(2)
+  // Another program's key sees none of these commissions.
+  const other = await s.program('Other')
+  expect((await s.run(['review', 'reject', String(held[0]), '--api-key', other.api_key])).stderr).toContain('Commission not found')
+})

@@ -46,7 +46,7 @@ code{font-family:ui-monospace,monospace;font-size:.85em}
 .chart{margin:0}
 .chart svg{width:100%;height:auto;display:block}
 .chart h3{font-size:.9rem;margin:0 0 .2rem;color:#3b4756}
-.bar{fill:#1a56db}.axis{stroke:#b8c0cc;stroke-width:1}.grid{stroke:#e3e7ee;stroke-width:1}.label{font-size:9px;fill:#5b6777}
+.bar{fill:#1a56db}.bar.inner{fill:#0b2e7a}.key-inner{color:#0b2e7a;font-weight:600}.card small{display:block;margin-top:.1rem}.axis{stroke:#b8c0cc;stroke-width:1}.grid{stroke:#e3e7ee;stroke-width:1}.label{font-size:9px;fill:#5b6777}
 .chart.empty p{margin:1.2rem 0}
 .row{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center}
 .row.spread{justify-content:space-between}
@@ -72,6 +72,8 @@ ul.terms{margin:.3rem 0;padding-left:1.1rem}
 .qr svg{display:block;width:11rem;height:11rem;margin:.4rem 0}
 fieldset.events{border:1px solid #d5dae1;border-radius:6px;display:grid;grid-template-columns:repeat(auto-fit,minmax(12rem,1fr));gap:.2rem .6rem}
 label.check{display:flex;gap:.4rem;align-items:center}form.stack label.check>input{width:auto}
+article.panel h3{margin-top:0}.actions input{min-width:16rem}ul.flags{margin:.4rem 0;padding-left:1.1rem}ul.flags li{margin:.2rem 0}
+.actions{display:flex;flex-wrap:wrap;gap:.6rem;align-items:flex-end}.actions form{display:flex;flex-wrap:wrap;gap:.4rem;align-items:flex-end}
 .trap{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
 @media (max-width:700px){main{padding:.6rem}.hide-narrow{display:none}th,td{padding:.3rem}}
 `

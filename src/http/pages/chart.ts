@@ -12,17 +12,24 @@ function niceStep(max: number): number {
  * A bar chart of one value per day, drawn on the server as inline SVG (no script, no request):
  * `values` oldest first, `days` their labels. The value axis has round gridlines labelled with
  * `format`; the day axis names the first, middle and last day; a span with nothing in it says so
- * in words instead of drawing an empty frame.
+ * in words instead of drawing an empty frame. `inner` draws a part of each value (at most the
+ * value: the unique clicks of the clicks) as a darker bar inside its bar.
  */
 export function barChart(
   title: string,
   values: number[],
   days: string[],
-  options: { format?: (n: number) => string; axis?: (n: number) => string; unit?: string } = {},
+  options: {
+    format?: (n: number) => string
+    axis?: (n: number) => string
+    unit?: string
+    inner?: { label: string; values: number[] }
+  } = {},
 ): Safe {
-  const { format = String, axis = format, unit = 'day' } = options
+  const { format = String, axis = format, unit = 'day', inner } = options
   const total = values.reduce((a, b) => a + b, 0)
-  const heading = html`<h3>${title} <span class="muted">(${format(total)} in all)</span></h3>`
+  const innerTotal = inner ? html`, <span class="key-inner">${format(inner.values.reduce((a, b) => a + b, 0))} ${inner.label}</span>` : ''
+  const heading = html`<h3>${title} <span class="muted">(${format(total)} in all${innerTotal})</span></h3>`
   if (total === 0) {
     return html`<figure class="chart panel empty">${heading}<p class="muted">Nothing in these ${values.length} ${unit}s yet.</p></figure>`
   }
@@ -42,7 +49,14 @@ export function barChart(
   const bars = values.map((value, i) => {
     const h = value > 0 ? Math.max(1, (value / ceiling) * plot) : 0
     const x = (left + i * slot + slot * 0.1).toFixed(1)
-    return html`<rect class="bar" x="${x}" y="${(top + plot - h).toFixed(1)}" width="${(slot * 0.8).toFixed(1)}" height="${h.toFixed(1)}"><title>${days[i]}: ${format(value)}</title></rect>`
+    const part = inner ? Math.min(inner.values[i] ?? 0, value) : 0
+    const innerH = part > 0 ? Math.max(1, (part / ceiling) * plot) : 0
+    const label = inner ? `${days[i]}: ${format(value)}, ${format(part)} ${inner.label}` : `${days[i]}: ${format(value)}`
+    return html`<rect class="bar" x="${x}" y="${(top + plot - h).toFixed(1)}" width="${(slot * 0.8).toFixed(1)}" height="${h.toFixed(1)}"><title>${label}</title></rect>${
+      innerH > 0
+        ? html`<rect class="bar inner" x="${x}" y="${(top + plot - innerH).toFixed(1)}" width="${(slot * 0.8).toFixed(1)}" height="${innerH.toFixed(1)}"><title>${label}</title></rect>`
+        : ''
+    }`
   })
   const middle = Math.floor((values.length - 1) / 2)
   const dayAt = (i: number, anchor: string) =>

@@ -70,8 +70,12 @@ export function pageKit(deps: Deps) {
       const programId = positiveId(params.id)
       const owned = programId === null ? null : store.findOwnedProgram(signed.session.accountId, programId)
       if (!owned) return notFound(signed)
-      // The tabs show how many applications wait (docs/decisions.md: a count on the program's tabs).
-      const program = { ...owned, pendingApplications: stores.partners.countWithStatus(owned.id, 'pending') }
+      // The tabs show how many applications and held commissions wait (docs/decisions.md: a count on the program's tabs).
+      const program = {
+        ...owned,
+        pendingApplications: stores.partners.countWithStatus(owned.id, 'pending'),
+        heldCommissions: stores.sales.heldCount(owned.id),
+      }
       const out = await render({ signed, accountId: signed.session.accountId, program, query, params })
       return out instanceof Response ? out : page({ title: `${title} · ${program.name}`, who: whoOf(signed) }, out)
     }

@@ -93,7 +93,7 @@ ${page.rows.map(
 <div><button class="danger">Refund</button></div></form></section></div>`
 }
 
-const STATUSES = ['pending', 'due', 'in_payout', 'paid', 'reversed']
+const STATUSES = ['pending', 'due', 'in_payout', 'paid', 'reversed', 'held']
 
 /** GET /dashboard/programs/:id/commissions: the ledger with each entry's status, filtered by dates and status. */
 export function commissionsPage(
@@ -113,7 +113,7 @@ ${page.rows.map(
   (
     c,
   ) => html`<tr data-commission="${c.id}"><td>#${c.id}${c.testMode ? html` <span class="muted">test</span>` : ''}</td><td>${c.kind}</td><td class="n">${money(c.amountCents, c.currency)}</td>
-<td>${c.partnerName ?? `#${c.partnerId}`}</td><td><code>${c.transactionId}</code></td><td>${statusOf(c)}</td><td class="hide-narrow">${when(c.createdAt)}</td></tr>`,
+<td>${c.partnerName ?? `#${c.partnerId}`}</td><td><code>${c.transactionId}</code></td><td>${statusOf(c)}${c.flags.length ? html` <span class="muted" title="fraud signals">⚑ ${c.flags.join(', ')}</span>` : ''}</td><td class="hide-narrow">${when(c.createdAt)}</td></tr>`,
 )}
 </tbody></table>`
   }${older(`${base}/commissions`, page.next, query)}</section>`

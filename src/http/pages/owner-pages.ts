@@ -84,6 +84,11 @@ export const notices: Record<string, string> = {
   refund_done: 'Sale refunded: its commission is reversed.',
   refund_again: 'That sale was refunded already: nothing changed.',
   refund_missing: 'No sale of this program has that transaction id.',
+  review_approved: 'Commission approved: it is paid like any other once its holding period has passed.',
+  review_rejected: 'Commission rejected: a reversal entry cancels it, and it is never paid.',
+  review_conflict: 'That commission is not held any more (reviewed already, or its sale was refunded).',
+  review_reason_invalid: 'Not rejected: a reason is at most 500 characters.',
+  settings_fraud_review: 'Not saved: choose what flagged commissions do from the list.',
 }
 
 /** The notice of a `?done=` or `?error=` code after a form: a fixed text, never the query echoed. */
@@ -101,32 +106,41 @@ const tabs = [
   ['/partners', 'Partners'],
   ['/sales', 'Sales'],
   ['/commissions', 'Commissions'],
+  ['/review', 'Review'],
   ['/payouts', 'Payouts'],
   ['/webhooks', 'Webhooks'],
   ['/events', 'Stripe events'],
   ['/settings', 'Settings'],
 ] as const
 
-/** The program's title and its tabs; Applications shows when partners may apply or some wait, with their count. */
-export function programHeader(program: Program & { pendingApplications?: number }, current: string): Safe {
+/** A tab's label with the count of what waits there, when something does. */
+const counted = (label: string, n: number, name: string) =>
+  n > 0 ? html`${label} <span class="count" data-${name}="${n}" title="${n} waiting">${n}</span>` : label
+
+/**
+ * The program's title and its tabs; Applications shows when partners may apply or some wait, with
+ * their count; Review shows how many commissions are held for it.
+ */
+export function programHeader(program: Program & { pendingApplications?: number; heldCommissions?: number }, current: string): Safe {
   const base = `/dashboard/programs/${program.id}`
   const pending = program.pendingApplications ?? 0
   const shown = pending > 0 || program.partnerSignup === 'approval'
+  const withCounts = tabs.map(([path, label]): readonly [string, string | Safe] =>
+    path === '/review' ? [path, counted(label, program.heldCommissions ?? 0, 'held')] : [path, label],
+  )
   const all: readonly (readonly [string, string | Safe])[] = shown
-    ? [
-        ...tabs.slice(0, 2),
-        ['/applications', html`Applications${pending > 0 ? html` <span class="count" data-pending="${pending}">${pending}</span>` : ''}`],
-        ...tabs.slice(2),
-      ]
-    : tabs
+    ? [...withCounts.slice(0, 2), ['/applications', counted('Applications', pending, 'pending')], ...withCounts.slice(2)]
+    : withCounts
   return html`<p class="muted"><a href="/dashboard">All programs</a></p><h1>${program.name} <span class="muted">#${program.id} · ${program.domain}</span></h1>
 <nav class="tabs">${all.map(([path, label]) => html`<a href="${base}${path}"${path === current ? html` aria-current="page"` : ''}>${label}</a>`)}</nav>`
 }
 
-/** The four funnel figures as cards (clicks, leads, customers, sales). */
+/** The four funnel figures as cards (clicks with the unique ones, leads, customers, sales). */
 export function funnelCards(f: Funnel): Safe {
-  const card = (n: number, label: string) => html`<div class="card"><b>${count(n)}</b><span>${label}</span></div>`
-  return html`<div class="cards" data-funnel>${card(f.clicks, 'clicks')}${card(f.leads, 'leads')}${card(f.customers, 'customers')}${card(f.sales, 'sales')}</div>`
+  const card = (n: number, label: string, more: Safe | '' = '') =>
+    html`<div class="card"><b>${count(n)}</b><span>${label}</span>${more}</div>`
+  const unique = html`<small class="muted" data-unique-clicks="${f.uniqueClicks}" title="one per visitor IP, link and hour">${count(f.uniqueClicks)} unique</small>`
+  return html`<div class="cards" data-funnel>${card(f.clicks, 'clicks', unique)}${card(f.leads, 'leads')}${card(f.customers, 'customers')}${card(f.sales, 'sales')}</div>`
 }
 
 /** Revenue, refunded revenue and net commissions, one row per currency. */
@@ -209,7 +223,7 @@ ${data.test.clicks + data.test.leads + data.test.sales > 0 ? html`<p class="mute
     'Clicks',
     days.map((d) => d.clicks),
     labels,
-    { format: count },
+    { format: count, inner: { label: 'unique', values: days.map((d) => d.uniqueClicks) } },
   )}${barChart(
     'Leads',
     days.map((d) => d.leads),
@@ -235,7 +249,7 @@ ${data.test.clicks + data.test.leads + data.test.sales > 0 ? html`<p class="mute
             { format: (n) => money(n, c), axis: (n) => majorUnits(n, c) },
           ),
         )
-  }}</div>
+  }</div>
 <h2>Readiness ${ready ? html`<span class="ok">· ready</span>` : html`<span class="bad">· not ready yet</span>`}</h2>
 <div class="panel"><ul class="checks">${data.checks.map(
     (
@@ -344,6 +358,8 @@ ${data.newKey ? html`<section class="note" role="status"><h2>New API key</h2><p>
 <label>Lead authentication <select name="lead_auth">${option('server_required', program.leadAuth)}${option('browser_allowed', program.leadAuth)}</select></label>
 <label>Partners may join <select name="partner_signup">${signupOption('off', 'no: you add partners yourself', program.partnerSignup)}${signupOption('approval', 'by applying on the join page; you approve each', program.partnerSignup)}${signupOption('open', 'on the join page, approved at once', program.partnerSignup)}</select>
 ${program.partnerSignup === 'off' ? '' : html`<span class="muted">Join page: <a href="${baseUrl}/join/${program.id}">${baseUrl}/join/${program.id}</a></span>`}</label>
+<label id="fraud-review">Fraud signals <select name="fraud_review">${signupOption('hold', 'hold flagged commissions for review (recommended)', program.fraudReview)}${signupOption('flag', 'flag them, but pay as usual', program.fraudReview)}${signupOption('off', 'off: check nothing', program.fraudReview)}</select>
+<span class="muted">Signals: the partner buying for themselves, the same IP as the partner, a throwaway email, a click from a paid ad, a burst of clicks. Held commissions wait on the Review tab.</span></label>
 <div><button>Save</button></div></form></section>
 <section class="panel" id="origins"><h2>Allowed origins</h2><p class="muted">Browser calls are accepted from https://${program.domain}, its https subdomains, and these exact origins (one a line).</p>
 <form class="stack" method="post" action="${base}/settings/origins">${csrfField(csrf)}<label>Origins <textarea name="allowed_origins">${program.allowedOrigins.join('\n')}</textarea></label><div><button>Save origins</button></div></form></section>

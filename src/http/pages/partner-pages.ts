@@ -58,7 +58,7 @@ export function partnersPage(
 ): Safe {
   const base = `/dashboard/programs/${program.id}`
   const { csrf, query } = data
-  const zero = { partnerId: 0, clicks: 0, leads: 0, customers: 0, sales: 0, money: [] }
+  const zero = { partnerId: 0, clicks: 0, uniqueClicks: 0, leads: 0, customers: 0, sales: 0, money: [] }
   const sort = query.sort && SORTS[query.sort] ? query.sort : 'newest'
   const rows: Row[] = data.partners.map((partner) => ({
     partner,
@@ -166,7 +166,7 @@ export function partnerPage(
 ${p.promotion ? html`<p><span class="muted">How they promote:</span> ${p.promotion}</p>` : ''}
 <dl class="stats"><div><dt>Clicks</dt><dd>${count(f?.clicks ?? 0)}</dd></div><div><dt>Leads</dt><dd>${count(f?.leads ?? 0)}</dd></div>
 <div><dt>Sales</dt><dd>${count(f?.sales ?? 0)}</dd></div></dl>
-<p class="commission"><span class="muted">Commission:</span> ${commissionCell({ partner: { ...p, links: 0 }, figures: f ?? { partnerId: p.id, clicks: 0, leads: 0, customers: 0, sales: 0, money: [] }, statuses: data.statuses })}</p>
+<p class="commission"><span class="muted">Commission:</span> ${commissionCell({ partner: { ...p, links: 0 }, figures: f ?? { partnerId: p.id, clicks: 0, uniqueClicks: 0, leads: 0, customers: 0, sales: 0, money: [] }, statuses: data.statuses })}</p>
 <p><span class="muted">Paid by:</span> ${termsInWords(program, p)}</p></section>
 <section class="panel"><h2>Links</h2>${data.links.length === 0 ? html`<p class="muted">No link yet.</p>` : linkList(program, data.links, csrf)}
 <form class="row" method="post" action="/dashboard/programs/${program.id}/links">${csrfField(csrf)}<input type="hidden" name="partner_id" value="${p.id}">

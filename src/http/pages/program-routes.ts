@@ -1,3 +1,4 @@
+import { FRAUD_REVIEWS } from '../../domain/fraud.ts'
 import { Elysia } from 'elysia'
 import type { Deps } from '../deps.ts'
 import { readinessChecks } from '../../domain/readiness.ts'
@@ -166,6 +167,9 @@ function readSettings(form: Form): { settings: Parameters<ProgramStore['updatePr
   if (!leadAuth) return { refused: 'lead_auth' }
   const partnerSignup = PARTNER_SIGNUPS.find((v) => v === (form.partner_signup ?? 'off'))
   if (!partnerSignup) return { refused: 'partner_signup' }
+  // An older form without the field keeps the program's mode.
+  const fraudReview = form.fraud_review === undefined ? undefined : FRAUD_REVIEWS.find((v) => v === form.fraud_review)
+  if (form.fraud_review !== undefined && !fraudReview) return { refused: 'fraud_review' }
   return {
     settings: {
       ...program.value,
@@ -175,6 +179,7 @@ function readSettings(form: Form): { settings: Parameters<ProgramStore['updatePr
       recurringMonths: months,
       leadAuth,
       partnerSignup,
+      fraudReview,
     },
   }
 }

@@ -7,6 +7,7 @@ import { partnerRoutes } from './partner-routes.ts'
 import { payoutRoutes } from './payout-routes.ts'
 import { portalRoutes } from './portal.ts'
 import { programRoutes } from './program-routes.ts'
+import { reviewRoutes } from './review.ts'
 import { signedIn } from './session.ts'
 import { signInRoutes } from './sign-in.ts'
 import { statementRoutes } from './statements.ts'
@@ -25,6 +26,7 @@ export function webRoutes(deps: Deps) {
     .use(programRoutes(deps))
     .use(partnerRoutes(deps))
     .use(ledgerRoutes(deps))
+    .use(reviewRoutes(deps))
     .use(payoutRoutes(deps))
     .use(portalRoutes(deps))
     .use(webhookRoutes(deps))

@@ -42,6 +42,8 @@ export const pageRows: Record<string, Route> = {
   'GET /dashboard/programs/:id/commissions.csv': page,
   'GET /dashboard/programs/:id/partners.csv': page,
   'GET /dashboard/programs/:id/commissions': page,
+  'GET /dashboard/programs/:id/review': page,
+  'POST /dashboard/programs/:id/review/:commission_id': page,
   'GET /dashboard/programs/:id/events': page,
   'GET /dashboard/programs/:id/payouts': page,
   'GET /dashboard/programs/:id/webhooks': page,

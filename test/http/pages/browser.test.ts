@@ -82,6 +82,10 @@ describeBrowser('dashboard and partner portal', () => {
       (await k.sale(bob, { customer_key: 'bob-customer', transaction_id: 'txn-b1', amount_cents: 2000, currency: 'EUR' })).status,
     ).toBe(200)
     expect(a1.customerId).toBeGreaterThan(0)
+    // Bob's customer from a paid ad, with a throwaway email: the commission is held for review.
+    const ad = await k.click(bob, { affiliate_url: `https://shop.test/pricing?aff=${bob.shortLink}&gclid=ad-1` })
+    await k.lead(bob, { click_id: ad.body.click_id, customer_key: 'bob-ad-customer', email: 'deal@mailinator.com' })
+    expect((await k.sale(bob, { customer_key: 'bob-ad-customer', transaction_id: 'txn-b2', amount_cents: 8000 })).status).toBe(200)
     // Another account's program has data of its own.
     await k.customer(other, 'other-customer')
     browser = await launch()
@@ -128,6 +132,7 @@ describeBrowser('dashboard and partner portal', () => {
       ['partner', `/partners/${f.partnerId}`],
       ['sales', '/sales'],
       ['commissions', '/commissions'],
+      ['review', '/review'],
       ['payouts', '/payouts'],
       ['events', '/events'],
       ['settings', '/settings'],
@@ -156,7 +161,7 @@ describeBrowser('dashboard and partner portal', () => {
     const shown = Object.fromEntries(cards.map(([label, n]) => [label, Number(n!.replace(/,/g, ''))]))
     const readiness = await api.call('GET', '/api/v1/programs/me/readiness', { token: f.apiKey })
     const live = readiness.body.data.counts.live
-    expect(shown).toEqual({ clicks: live.clicks, leads: live.leads, customers: 3, sales: live.sales })
+    expect(shown).toEqual({ clicks: live.clicks, leads: live.leads, customers: 4, sales: live.sales })
     const customers = (await api.admin('GET', `/programs/${f.programId}/customers?limit=200`)).body.data
     expect(shown.customers).toBe(customers.filter((c: { status: string }) => c.status === 'converted').length)
     // Revenue per currency: the sum of the API's sales; commissions: the ledger's sum.

@@ -252,3 +252,54 @@ describe('coupons on the pages', () => {
     expect((await o.post(`/dashboard/programs/${f.programId}/coupons/${theirs.coupon_id}/delete`, {})).status).toBe(404)
   })
 })
+
+describe('review and unique clicks', () => {
+  test('a held commission waits on the Review tab with its flags in words; approve and reject through the page', async () => {
+    const f = await api.setupProgram({ holding_period_days: 0 })
+    const o = await owner(f.accountId)
+    const held = async () => {
+      const click = await k.click(f, { affiliate_url: `https://shop.test/?aff=${f.shortLink}&gclid=ad` })
+      const key = unique('c')
+      await k.lead(f, { click_id: click.body.click_id, customer_key: key })
+      await k.sale(f, { transaction_id: unique('t'), customer_key: key })
+      return (await api.admin('GET', `/programs/${f.programId}/commissions?limit=1`)).body.data[0].commission_id as number
+    }
+    const first = await held()
+    const second = await held()
+    const page = await o.get(`/dashboard/programs/${f.programId}/review`)
+    expect(page.text).toContain('data-held="2"')
+    expect(page.text).toContain(`data-held="${first}"`)
+    expect(page.text).toContain('The click came from a paid ad')
+    const approved = await o.post(`/dashboard/programs/${f.programId}/review/${first}`, { action: 'approve' })
+    expect(approved.location).toBe(`/dashboard/programs/${f.programId}/review?done=review_approved`)
+    const rejected = await o.post(`/dashboard/programs/${f.programId}/review/${second}`, { action: 'reject', reason: 'Own ad' })
+    expect(rejected.location).toBe(`/dashboard/programs/${f.programId}/review?done=review_rejected`)
+    const again = await o.post(`/dashboard/programs/${f.programId}/review/${second}`, { action: 'approve' })
+    expect(again.location).toBe(`/dashboard/programs/${f.programId}/review?error=review_conflict`)
+    const after = await o.get(`/dashboard/programs/${f.programId}/review`)
+    expect(after.text).not.toContain('data-held="')
+    expect(after.text).toContain('Nothing waits for review.')
+    const entries = (await api.admin('GET', `/programs/${f.programId}/commissions`)).body.data
+    expect(entries.find((e: { commission_id: number }) => e.commission_id === first)).toMatchObject({ status: 'due', review: 'approved' })
+    expect(entries.find((e: { commission_id: number }) => e.commission_id === second)).toMatchObject({
+      status: 'reversed',
+      review_reason: 'Own ad',
+    })
+    // Settings: flag mode holds nothing more; the ledger page shows the flags.
+    const ledger = await o.get(`/dashboard/programs/${f.programId}/commissions`)
+    expect(ledger.text).toContain('⚑ paid_ads')
+    const settings = await o.get(`/dashboard/programs/${f.programId}/settings`)
+    expect(settings.text).toContain('name="fraud_review"')
+  })
+
+  test('the funnel and the per-day chart show unique clicks (one per IP per link per hour) beside all clicks', async () => {
+    const f = await api.setupProgram()
+    const o = await owner(f.accountId)
+    for (let i = 0; i < 3; i++) await k.click(f)
+    api.clock.advance(3_600_000)
+    await k.click(f)
+    const overview = await o.get(`/dashboard/programs/${f.programId}`)
+    expect(overview.text).toContain('data-unique-clicks="2"')
+    expect(overview.text).toContain('4 in all, <span class="key-inner">2 unique</span>')
+  })
+})
