@@ -44,6 +44,8 @@ export interface StripePayment {
   promotionCodes: string[]
   /** The Stripe customer (cus_…) who paid, or null: keys a customer a promotion code attributes. */
   stripeCustomer: string | null
+  /** The payer's email as the payment names it (a fact for the fraud rules), or null. */
+  customerEmail: string | null
   /** Why no sale is recorded although the customer may still settle (unpaid, zero amount). */
   noSale: string | null
 }
@@ -165,6 +167,13 @@ export function subscriptionMetadata(invoice: Json): Json | null {
   return older.success ? older.data.subscription_details.metadata : null
 }
 
+/** `object[field]` when it is a short text, or `object[field].email` (customer_details); null otherwise. */
+function emailOf(object: Json, field: string): string | null {
+  const value = object[field]
+  const found = typeof value === 'object' && value !== null ? (value as Json).email : value
+  return typeof found === 'string' && found.length > 0 && found.length <= 254 ? found : null
+}
+
 function readCheckout(event: StripeEnvelope): EventReading {
   const session = Checkout.parse(event.object)
   const { mode } = session
@@ -189,6 +198,7 @@ function readCheckout(event: StripeEnvelope): EventReading {
     keys,
     promotionCodes,
     stripeCustomer: id.parse(event.object.customer),
+    customerEmail: emailOf(event.object, 'customer_details') ?? emailOf(event.object, 'customer_email'),
     noSale: !paid
       ? `Checkout payment_status ${text.parse(session.payment_status) ?? '(none)'}: no sale recorded`
       : zeroAmount(session.amount_total),
@@ -220,6 +230,7 @@ function readInvoice(event: StripeEnvelope): EventReading {
     keys,
     promotionCodes,
     stripeCustomer: id.parse(event.object.customer),
+    customerEmail: emailOf(event.object, 'customer_email'),
     // A trial's first invoice pays nothing; the lead still settles and the first paid renewal converts.
     noSale: zeroAmount(invoice.amount_paid),
   })

@@ -23,7 +23,7 @@ export function checkCommission(
   deps: TrackingDeps,
   program: Pick<Program, 'id' | 'fraudReview'>,
   facts: SaleFacts,
-  partner: { id: number; email: string | null },
+  partner: { id: number; email: string | null; knownIps: boolean },
   paymentEmail: string | null,
 ): Review {
   if (program.fraudReview === 'off') return UNCHECKED
@@ -31,11 +31,12 @@ export function checkCommission(
   const customer = facts.kind === 'customer' || facts.kind === 'coupon' ? facts.customer : null
   const click: FirstClick | null =
     facts.kind === 'click' ? facts.click : customer?.clickId ? tracking.firstClick(program.id, customer.clickId) : null
-  const ips = [click ? ipHash(deps.secret, click.ip ?? null) : null, customer?.leadIpHash ?? null].filter((h): h is string => h !== null)
+  const sameIp =
+    partner.knownIps && partners.usedIp(partner.id, click ? ipHash(deps.secret, click.ip ?? null) : null, customer?.leadIpHash ?? null)
   const flags = fraudFlags({
     customerEmail: customer?.email ?? paymentEmail,
     partnerEmail: partner.email,
-    sameIp: partners.usedIp(partner.id, ips),
+    sameIp,
     clickSignals: click?.signals ?? null,
   })
   return reviewOf(program.fraudReview, flags)

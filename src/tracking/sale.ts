@@ -99,7 +99,7 @@ function book(
   input: SaleInput,
   facts: SaleFacts,
   decision: Decided,
-  partnerEmail: string | null,
+  partner: { email: string | null; knownIps: boolean },
   now: number,
 ): SaleOutcome {
   const { store, sales } = stores
@@ -160,7 +160,7 @@ function book(
   if (known && decision.firstSale && (!input.testMode || known.testMode)) store.convertCustomer(customerId!, now)
   if (decision.commissionCents === null) return { kind: 'recorded', sale, commission: null }
   const entry = { partnerId: decision.partnerId, amountCents: decision.commissionCents }
-  const review = checkCommission(deps, program, facts, { id: decision.partnerId, email: partnerEmail }, input.customerEmail ?? null)
+  const review = checkCommission(deps, program, facts, { id: decision.partnerId, ...partner }, input.customerEmail ?? null)
   const booked = sales.attempt(() =>
     sales.insertCommission({
       programId: program.id,
@@ -214,7 +214,17 @@ export function recordSaleInUnit(deps: TrackingDeps, program: Program, input: Sa
     const unpaid = sales.unpaidCommissionCents(program.id, decision.partnerId, input.currency)
     if (unpaid + decision.commissionCents > MAX_CENTS) return { kind: 'too_large', currency: input.currency }
   }
-  if (decision.ok) return book(deps, stores, program, input, facts, decision, partnerTerms?.email ?? null, deps.clock.now())
+  if (decision.ok)
+    return book(
+      deps,
+      stores,
+      program,
+      input,
+      facts,
+      decision,
+      { email: partnerTerms?.email ?? null, knownIps: partnerTerms?.knownIps ?? false },
+      deps.clock.now(),
+    )
   // A resend of a stored sale answers 409 even when its customer no longer resolves.
   const existing = input.transactionId === null ? null : stores.sales.saleIdOf(input.transactionId)
   return existing !== null

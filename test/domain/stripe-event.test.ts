@@ -49,9 +49,17 @@ describe('checkout.session.completed', () => {
         keys: { clickId: 'clk_1', customerKey: 'user_1', programId: '7' },
         promotionCodes: [],
         stripeCustomer: expect.stringMatching(/^cus/),
+        customerEmail: 'buyer@shop.test',
         noSale: null,
       },
     })
+  })
+
+  test('the payer’s email, from customer_details or customer_email, is kept for the fraud rules', () => {
+    const details = checkout({ created, metadata: keys, amount_total: 100, customer_details: { email: 'buyer@mailinator.com' } } as never)
+    expect((readEvent(details, program) as { payment: { customerEmail: string } }).payment.customerEmail).toBe('buyer@mailinator.com')
+    const plain = checkout({ created, metadata: keys, amount_total: 100, customer_email: 'b@shop.test' } as never)
+    expect((readEvent(plain, program) as { payment: { customerEmail: string } }).payment.customerEmail).toBe('b@shop.test')
   })
 
   test.each([
