@@ -274,6 +274,8 @@ export interface CommissionStatusTotals {
   dueCents: number
   inPayoutCents: number
   paidCents: number
+  /** Held for review (fraud signals): in no payout run until approved. */
+  heldCents: number
 }
 
 /** The page that shows a new portal sign-in link once. */

@@ -34,7 +34,7 @@ function commissionCell(row: Row): Safe {
   if (row.statuses.length === 0) return html`<span class="muted">–</span>`
   return html`${row.statuses.map(
     (s) =>
-      html`<span class="status-line" data-status-currency="${s.currency}">${money(s.pendingCents, s.currency)} pending · ${money(s.dueCents, s.currency)} due${s.inPayoutCents ? ` · ${money(s.inPayoutCents, s.currency)} in payout` : ''} · ${money(s.paidCents, s.currency)} paid</span>`,
+      html`<span class="status-line" data-status-currency="${s.currency}">${money(s.pendingCents, s.currency)} pending · ${money(s.dueCents, s.currency)} due${s.inPayoutCents ? ` · ${money(s.inPayoutCents, s.currency)} in payout` : ''} · ${money(s.paidCents, s.currency)} paid${s.heldCents ? ` · ${money(s.heldCents, s.currency)} held for review` : ''}</span>`,
   )}`
 }
 

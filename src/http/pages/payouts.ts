@@ -16,7 +16,14 @@ export function commissionStatusTotals(deps: Deps, program: Program): Map<number
   const groups = deps.database.stores.payouts.ledgerGroups(program.id, dueCutoffs(program.holdingPeriodDays, deps.clock.now()))
   const out = new Map<number, CommissionStatusTotals[]>()
   for (const b of balances(groups)) {
-    const totals = { currency: b.currency, pendingCents: b.pending, dueCents: b.due, inPayoutCents: b.inPayout, paidCents: b.paid }
+    const totals = {
+      currency: b.currency,
+      pendingCents: b.pending,
+      dueCents: b.due,
+      inPayoutCents: b.inPayout,
+      paidCents: b.paid,
+      heldCents: b.held,
+    }
     out.set(b.partnerId, [...(out.get(b.partnerId) ?? []), totals])
   }
   return out
