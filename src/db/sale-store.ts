@@ -253,10 +253,11 @@ export class SaleStore {
   }
 
   /**
-   * Records a held commission's review (approved, or rejected with the reason); the trigger of
-   * migration 0018 moves it out of the held balances. False when the entry is not held.
+   * Records a held commission's review (approved, or rejected with the reason), or (null) takes its
+   * hold away unreviewed when its sale is refunded; the trigger of migration 0018 moves it out of
+   * the held balances. False when the entry is not held.
    */
-  review(id: number, outcome: 'approved' | 'rejected', reason: string | null, now: number): boolean {
+  review(id: number, outcome: 'approved' | 'rejected' | null, reason: string | null, now: number | null): boolean {
     const changed = this.connection.db
       .update(commissions)
       .set({ review: outcome, reviewedAt: now, reviewReason: reason })

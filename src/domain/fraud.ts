@@ -123,7 +123,8 @@ export function isSelfReferral(customerEmail: string | null, partnerEmail: strin
 
 /** What a new commission is checked against. */
 export interface CommissionFacts {
-  customerEmail: string | null
+  /** The customer's addresses: its lead's, and the payment's (a processor's checkout), when known. */
+  customerEmails: (string | null)[]
   partnerEmail: string | null
   /** The customer's click or lead came from an IP the partner applied or signed in from. */
   sameIp: boolean
@@ -134,10 +135,10 @@ export interface CommissionFacts {
 /** The flags the facts raise, in FRAUD_FLAGS order. */
 export function fraudFlags(facts: CommissionFacts): FraudFlag[] {
   const flags: FraudFlag[] = []
-  const customer = addressParts(facts.customerEmail)
-  if (isSelfReferral(facts.customerEmail, facts.partnerEmail)) flags.push('self_referral')
+  const emails = facts.customerEmails.filter((e): e is string => e !== null)
+  if (emails.some((email) => isSelfReferral(email, facts.partnerEmail))) flags.push('self_referral')
   if (facts.sameIp) flags.push('same_ip')
-  if (customer && isDisposableDomain(customer.domain)) flags.push('disposable_email')
+  if (emails.some((email) => isDisposableDomain(addressParts(email)?.domain ?? ''))) flags.push('disposable_email')
   const bits = facts.clickSignals ?? 0
   if (bits & CLICK_SIGNALS.paidAds) flags.push('paid_ads')
   if (bits & CLICK_SIGNALS.burst) flags.push('click_burst')
@@ -151,14 +152,32 @@ export function reviewOf(mode: FraudReview, flags: FraudFlag[]): { flags: FraudF
 }
 
 /**
- * Whether a click at `now` is in a burst, from the counts of its link and IP in the current hour
- * (`current`, this click included) and the one before (`previous`): the previous hour's clicks are
- * weighted by the part of it still inside the hour before the click (a sliding hour estimated from
- * two fixed ones, exact while every click is in the current hour).
+ * Whether a click at `now` is in a burst: whether its link had over BURST_CLICKS clicks from its IP
+ * in the hour before it, from the counts of the current UTC hour before this click (`current`) and
+ * of the hour before (`previous`). The previous hour's clicks are weighted by the part of it still
+ * inside the hour before the click (a sliding hour estimated from two fixed ones, exact while every
+ * click is in the current hour). With 51 clicks before it, the 52nd click is in a burst.
  */
 export function inBurst(previous: number, current: number, now: number): boolean {
   const elapsed = (now % HOUR_MS) / HOUR_MS
   return previous * (1 - elapsed) + current > BURST_CLICKS
+}
+
+/**
+ * The address the visitor counts key on: an IPv4 address as it is, an IPv6 address by its /64
+ * network (one subscriber's; the rest of the address is theirs to change at will). Split on ':'
+ * with '::' expanded, no regular expression; anything else is kept as it is.
+ */
+export function visitorKey(ip: string): string {
+  if (!ip.includes(':')) return ip
+  const [head = '', tail] = ip.toLowerCase().split('::', 2)
+  const left = head === '' ? [] : head.split(':')
+  const right = tail === undefined || tail === '' ? [] : tail.split(':')
+  const groups = tail === undefined ? left : [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
+  return `${groups
+    .slice(0, 4)
+    .map((g) => (Number.parseInt(g, 16) || 0).toString(16))
+    .join(':')}::/64`
 }
 
 export const HOUR_MS = 3_600_000

@@ -15,7 +15,7 @@ const UNCHECKED: Review = { flags: [], held: false }
 
 /**
  * Checks a new commission of `partnerId` against the fraud rules, from the facts collected where
- * they arose: the customer's email (its lead's, else the payment's), the customer's first click
+ * they arose: the customer's emails (its lead's and the payment's), the customer's first click
  * (its IP and signal bits) and lead IP, and the partner's email and IPs. Under fraud_review `off`
  * nothing is read. Runs inside the sale's writer unit.
  */
@@ -34,7 +34,8 @@ export function checkCommission(
   const sameIp =
     partner.knownIps && partners.usedIp(partner.id, click ? ipHash(deps.secret, click.ip ?? null) : null, customer?.leadIpHash ?? null)
   const flags = fraudFlags({
-    customerEmail: customer?.email ?? paymentEmail,
+    // Both: a throwaway address on the lead does not hide the partner's own at the checkout.
+    customerEmails: [customer?.email ?? null, paymentEmail],
     partnerEmail: partner.email,
     sameIp,
     clickSignals: click?.signals ?? null,

@@ -32,6 +32,8 @@ export function recordRefund(deps: TrackingDeps, program: Program, input: Refund
     const commission = sales.commissionOf(sale.id)
     // A commission rejected in review has its reversal already: the refund takes nothing more back.
     if (commission && !sales.commissionOf(sale.id, 'reversal')) {
+      // A held one waits for no review any more: the refund reverses it (its flags stay).
+      if (commission.review === 'held') sales.review(commission.id, null, null, null)
       const reversal = sales.insertCommission({
         programId: program.id,
         saleId: sale.id,

@@ -1,7 +1,7 @@
-import { HOUR_MS, inBurst } from '../domain/fraud.ts'
+import { HOUR_MS, inBurst, visitorKey } from '../domain/fraud.ts'
 import { hashKey } from '../domain/key-hash.ts'
 
-/** 2^17 keys (link, IP and mode) in 1.5 MB, allocated once: more than one server sees in an hour. */
+/** 2^17 keys (link, IP, an IPv6 address by its /64, and mode) in 1.5 MB, allocated once: more than one server sees in an hour. */
 const SLOTS = 1 << 17
 /** How many neighbouring slots a key may occupy (linear probing). */
 const PROBES = 16
@@ -11,7 +11,7 @@ const MAX_COUNT = 0xffff
 export interface ClickSeen {
   /** The first click of this IP on this link in this UTC hour: a unique click (daily_counts.unique_clicks). */
   unique: boolean
-  /** The link had over 50 clicks from this IP in the hour before (domain/fraud.ts, click_burst). */
+  /** The link had over 50 clicks from this IP in the hour before this one (domain/fraud.ts, click_burst). */
   burst: boolean
 }
 
@@ -53,7 +53,7 @@ export class VisitorCounts {
   see(linkId: number, testMode: boolean, ip: string, now: number): ClickSeen {
     const hour = Math.floor(now / HOUR_MS)
     // The link and mode salt the seed: one IP on two links is two keys.
-    hashKey(ip, this.seed[0] ^ Math.imul(linkId * 2 + (testMode ? 1 : 0), 0x9e3779b1), this.seed[1], this.hashes)
+    hashKey(visitorKey(ip), this.seed[0] ^ Math.imul(linkId * 2 + (testMode ? 1 : 0), 0x9e3779b1), this.seed[1], this.hashes)
     const home = this.hashes[0]
     const fingerprint = this.hashes[1]
     let victim = -1
@@ -74,7 +74,7 @@ export class VisitorCounts {
     this.hours[victim] = hour
     this.current[victim] = 1
     this.previous[victim] = 0
-    return { unique: true, burst: inBurst(0, 1, now) }
+    return { unique: true, burst: false }
   }
 
   /** A known key's click: its hour rolls over first when it has ended. */
@@ -87,9 +87,10 @@ export class VisitorCounts {
       this.hours[slot] = hour
       unique = true
     }
-    const current = Math.min(this.current[slot] + 1, MAX_COUNT)
-    this.current[slot] = current
-    return { unique, burst: inBurst(this.previous[slot], current, now) }
+    // The clicks before this one decide (domain/fraud.ts inBurst); then this one is counted.
+    const before = this.current[slot]
+    this.current[slot] = Math.min(before + 1, MAX_COUNT)
+    return { unique, burst: inBurst(this.previous[slot], before, now) }
   }
 
   /** How much a slot's key is worth keeping: its clicks in the last two hours (0 when older). */

@@ -12,11 +12,12 @@ import {
   isSelfReferral,
   isSharedDomain,
   reviewOf,
+  visitorKey,
 } from '../../src/domain/fraud.ts'
 
 const HOUR = 3_600_000
 const T0 = Date.parse('2026-06-01T10:00:00Z')
-const none: CommissionFacts = { customerEmail: null, partnerEmail: null, sameIp: false, clickSignals: null }
+const none: CommissionFacts = { customerEmails: [], partnerEmail: null, sameIp: false, clickSignals: null }
 
 // docs/decisions.md, Fraud signals and review: self_referral.
 describe('self_referral', () => {
@@ -52,9 +53,16 @@ describe('disposable_email', () => {
   ]
   for (const [name, domain, fires] of rows) test(`${name} (${domain}): ${fires}`, () => expect(isDisposableDomain(domain)).toBe(fires))
 
-  test('the flag comes from the customer’s email only', () => {
-    expect(fraudFlags({ ...none, customerEmail: 'c@mailinator.com' })).toEqual(['disposable_email'])
-    expect(fraudFlags({ ...none, partnerEmail: 'p@mailinator.com', customerEmail: 'c@gmail.com' })).toEqual([])
+  test('the flag comes from the customer’s emails only, the lead’s or the payment’s', () => {
+    expect(fraudFlags({ ...none, customerEmails: ['c@mailinator.com', null] })).toEqual(['disposable_email'])
+    expect(fraudFlags({ ...none, customerEmails: ['c@gmail.com', 'c@yopmail.com'] })).toEqual(['disposable_email'])
+    expect(fraudFlags({ ...none, partnerEmail: 'p@mailinator.com', customerEmails: ['c@gmail.com'] })).toEqual([])
+  })
+
+  test('self_referral looks at both: a throwaway lead email does not hide the partner’s own at the checkout', () => {
+    expect(fraudFlags({ ...none, partnerEmail: 'ann@acme-corp.com', customerEmails: ['x@gmail.com', 'ann@acme-corp.com'] })).toEqual([
+      'self_referral',
+    ])
   })
 })
 
@@ -89,10 +97,11 @@ describe('paid_ads', () => {
   for (const [name, search, fires] of rows) test(`${name}: ${fires}`, () => expect(hasAdClickId(search)).toBe(fires))
 })
 
+// "the link had over 50 clicks from the click's IP in the hour before it": the clicks before this one.
 describe('click_burst', () => {
   const rows: [string, number, number, number, boolean][] = [
-    ['50 clicks in the current hour (this one included)', 0, 50, T0 + 10 * 60_000, false],
-    ['51 clicks in the current hour', 0, 51, T0 + 10 * 60_000, true],
+    ['50 clicks before it in the current hour', 0, 50, T0 + 10 * 60_000, false],
+    ['51 clicks before it in the current hour', 0, 51, T0 + 10 * 60_000, true],
     ['the previous hour counts whole at the top of the hour', 51, 1, T0, true],
     ['half of the previous hour still counts half an hour in', 80, 10, T0 + HOUR / 2, false],
     ['… and tips over with more of this hour', 80, 12, T0 + HOUR / 2, true],
@@ -100,6 +109,19 @@ describe('click_burst', () => {
   ]
   for (const [name, previous, current, now, fires] of rows)
     test(`${name}: ${fires}`, () => expect(inBurst(previous, current, now)).toBe(fires))
+})
+
+describe('visitorKey', () => {
+  const rows: [string, string][] = [
+    ['203.0.113.7', '203.0.113.7'],
+    ['2001:db8:1:2:aaaa:bbbb:cccc:dddd', '2001:db8:1:2::/64'],
+    ['2001:DB8:1:2::1', '2001:db8:1:2::/64'],
+    ['2001:0db8:0001:0002:ffff::9', '2001:db8:1:2::/64'],
+    ['2001:db8::1', '2001:db8:0:0::/64'],
+    ['::1', '0:0:0:0::/64'],
+    ['not an ip', 'not an ip'],
+  ]
+  for (const [ip, key] of rows) test(`${ip} → ${key}`, () => expect(visitorKey(ip)).toBe(key))
 })
 
 describe('click signal bits', () => {
@@ -114,7 +136,7 @@ describe('click signal bits', () => {
 describe('every flag', () => {
   test('are listed in FRAUD_FLAGS order, with words for each', () => {
     const flags = fraudFlags({
-      customerEmail: 'ann@mailinator.com',
+      customerEmails: ['ann@mailinator.com'],
       partnerEmail: 'ann@mailinator.com',
       sameIp: true,
       clickSignals: CLICK_SIGNALS.paidAds | CLICK_SIGNALS.burst,

@@ -27,7 +27,7 @@ function modeInWords(program: Program, base: string): Safe {
 function heldCard(c: HeldCommission, base: string, csrf: string): Safe {
   const action = `${base}/review/${c.id}`
   return html`<article class="panel" data-held="${c.id}">
-<h3>${money(c.amountCents, c.currency)} to ${c.partnerName ?? c.partnerEmail ?? `partner #${c.partnerId}`} <span class="muted">commission #${c.id}</span></h3>
+<h3>${money(c.amountCents, c.currency)} to ${c.partnerName ?? c.partnerEmail ?? `partner #${c.partnerId}`} <span class="muted">commission #${c.id}${c.testMode ? ' · test data, never paid' : ''}</span></h3>
 <p class="muted">Sale <code>${c.transactionId}</code> of ${money(c.saleAmountCents, c.currency)}, booked ${when(c.createdAt)}.</p>
 <ul class="flags">${c.flags.map((flag) => html`<li><b>${flag.replace('_', ' ')}</b>: ${FLAG_EXPLANATIONS[flag]}</li>`)}</ul>
 <div class="actions">
@@ -67,9 +67,9 @@ export function reviewRoutes(deps: Deps) {
       ownerPost(async ({ program, form, params }) => {
         const id = Number(params.commission_id)
         const reason = (form.reason ?? '').trim()
-        if (reason.length > 500) return back(program, '/review', 'review_reason_invalid', 'error')
         if (!Number.isSafeInteger(id) || id <= 0 || (form.action !== 'approve' && form.action !== 'reject'))
           return back(program, '/review', 'review_conflict', 'error')
+        if (form.action === 'reject' && reason.length > 500) return back(program, '/review', 'review_reason_invalid', 'error')
         const decision =
           form.action === 'approve' ? ({ action: 'approve' } as const) : ({ action: 'reject', reason: reason || null } as const)
         const outcome = await reviewCommission(deps, program.id, id, decision)

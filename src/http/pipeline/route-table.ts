@@ -313,7 +313,7 @@ export const routeTable: Record<string, Route> = {
     request: { reason: 'Bought through their own link' },
     body: data(ref('LedgerEntry')),
     errors: {
-      400: 'reason is invalid',
+      400: 'reason must be a text of at most 500 characters',
       401: 'Missing or unknown program key',
       404: 'Commission not found',
       409: 'Commission is not held for review',

@@ -112,11 +112,11 @@ describe('each signal flags and holds the commission', () => {
     expect((await commissionOf(f, { url: `https://shop.test/?aff=${f.shortLink}&utm_source=google` })).flags).toEqual([])
   })
 
-  test('click_burst: over 50 clicks on the link from the click’s IP in the hour', async () => {
+  test('click_burst: over 50 clicks on the link from the click’s IP in the hour before it', async () => {
     const f = await api.setupProgram()
     const ip = freshIp()
-    for (let i = 0; i < 49; i++) expect((await k.click(f, {}, from(ip))).status).toBe(200)
-    // The 50th click is not over 50: no flag.
+    for (let i = 0; i < 50; i++) expect((await k.click(f, {}, from(ip))).status).toBe(200)
+    // 50 clicks before it are not over 50: no flag; with 51 before it, the next click is in a burst.
     expect((await commissionOf(f, { ip })).flags).toEqual([])
     expect((await commissionOf(f, { ip })).flags).toEqual(['click_burst'])
     // Another IP on the same link, and the same IP an hour and more later, are not in the burst.
@@ -226,6 +226,13 @@ describe('review', () => {
     const sale = (await api.admin('GET', `/programs/${f.programId}/sales?limit=1`)).body.data[0]
     await k.refund(f, { transaction_id: sale.transaction_id })
     expect((await api.admin('GET', `/programs/${f.programId}/commissions?status=held`)).body.data).toEqual([])
+    const entries = (await api.admin('GET', `/programs/${f.programId}/commissions`)).body.data
+    // It waits for no review any more; its flags stay.
+    expect(entries.find((e: { commission_id: number }) => e.commission_id === b.commission_id)).toMatchObject({
+      status: 'reversed',
+      review: null,
+      flags: ['paid_ads'],
+    })
     const again = await api.admin('POST', `/commissions/${b.commission_id}/approve`)
     expect(again.status).toBe(409)
   })
