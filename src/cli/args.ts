@@ -86,3 +86,18 @@ export function parse(argv: string[]): Parsed {
   }
   return { command, args, flags }
 }
+
+/**
+ * A command's subcommand and its one optional id argument (`svc webhooks test 12`, `svc review
+ * approve 7`): a third argument is a usage error; `idOf()` answers the id, or throws the usage
+ * error naming `what` when it is missing or not a number.
+ */
+export function subcommandOf(args: string[], command: string, usage: string, what: string) {
+  const [sub, id, extra] = args
+  if (extra !== undefined) throw usageError(`Too many arguments. Usage: ${usage}`)
+  const idOf = () => {
+    if (!id || !/^\d{1,15}$/.test(id)) throw usageError(`svc ${command} ${sub} takes ${what}. Usage: ${usage}`)
+    return id
+  }
+  return { sub, id, idOf }
+}

@@ -1,4 +1,5 @@
 import type { Ctx } from './context.ts'
+import { subcommandOf } from './args.ts'
 import { usageError } from './errors.ts'
 import { call } from './http.ts'
 import { printFields, printTable, show } from './output.ts'
@@ -14,13 +15,8 @@ const money = (cents: number, currency: string) => `${currency === 'VND' ? Strin
  * API key (as `svc status`); approve puts one back on the holding-period path, reject reverses it.
  */
 export async function review(ctx: Ctx): Promise<void> {
-  const [sub, id, extra] = ctx.args
   const token = requireApiKey(ctx)
-  if (extra !== undefined) throw usageError(`Too many arguments. Usage: ${USAGE}`)
-  const idOf = () => {
-    if (!id || !/^\d{1,15}$/.test(id)) throw usageError(`svc review ${sub} takes a commission id. Usage: ${USAGE}`)
-    return id
-  }
+  const { sub, id, idOf } = subcommandOf(ctx.args, 'review', USAGE, 'a commission id')
   switch (sub) {
     case 'list': {
       if (id !== undefined) throw usageError(`svc review list takes no argument. Usage: ${USAGE}`)

@@ -1,4 +1,5 @@
 import type { Ctx } from './context.ts'
+import { subcommandOf } from './args.ts'
 import { usageError } from './errors.ts'
 import { call } from './http.ts'
 import { printFields, printTable, show } from './output.ts'
@@ -11,13 +12,8 @@ const USAGE = 'svc webhooks list | add --url URL [--events a,b] [--description T
  * add one (its signing secret is printed once), send a test event, list an endpoint's deliveries.
  */
 export async function webhooks(ctx: Ctx): Promise<void> {
-  const [sub, id, extra] = ctx.args
   const token = requireApiKey(ctx)
-  if (extra !== undefined) throw usageError(`Too many arguments. Usage: ${USAGE}`)
-  const idOf = () => {
-    if (!id || !/^\d{1,15}$/.test(id)) throw usageError(`svc webhooks ${sub} takes a webhook id. Usage: ${USAGE}`)
-    return id
-  }
+  const { sub, idOf } = subcommandOf(ctx.args, 'webhooks', USAGE, 'a webhook id')
   switch (sub) {
     case 'list': {
       const reply = await call(ctx, 'GET', '/api/v1/cli/webhooks', { token })
