@@ -37,7 +37,7 @@ Commands:
 Global flags:
   --base-url URL     Server address (default: SVC_BASE_URL, then the URL saved by login,
                      then http://localhost:3000)
-  --api-key KEY      Program API key for status and test (or SVC_API_KEY, then the key
+  --api-key KEY      Program API key for status, test, webhooks and review (or SVC_API_KEY, then the key
                      saved by init --save for this server)
   --json             Print the server's raw JSON answer on stdout
   -h, --help         Show this help; \`svc <command> --help\` shows one command's
@@ -114,9 +114,10 @@ the endpoint's latest 50 with their status, attempts and last answer.
        svc review approve COMMISSION_ID
        svc review reject COMMISSION_ID [--reason TEXT]
 
-The program's commissions held for review (fraud_review hold): list prints each with its partner,
-amount, sale and fraud flags, and each flag in words. approve puts a commission back on the
-holding-period path (pending or due, counted from its creation); reject writes its reversal, so
+The program's commissions held for review (fraud_review hold): list prints the newest 200, each
+with its partner, amount, sale and fraud flags, and each flag in words. approve puts a commission
+back on the holding-period path (pending or due, counted from when its sale was recorded, so an
+old one is due at once); reject writes its reversal, so
 that it is reversed and never paid. With the program's API key (--api-key, SVC_API_KEY or the key
 saved by init --save).
 `,

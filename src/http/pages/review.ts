@@ -44,7 +44,7 @@ export function reviewPage(program: Program, held: HeldCommission[], total: numb
   const base = `/dashboard/programs/${program.id}`
   return html`${owner.programHeader(program, '/review')}<section class="panel"><h2>Review <span class="muted">(${total} held)</span></h2>
 ${modeInWords(program, base)}
-<p class="muted">Approve to pay it like any other commission once its holding period (counted from the sale) has passed. Reject to cancel it: a reversal entry is written and it is never paid.</p>
+<p class="muted">Approve to pay it like any other commission once its holding period, counted from when the sale was recorded, has passed (an older one is due at once). Reject to cancel it: a reversal entry is written and it is never paid.</p>
 ${held.length === 0 ? html`<p data-empty>Nothing waits for review.</p>` : ''}</section>
 ${held.slice(0, SHOWN).map((c) => heldCard(c, base, csrf))}${total > SHOWN ? html`<p class="muted">The ${SHOWN} newest are shown; review them to see the next.</p>` : ''}`
 }
