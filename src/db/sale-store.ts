@@ -1,5 +1,4 @@
-import { and, count, desc, eq, isNull, lt, ne, sql } from 'drizzle-orm'
-import { alias } from 'drizzle-orm/sqlite-core'
+import { and, count, desc, eq, lt, ne, sql } from 'drizzle-orm'
 import type { ChainStore } from './chain-store.ts'
 import { plainInsert } from './columns.ts'
 import type { FraudFlag } from '../domain/fraud.ts'
@@ -115,8 +114,8 @@ export interface NewCommission {
   held?: boolean
 }
 
-// Written as the partial index commissions_held says it (a literal, not a bound value), so that it is used.
-const isHeld = sql`${commissions.review} = 'held'`
+/** A program's held commissions, written as the partial index commissions_held says it (a literal, not a bound value), so that it is used. */
+const heldIn = (programId: number) => and(eq(commissions.programId, programId), sql`${commissions.review} = 'held'`)
 
 /** A commission held for review, with what the Review page and `svc review list` show beside it. */
 export interface HeldCommission extends Commission {
@@ -213,11 +212,10 @@ export class SaleStore {
 
   /**
    * The program's commissions held for review, newest first: `limit` + 1 before `cursor` (the
-   * extra one tells whether more follow). A held commission whose sale was refunded meanwhile is
-   * reversed, not held: it is left out. The partial index commissions_held keeps this a short range.
+   * extra one tells whether more follow). `review` is 'held' exactly while one waits (a review or
+   * a refund of its sale takes it away), so the partial index commissions_held is the whole query.
    */
   heldPage(programId: number, limit: number, cursor: number | null): HeldCommission[] {
-    const reversal = alias(commissions, 'reversal')
     return this.connection.db
       .select({
         entry: commissions,
@@ -229,10 +227,7 @@ export class SaleStore {
       .from(commissions)
       .innerJoin(partners, eq(partners.id, commissions.partnerId))
       .innerJoin(sales, eq(sales.id, commissions.saleId))
-      .leftJoin(reversal, and(eq(reversal.saleId, commissions.saleId), eq(reversal.kind, 'reversal')))
-      .where(
-        and(eq(commissions.programId, programId), isHeld, isNull(reversal.id), cursor === null ? undefined : lt(commissions.id, cursor)),
-      )
+      .where(and(heldIn(programId), cursor === null ? undefined : lt(commissions.id, cursor)))
       .orderBy(desc(commissions.id))
       .limit(limit + 1)
       .all()
@@ -241,15 +236,7 @@ export class SaleStore {
 
   /** How many of the program's commissions are held for review (the count on the dashboard's tabs). */
   heldCount(programId: number): number {
-    const reversal = alias(commissions, 'reversal')
-    return (
-      this.connection.db
-        .select({ n: count() })
-        .from(commissions)
-        .leftJoin(reversal, and(eq(reversal.saleId, commissions.saleId), eq(reversal.kind, 'reversal')))
-        .where(and(eq(commissions.programId, programId), isHeld, isNull(reversal.id)))
-        .get()?.n ?? 0
-    )
+    return this.connection.db.select({ n: count() }).from(commissions).where(heldIn(programId)).get()?.n ?? 0
   }
 
   /**

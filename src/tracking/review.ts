@@ -1,5 +1,4 @@
 import type { TrackingDeps } from './deps.ts'
-import { commissionStatuses } from './commission-status.ts'
 import { commissionData } from './sale.ts'
 import { emitEvent } from './webhook-events.ts'
 
@@ -30,10 +29,9 @@ export function reviewCommission(
   return deps.database.writer.run((): ReviewOutcome => {
     const entry = sales.entry(commissionId)
     if (!entry || (programId !== null && entry.programId !== programId)) return { kind: 'not_found' }
-    const status = commissionStatuses(deps, entry.programId, [entry.id]).get(entry.id)
-    if (status !== 'held') return { kind: 'not_held' }
     const now = deps.clock.now()
     const outcome = decision.action === 'approve' ? 'approved' : 'rejected'
+    // Only a held commission changes (review 'held' is status held: a refund takes the hold away).
     if (!sales.review(entry.id, outcome, decision.action === 'reject' ? decision.reason : null, now)) return { kind: 'not_held' }
     if (decision.action === 'reject') {
       const reversal = sales.insertCommission({
