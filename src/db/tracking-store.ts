@@ -229,11 +229,6 @@ export class TrackingStore {
     return this.catalog.row(`link:${shortLink}`, () => this.s.link.get({ shortLink }) ?? null)
   }
 
-  /** Whether click_id was already issued in the program (first click wins, docs/decisions.md). */
-  clickKnown(programId: number, clickId: string): boolean {
-    return this.clickRow(clickId)?.programId === programId
-  }
-
   /**
    * Stores a click and returns its click_id: `clickId` when the visitor's id is repeated (a
    * returning visitor), else a new id sealing the row the click takes. Rows are numbered here, one

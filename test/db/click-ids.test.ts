@@ -95,8 +95,6 @@ describe('clicks of this version', () => {
     expect(await click(1, first, 7 * DAY)).toBe(first)
     expect(store.firstClick(1, first)).toMatchObject({ clickId: first, partnerId: 1, linkId: 1, createdAt: 6 * DAY, testMode: false })
     expect(store.firstClick(2, first)).toBeNull()
-    expect(store.clickKnown(1, first)).toBe(true)
-    expect(store.clickKnown(2, first)).toBe(false)
     expect(store.programOfClick(first)).toBe(1)
     expect(store.knownElsewhere(2, first, null)).toBe(true)
     expect(store.knownElsewhere(1, first, null)).toBe(false)
@@ -110,7 +108,7 @@ describe('clicks of this version', () => {
     const otherKey = new ClickIds('f0e0d0c0b0a090807060504030201000').issue(row)
     for (const id of [tampered, otherKey, `clk_${'A'.repeat(24)}`, `clk_${'_'.repeat(24)}`]) {
       expect(store.programOfClick(id)).toBeNull()
-      expect(store.clickKnown(1, id)).toBe(false)
+      expect(store.firstClick(1, id)).toBeNull()
     }
   })
 
@@ -188,7 +186,7 @@ test('the migration keeps the clicks, counts and ids written before it; clicks a
     const store = migrated.stores.tracking
     expect(store.firstClick(1, `clk_${'r'.repeat(22)}`)).toMatchObject({ createdAt: 1 * DAY, partnerId: 1 })
     expect(store.programOfClick(`clk_0AbCdEf${'t'.repeat(16)}`)).toBe(2)
-    expect(store.clickKnown(2, `clk_${'r'.repeat(22)}`)).toBe(false)
+    expect(store.firstClick(2, `clk_${'r'.repeat(22)}`)).toBeNull()
     const repeated = await click(1, `clk_${'r'.repeat(22)}`, 3 * DAY, migrated)
     const fresh = await click(1, null, 3 * DAY, migrated)
     expect(repeated).toBe(`clk_${'r'.repeat(22)}`)
