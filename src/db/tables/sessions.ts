@@ -1,0 +1,30 @@
+// Browser sign-in: one-time links and sessions of owners and partners.
+import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
+import { createdAt } from './shared.ts'
+import { accounts } from './accounts.ts'
+import { partners } from './programs.ts'
+
+/**
+ * One-time sign-in links of the dashboard (account) and the partner portal (partner), stored as
+ * SHA-256 hashes; used_at makes a link work once (docs/decisions.md, Dashboard and partner portal).
+ */
+export const signInLinks = sqliteTable('sign_in_links', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  tokenHash: text('token_hash').notNull().unique(),
+  accountId: integer('account_id').references(() => accounts.id),
+  partnerId: integer('partner_id').references(() => partners.id),
+  createdAt: createdAt(),
+  expiresAt: integer('expires_at').notNull(),
+  usedAt: integer('used_at'),
+})
+
+/** Signed-in browser sessions (cookie svc_session), stored as SHA-256 hashes; revoked on sign-out. */
+export const webSessions = sqliteTable('web_sessions', {
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  tokenHash: text('token_hash').notNull().unique(),
+  accountId: integer('account_id').references(() => accounts.id),
+  partnerId: integer('partner_id').references(() => partners.id),
+  createdAt: createdAt(),
+  expiresAt: integer('expires_at').notNull(),
+  revokedAt: integer('revoked_at'),
+})
