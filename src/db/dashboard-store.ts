@@ -2,49 +2,17 @@ import type { FraudFlag } from '../domain/fraud.ts'
 import { and, asc, eq } from 'drizzle-orm'
 import type { Catalog } from './catalog.ts'
 import type { TimeRange } from './list-store.ts'
-import type { ReadinessFacts } from './count-store.ts'
 import { uniqueViolation } from './errors.ts'
 import type { Connection } from './open.ts'
 import { SalePages } from './sale-pages.ts'
 import type { ProgramChanges, ProgramStore } from './program-store.ts'
 import { advertisers, links, partners, payouts, programs, type ApiKey, type Payout, type Program } from './schema.ts'
 
-// Figures of the dashboard and partner portal pages (src/web) come from
-// the rollups daily_counts and daily_money (kept in each write's transaction: triggers, migration
-// 0005, and the tracking store for clicks, migration 0012); lists page
+// The dashboard's and partner portal's figures are figure-store.ts's; the lists page
 // through the (program_id, created_at) indexes with a (created_at, id) cursor, except sales:
 // they page in id order (the order they were recorded in) through sale_blocks, as the operator
 // API's do (sale-pages.ts), so that a sale writes no index by program (issue 14); their cursor
 // keeps the same "createdAt.id" form and only its id counts.
-
-export const DAY_MS = 86_400_000
-
-export interface Funnel {
-  clicks: number
-  /** Clicks that were the first of their IP on their link in their hour (daily_counts.unique_clicks). */
-  uniqueClicks: number
-  leads: number
-  customers: number
-  sales: number
-}
-
-export interface Money {
-  currency: string
-  revenueCents: number
-  refundedCents: number
-  commissionCents: number
-}
-
-export interface DayPoint extends Funnel {
-  day: number
-  /** Revenue per currency that day. */
-  revenue: Record<string, number>
-}
-
-export interface PartnerFigures extends Funnel {
-  partnerId: number
-  money: Money[]
-}
 
 /** A page of rows and the cursor of the next ("createdAt.id"), null on the last. */
 export interface Paged<T> {
@@ -63,30 +31,7 @@ export function parseCursor(value: string | undefined | null): Cursor {
 const PAGE = 50
 function prepare({ client }: Connection) {
   const q = (sql: string) => client.prepare(sql)
-  const sumCounts =
-    'coalesce(sum(clicks), 0) AS clicks, coalesce(sum(unique_clicks), 0) AS uniqueClicks, coalesce(sum(leads), 0) AS leads, coalesce(sum(customers), 0) AS customers, coalesce(sum(sales), 0) AS sales'
-  const sumMoney = 'sum(revenue_cents) AS revenueCents, sum(refunded_cents) AS refundedCents, sum(commission_cents) AS commissionCents'
   return {
-    funnel: q(`SELECT ${sumCounts} FROM daily_counts WHERE program_id = ? AND test_mode = ?`),
-    money: q(`SELECT currency, ${sumMoney} FROM daily_money WHERE program_id = ? AND test_mode = 0 GROUP BY currency ORDER BY currency`),
-    days: q(`SELECT day, ${sumCounts} FROM daily_counts WHERE program_id = ? AND test_mode = 0 AND day >= ? GROUP BY day`),
-    dayMoney: q(
-      'SELECT day, currency, sum(revenue_cents) AS cents FROM daily_money WHERE program_id = ? AND test_mode = 0 AND day >= ? GROUP BY day, currency',
-    ),
-    partnerCounts: q(
-      `SELECT partner_id AS partnerId, ${sumCounts} FROM daily_counts WHERE program_id = ? AND test_mode = 0 GROUP BY partner_id`,
-    ),
-    partnerMoney: q(
-      `SELECT partner_id AS partnerId, currency, ${sumMoney} FROM daily_money WHERE program_id = ? AND test_mode = 0 GROUP BY partner_id, currency`,
-    ),
-    oneCounts: q(`SELECT ${sumCounts} FROM daily_counts WHERE program_id = ? AND partner_id = ? AND test_mode = 0`),
-    oneMoney: q(
-      `SELECT currency, ${sumMoney} FROM daily_money WHERE program_id = ? AND partner_id = ? AND test_mode = 0 GROUP BY currency ORDER BY currency`,
-    ),
-    provisional: q("SELECT count(*) AS n FROM customers WHERE program_id = ? AND status = 'provisional' AND test_mode = 0"),
-    anyEvent: q('SELECT count(*) AS n FROM (SELECT 1 FROM processor_events WHERE program_id = ? LIMIT 1)'),
-    activeLinks: q(`SELECT count(*) AS n FROM links l WHERE l.program_id = ?1 AND l.active = 1 AND l.partner_id IS NOT NULL
-      AND NOT EXISTS (SELECT 1 FROM test_fixtures f WHERE f.program_id = ?1 AND f.link_id = l.id)`),
     sales: q(`SELECT s.id, s.transaction_id AS transactionId, s.amount_cents AS amountCents, s.currency, s.occurred_at AS occurredAt,
         s.status, s.test_mode AS testMode, s.provider, s.attribution, s.created_at AS createdAt, c.customer_key AS customerKey,
         p.id AS partnerId, p.name AS partnerName
@@ -248,82 +193,6 @@ export class DashboardStore {
   /** The program's current (unrevoked) API key, or null (the program store's read). */
   currentApiKey(programId: number): ApiKey | null {
     return this.programs.currentKey(programId)
-  }
-
-  /** Live funnel totals of a program (test-mode with `testMode`). */
-  programFunnel(programId: number, testMode = false): Funnel {
-    return this.s.funnel.get(programId, testMode ? 1 : 0) as Funnel
-  }
-
-  /** Live revenue, refunds and net commissions of a program, per currency. */
-  programMoney(programId: number): Money[] {
-    return this.s.money.all(programId) as Money[]
-  }
-
-  /** One point per UTC day of the last `days` days up to `now` (missing days are zeros), oldest first. */
-  programDays(programId: number, now: number, days: number): DayPoint[] {
-    const today = Math.floor(now / DAY_MS)
-    const first = today - days + 1
-    const points = new Map<number, DayPoint>()
-    for (let day = first; day <= today; day++)
-      points.set(day, { day, clicks: 0, uniqueClicks: 0, leads: 0, customers: 0, sales: 0, revenue: {} })
-    for (const row of this.s.days.all(programId, first) as (Funnel & { day: number })[]) {
-      const point = points.get(row.day)
-      if (point) Object.assign(point, row, { revenue: point.revenue })
-    }
-    for (const row of this.s.dayMoney.all(programId, first) as { day: number; currency: string; cents: number }[]) {
-      const point = points.get(row.day)
-      if (point) point.revenue[row.currency] = row.cents
-    }
-    return [...points.values()]
-  }
-
-  /** Per-partner live figures of a program, keyed by partner id (0: unattributed). */
-  partnerFigures(programId: number): Map<number, PartnerFigures> {
-    const out = new Map<number, PartnerFigures>()
-    const get = (partnerId: number) => {
-      let f = out.get(partnerId)
-      if (!f) out.set(partnerId, (f = { partnerId, clicks: 0, uniqueClicks: 0, leads: 0, customers: 0, sales: 0, money: [] }))
-      return f
-    }
-    for (const row of this.s.partnerCounts.all(programId) as (Funnel & { partnerId: number })[])
-      Object.assign(get(row.partnerId), row, { money: [] })
-    for (const row of this.s.partnerMoney.all(programId) as (Money & { partnerId: number })[]) {
-      const { partnerId, ...money } = row
-      get(partnerId).money.push(money)
-    }
-    return out
-  }
-
-  /** One partner's live figures. */
-  onePartnerFigures(programId: number, partnerId: number): { funnel: Funnel; money: Money[] } {
-    return { funnel: this.s.oneCounts.get(programId, partnerId) as Funnel, money: this.s.oneMoney.all(programId, partnerId) as Money[] }
-  }
-
-  /**
-   * The facts of the readiness checklist, from the rollups instead of readiness-store's counts
-   * over every click (a page must answer in milliseconds with a million of them).
-   */
-  dashboardReadinessFacts(programId: number): ReadinessFacts {
-    const live = this.programFunnel(programId)
-    const test = this.programFunnel(programId, true)
-    const n = (statement: 'provisional' | 'anyEvent' | 'activeLinks') => (this.s[statement].get(programId) as { n: number }).n
-    // The checklist reads no commissions: the rollups keep none per mode.
-    return {
-      activeLinks: n('activeLinks'),
-      counts: {
-        // Only read when it matters: the first_lead message names provisional leads when no lead counts.
-        live: {
-          clicks: live.clicks,
-          leads: live.leads,
-          sales: live.sales,
-          provisional_leads: live.leads === 0 ? n('provisional') : 0,
-          commissions: 0,
-        },
-        test: { clicks: test.clicks, leads: test.leads, sales: test.sales, provisional_leads: 0, commissions: 0 },
-      },
-      processorEvents: n('anyEvent'),
-    }
   }
 
   /** The partners of a program, oldest first (the synthetic test partner included). */

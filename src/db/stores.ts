@@ -6,6 +6,7 @@ import { CountStore } from './count-store.ts'
 import { CouponStore } from './coupon-store.ts'
 import { DashboardStore } from './dashboard-store.ts'
 import { EmailStore } from './email-store.ts'
+import { FigureStore } from './figure-store.ts'
 import { ListStore } from './list-store.ts'
 import type { Connection, OpenOptions } from './open.ts'
 import { PartnerStore } from './partner-store.ts'
@@ -36,6 +37,7 @@ export function createStores(connection: Connection, options: OpenOptions = {}) 
     dashboard: new DashboardStore(connection, catalog, programs),
     emails: new EmailStore(connection),
     events: new ProcessorEventStore(connection),
+    figures: new FigureStore(connection),
     lists: new ListStore(connection),
     partners: new PartnerStore(connection, catalog),
     payouts: new PayoutStore(connection, chain),

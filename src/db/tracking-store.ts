@@ -4,7 +4,7 @@ import type { FirstClick } from '../domain/lead.ts'
 import type { SaleCustomer } from '../domain/attribution.ts'
 import type { Catalog } from './catalog.ts'
 import { plainInsert, selectList } from './columns.ts'
-import { DAY_MS } from './dashboard-store.ts'
+import { DAY_MS } from './figure-store.ts'
 import type { Connection } from './open.ts'
 import { clicks, customers, links, partners, programs, settings, testFixtures } from './schema.ts'
 

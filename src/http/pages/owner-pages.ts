@@ -1,4 +1,5 @@
-import type { DayPoint, EventRow, Funnel, LinkRow, Money, Paged, PartnerRow } from '../../db/dashboard-store.ts'
+import type { EventRow, LinkRow, Paged, PartnerRow } from '../../db/dashboard-store.ts'
+import type { DayPoint, Funnel, Money } from '../../db/figure-store.ts'
 import type { Email } from '../../db/email-store.ts'
 import type { ApiKey, Program } from '../../db/schema.ts'
 import { barChart } from './chart.ts'

@@ -1,4 +1,5 @@
-import type { LinkRow, PartnerFigures } from '../../db/dashboard-store.ts'
+import type { LinkRow } from '../../db/dashboard-store.ts'
+import type { PartnerFigures } from '../../db/figure-store.ts'
 import type { Partner, PartnerWithLinks } from '../../db/partner-store.ts'
 import { type Coupon, PARTNER_STATUSES, type Program } from '../../db/schema.ts'
 import { COMMISSION_TYPES } from '../../domain/commission.ts'

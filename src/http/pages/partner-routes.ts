@@ -84,7 +84,7 @@ export function partnerRoutes(deps: Deps) {
         return html`${owner.notice(query)}${partnersPage(program, {
           partners: stores.partners.withLinks(program.id, filter),
           links: store.programLinks(program.id).filter((l) => l.partnerId === null || stores.partners.find(program.id, l.partnerId)),
-          figures: store.partnerFigures(program.id),
+          figures: stores.figures.partnerFigures(program.id),
           statuses: commissionStatusTotals(deps, program),
           csrf: signed.csrf,
           query,
@@ -114,7 +114,7 @@ export function partnerRoutes(deps: Deps) {
           partner,
           links: store.partnerLinks(program.id, partner.id),
           coupons: stores.coupons.ofPartner(partner.id),
-          figures: store.partnerFigures(program.id).get(partner.id) ?? null,
+          figures: stores.figures.partnerFigures(program.id).get(partner.id) ?? null,
           statuses: commissionStatusTotals(deps, program).get(partner.id) ?? [],
           csrf: signed.csrf,
         })}`

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import type { Deps } from '../deps.ts'
-import { DAY_MS } from '../../db/dashboard-store.ts'
+import { DAY_MS } from '../../db/figure-store.ts'
 import { markPayoutPaid } from '../../tracking/payout-paid.ts'
 import { runPayouts } from '../../tracking/payout-run.ts'
 import { pageKit, positiveId } from './guard.ts'

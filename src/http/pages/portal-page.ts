@@ -1,4 +1,5 @@
-import type { Funnel, LinkRow, Money, Paged, PartnerLedgerRow, PartnerRow } from '../../db/dashboard-store.ts'
+import type { LinkRow, Paged, PartnerLedgerRow, PartnerRow } from '../../db/dashboard-store.ts'
+import type { Funnel, Money } from '../../db/figure-store.ts'
 import type { Coupon, Program } from '../../db/schema.ts'
 import { count, money, when } from './format.ts'
 import { html, Safe } from './html.ts'

@@ -23,7 +23,7 @@ export function portalRoutes(deps: Deps) {
         const program = store.findProgramById(programId)
         const partner = store.findPartner(partnerId)
         if (!program || !partner) return notFound(signed)
-        const figures = store.onePartnerFigures(programId, partnerId)
+        const figures = stores.figures.onePartnerFigures(programId, partnerId)
         const links = store.partnerLinks(programId, partnerId)
         // A QR code per link, drawn here as SVG (nothing is loaded from elsewhere).
         const qr = new Map(

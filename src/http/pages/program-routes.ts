@@ -22,8 +22,8 @@ export function programRoutes(deps: Deps) {
         if (signed?.session.kind !== 'account') return seeOther('/sign-in')
         const list = store.accountPrograms(signed.session.accountId).map((program) => ({
           program,
-          funnel: store.programFunnel(program.id),
-          money: store.programMoney(program.id),
+          funnel: stores.figures.programFunnel(program.id),
+          money: stores.figures.programMoney(program.id),
         }))
         const problem = query.error ? { field: query.error, message: newProgramErrors[query.error] ?? '' } : null
         return page({ title: 'Programs', who: whoOf(signed) }, owner.programsPage(list, signed.csrf, problem))
@@ -59,15 +59,15 @@ export function programRoutes(deps: Deps) {
       ownerPage(({ program, query }) => {
         const span = query.days === '90' ? 90 : 30
         const key = store.currentApiKey(program.id)
-        const facts = store.dashboardReadinessFacts(program.id)
+        const facts = stores.figures.dashboardReadinessFacts(program.id)
         const checks = key
           ? readinessChecks(program, key, facts)
           : [{ id: 'api_key', ok: false, message: 'The program has no active API key.' }]
         return owner.overviewPage(program, {
-          funnel: store.programFunnel(program.id),
-          test: store.programFunnel(program.id, true),
-          money: store.programMoney(program.id),
-          days: store.programDays(program.id, now(), span),
+          funnel: stores.figures.programFunnel(program.id),
+          test: stores.figures.programFunnel(program.id, true),
+          money: stores.figures.programMoney(program.id),
+          days: stores.figures.programDays(program.id, now(), span),
           span,
           checks,
         })
