@@ -4,27 +4,18 @@ import { createdAt } from './shared.ts'
 import { accounts } from './accounts.ts'
 import { partners } from './programs.ts'
 
-/**
- * One-time sign-in links of the dashboard (account) and the partner portal (partner), stored as
- * SHA-256 hashes; used_at makes a link work once (docs/decisions.md, Dashboard and partner portal).
- */
-export const signInLinks = sqliteTable('sign_in_links', {
+/** A token of an account (the dashboard) or of a partner (the portal), kept as its SHA-256 hash, good until `expires_at`. */
+const tokenColumns = () => ({
   id: integer('id').primaryKey({ autoIncrement: true }),
   tokenHash: text('token_hash').notNull().unique(),
   accountId: integer('account_id').references(() => accounts.id),
   partnerId: integer('partner_id').references(() => partners.id),
   createdAt: createdAt(),
   expiresAt: integer('expires_at').notNull(),
-  usedAt: integer('used_at'),
 })
 
-/** Signed-in browser sessions (cookie svc_session), stored as SHA-256 hashes; revoked on sign-out. */
-export const webSessions = sqliteTable('web_sessions', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  tokenHash: text('token_hash').notNull().unique(),
-  accountId: integer('account_id').references(() => accounts.id),
-  partnerId: integer('partner_id').references(() => partners.id),
-  createdAt: createdAt(),
-  expiresAt: integer('expires_at').notNull(),
-  revokedAt: integer('revoked_at'),
-})
+/** One-time sign-in links; used_at makes a link work once (docs/decisions.md, Dashboard and partner portal). */
+export const signInLinks = sqliteTable('sign_in_links', { ...tokenColumns(), usedAt: integer('used_at') })
+
+/** Signed-in browser sessions (cookie svc_session); revoked on sign-out. */
+export const webSessions = sqliteTable('web_sessions', { ...tokenColumns(), revokedAt: integer('revoked_at') })
