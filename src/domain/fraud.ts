@@ -105,8 +105,9 @@ const RESERVED = new Set(['example', 'test', 'invalid', 'localhost', 'example.co
 export function isSharedDomain(domain: string): boolean {
   providers ??= new Set(publicProviders as string[])
   if (providers.has(domain) || isDisposableDomain(domain)) return true
-  const tld = domain.slice(domain.lastIndexOf('.') + 1)
-  return RESERVED.has(domain) || RESERVED.has(tld) || [...suffixes(domain)].some((name) => RESERVED.has(name))
+  // The domain and its parents (suffixes), then the last label alone (.test, .example, …).
+  for (const name of suffixes(domain)) if (RESERVED.has(name)) return true
+  return RESERVED.has(domain.slice(domain.lastIndexOf('.') + 1))
 }
 
 /**
