@@ -72,7 +72,7 @@ ul.terms{margin:.3rem 0;padding-left:1.1rem}
 .qr svg{display:block;width:11rem;height:11rem;margin:.4rem 0}
 fieldset.events{border:1px solid #d5dae1;border-radius:6px;display:grid;grid-template-columns:repeat(auto-fit,minmax(12rem,1fr));gap:.2rem .6rem}
 label.check{display:flex;gap:.4rem;align-items:center}form.stack label.check>input{width:auto}
-article.panel h3{margin-top:0}.actions input{min-width:16rem}ul.flags{margin:.4rem 0;padding-left:1.1rem}ul.flags li{margin:.2rem 0}
+article.panel h3{margin-top:0}.actions input{min-width:16rem}ul.flags{margin:.4rem 0;padding-left:1.1rem}.wrap{overflow-wrap:anywhere}ul.flags li{margin:.2rem 0}
 .actions{display:flex;flex-wrap:wrap;gap:.6rem;align-items:flex-end}.actions form{display:flex;flex-wrap:wrap;gap:.4rem;align-items:flex-end}
 .trap{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
 @media (max-width:700px){main{padding:.6rem}.hide-narrow{display:none}th,td{padding:.3rem}}

@@ -108,12 +108,12 @@ export function commissionsPage(
     page.rows.length === 0
       ? html`<p class="muted">${query.from || query.to || query.status ? 'No commission matches.' : 'No commission yet.'}</p>`
       : html`<table><thead><tr>
-<th>Entry</th><th>Kind</th><th class="n">Amount</th><th>Partner</th><th>Sale</th><th>Status</th><th class="hide-narrow">Booked</th></tr></thead><tbody>
+<th>Entry</th><th>Kind</th><th class="n">Amount</th><th>Partner</th><th class="hide-narrow">Sale</th><th>Status</th><th class="hide-narrow">Booked</th></tr></thead><tbody>
 ${page.rows.map(
   (
     c,
   ) => html`<tr data-commission="${c.id}"><td>#${c.id}${c.testMode ? html` <span class="muted">test</span>` : ''}</td><td>${c.kind}</td><td class="n">${money(c.amountCents, c.currency)}</td>
-<td>${c.partnerName ?? `#${c.partnerId}`}</td><td><code>${c.transactionId}</code></td><td>${statusOf(c)}${c.flags.length ? html` <span class="muted" title="fraud signals">⚑ ${c.flags.join(', ')}</span>` : ''}</td><td class="hide-narrow">${when(c.createdAt)}</td></tr>`,
+<td class="wrap">${c.partnerName ?? `#${c.partnerId}`}</td><td class="hide-narrow"><code>${c.transactionId}</code></td><td>${statusOf(c)}${c.flags.length ? html` <span class="muted" title="fraud signals">⚑ ${c.flags.map((flag) => flag.replace('_', ' ')).join(', ')}</span>` : ''}</td><td class="hide-narrow">${when(c.createdAt)}</td></tr>`,
 )}
 </tbody></table>`
   }${older(`${base}/commissions`, page.next, query)}</section>`

@@ -287,7 +287,7 @@ describe('review and unique clicks', () => {
     })
     // Settings: flag mode holds nothing more; the ledger page shows the flags.
     const ledger = await o.get(`/dashboard/programs/${f.programId}/commissions`)
-    expect(ledger.text).toContain('⚑ paid_ads')
+    expect(ledger.text).toContain('⚑ paid ads')
     const settings = await o.get(`/dashboard/programs/${f.programId}/settings`)
     expect(settings.text).toContain('name="fraud_review"')
   })
