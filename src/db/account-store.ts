@@ -1,4 +1,5 @@
-import { and, eq, sql } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
+import { emailKey } from '../domain/email.ts'
 import type { Connection } from './open.ts'
 import { accounts, advertisers, type Account } from './schema.ts'
 
@@ -9,7 +10,11 @@ export class AccountStore {
   /** Creates an account and its advertiser. */
   createAccount(values: { email: string; name?: string; createdAt: number }): { accountId: number; advertiserId: number } {
     const { db } = this.connection
-    const account = db.insert(accounts).values(values).returning({ id: accounts.id }).get()
+    const account = db
+      .insert(accounts)
+      .values({ ...values, emailKey: emailKey(values.email) })
+      .returning({ id: accounts.id })
+      .get()
     const advertiser = db
       .insert(advertisers)
       .values({ accountId: account.id, name: values.name, createdAt: values.createdAt })
@@ -48,12 +53,12 @@ export class AccountStore {
     )
   }
 
-  /** Accounts with this email (any case), not suspended: who an owner sign-in link goes to. */
+  /** Accounts with this email (by its key: any case, NFKC), not suspended: who an owner sign-in link goes to. */
   activeByEmail(email: string): Account[] {
     return this.connection.db
       .select()
       .from(accounts)
-      .where(and(eq(accounts.suspended, false), sql`lower(${accounts.email}) = ${email.toLowerCase()}`))
+      .where(and(eq(accounts.suspended, false), eq(accounts.emailKey, emailKey(email))))
       .limit(20)
       .all()
   }

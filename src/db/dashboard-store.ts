@@ -3,6 +3,7 @@ import { and, asc, eq } from 'drizzle-orm'
 import type { Catalog } from './catalog.ts'
 import type { TimeRange } from './list-store.ts'
 import { uniqueViolation } from './errors.ts'
+import { partnerEmail } from './email-keys.ts'
 import type { Connection } from './open.ts'
 import { SalePages } from './sale-pages.ts'
 import type { ProgramChanges, ProgramStore } from './program-store.ts'
@@ -263,7 +264,11 @@ export class DashboardStore {
   /** Adds a partner to a program; returns its id. */
   createPartner(programId: number, name: string | null, email: string | null, now: number): number {
     const { db } = this.connection
-    return db.insert(partners).values({ programId, name, email, createdAt: now }).returning({ id: partners.id }).get().id
+    return db
+      .insert(partners)
+      .values({ programId, name, ...partnerEmail(email), createdAt: now })
+      .returning({ id: partners.id })
+      .get().id
   }
 
   /** Creates a referral link for a partner of the program; short_link's UNIQUE constraint decides `taken`. */

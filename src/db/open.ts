@@ -1,12 +1,15 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { Runtime, SqliteDatabase } from '../runtime/runtime.ts'
+import { keyStoredEmails } from './email-keys.ts'
 import { migrate } from './migrate.ts'
 import { drizzleOver, type Db } from './drizzle.ts'
 import { createStores, type Stores } from './stores.ts'
 import { Writer } from './writer.ts'
 
 export type { Db }
+
+const EMAIL_KEYS_MIGRATION = '0019_email_keys_and_key_scopes'
 
 /** What every store is built over: the raw client (savepoints), Drizzle over it, and the group-commit writer. */
 export interface Connection {
@@ -51,6 +54,7 @@ function createPrivately(path: string): void {
 export function openDatabase(runtime: Runtime, path: string, options: OpenOptions = {}): Database {
   if (path !== ':memory:') createPrivately(path)
   const client = runtime.openSqlite(path)
+  let applied: string[] = []
   try {
     client.exec('PRAGMA journal_mode = WAL')
     client.exec('PRAGMA synchronous = FULL')
@@ -58,7 +62,7 @@ export function openDatabase(runtime: Runtime, path: string, options: OpenOption
     client.exec('PRAGMA foreign_keys = ON')
     // Litestream takes over checkpointing of the WAL when it runs; SQLite's own stays as a fallback.
     client.exec('PRAGMA wal_autocheckpoint = 1000')
-    migrate(client)
+    applied = migrate(client)
   } catch (error) {
     client.close()
     throw error
@@ -67,9 +71,11 @@ export function openDatabase(runtime: Runtime, path: string, options: OpenOption
   const stores = createStores(connection, options)
   // Migration 0016's second half: entries booked before the chain existed are linked, in one
   // transaction, before anything else writes (docs/ledger.md). A no-op on every later start.
+  // So is 0019's: the keys of emails stored before it, made once, when it applies.
   client.exec('BEGIN IMMEDIATE')
   try {
     stores.chain.backfill()
+    if (applied.includes(EMAIL_KEYS_MIGRATION)) keyStoredEmails(client)
     client.exec('COMMIT')
   } catch (error) {
     client.exec('ROLLBACK')

@@ -1,6 +1,8 @@
 import { and, count, desc, eq, isNull, lt, sql, type SQL } from 'drizzle-orm'
 import type { PartnerTerms } from '../domain/attribution.ts'
+import { applicantKey, emailKey } from '../domain/email.ts'
 import type { Catalog } from './catalog.ts'
+import { partnerEmail } from './email-keys.ts'
 import type { Connection } from './open.ts'
 import { customers, links, partnerIps, partners, sales, type PartnerStatus } from './schema.ts'
 
@@ -66,25 +68,25 @@ export class PartnerStore {
     })
   }
 
-  /** The partner of a program with this email (any case), or null; deleted partners are none. */
-  findByEmail(programId: number, email: string): Partner | null {
+  /** The partner of a program who is the same applicant (domain/email.ts applicantKey), or null; deleted partners are none. */
+  findApplicant(programId: number, email: string): Partner | null {
     return (
       this.connection.db
         .select()
         .from(partners)
-        .where(and(eq(partners.programId, programId), isNull(partners.deletedAt), sql`lower(${partners.email}) = ${email.toLowerCase()}`))
+        .where(and(eq(partners.programId, programId), isNull(partners.deletedAt), eq(partners.applicantKey, applicantKey(email))))
         .orderBy(partners.id)
         .limit(1)
         .get() ?? null
     )
   }
 
-  /** Active partners of any program with this email (any case): who a partner sign-in link goes to. */
+  /** Active partners of any program with this email (by its key: any case, NFKC): who a partner sign-in link goes to. */
   activeByEmail(email: string): Partner[] {
     return this.connection.db
       .select()
       .from(partners)
-      .where(and(isNull(partners.deletedAt), eq(partners.status, 'active'), sql`lower(${partners.email}) = ${email.toLowerCase()}`))
+      .where(and(isNull(partners.deletedAt), eq(partners.status, 'active'), eq(partners.emailKey, emailKey(email))))
       .orderBy(partners.id)
       .limit(20)
       .all()
@@ -102,14 +104,18 @@ export class PartnerStore {
     createdAt: number
   }): number {
     this.catalog.changed()
-    return this.connection.db.insert(partners).values(values).returning({ id: partners.id }).get().id
+    return this.connection.db
+      .insert(partners)
+      .values({ ...values, ...partnerEmail(values.email) })
+      .returning({ id: partners.id })
+      .get().id
   }
 
   /** Applies `changes` (undefined fields are left alone); the partner after, or null when unknown. */
   update(programId: number, partnerId: number, changes: PartnerChanges): Partner | null {
     if (!this.find(programId, partnerId)) return null
     this.catalog.changed()
-    const set = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined))
+    const set = Object.fromEntries(Object.entries({ ...changes, ...partnerEmail(changes.email) }).filter(([, v]) => v !== undefined))
     if (Object.keys(set).length > 0) this.connection.db.update(partners).set(set).where(eq(partners.id, partnerId)).run()
     return this.find(programId, partnerId)
   }

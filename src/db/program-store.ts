@@ -3,6 +3,7 @@ import type { CommissionType } from '../domain/commission.ts'
 import type { Catalog } from './catalog.ts'
 import { hashSecret, newToken, type KeyMatch } from './credentials.ts'
 import { uniqueViolation, type Taken } from './errors.ts'
+import { partnerEmail } from './email-keys.ts'
 import type { Connection } from './open.ts'
 import { apiKeys, links, partners, programs, type ApiKey, type Link, type Program } from './schema.ts'
 
@@ -166,7 +167,11 @@ export class ProgramStore {
     recurringMonths?: number | null
     createdAt: number
   }): number {
-    return this.connection.db.insert(partners).values(values).returning({ id: partners.id }).get().id
+    return this.connection.db
+      .insert(partners)
+      .values({ ...values, ...partnerEmail(values.email) })
+      .returning({ id: partners.id })
+      .get().id
   }
 
   /** Whether `partnerId` is a partner of `programId`. */

@@ -1,3 +1,4 @@
+import { networkOf } from './network.ts'
 /**
  * Fraud signals (docs/decisions.md, Fraud signals and review). Pure: each rule takes the facts
  * collected where they arose (the click path's signal bits, the customer's and partner's emails,
@@ -165,20 +166,9 @@ export function inBurst(previous: number, current: number, now: number): boolean
 }
 
 /**
- * The address the visitor counts key on: an IPv4 address as it is, an IPv6 address by its /64
- * network (one subscriber's; the rest of the address is theirs to change at will). Split on ':'
- * with '::' expanded, no regular expression; anything else is kept as it is.
+ * The address the visitor counts key on: the client's network (domain/network.ts), so that an
+ * IPv6 holder rotating within their /64 is one visitor.
  */
-export function visitorKey(ip: string): string {
-  if (!ip.includes(':')) return ip
-  const [head = '', tail] = ip.toLowerCase().split('::', 2)
-  const left = head === '' ? [] : head.split(':')
-  const right = tail === undefined || tail === '' ? [] : tail.split(':')
-  const groups = tail === undefined ? left : [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'), ...right]
-  return `${groups
-    .slice(0, 4)
-    .map((g) => (Number.parseInt(g, 16) || 0).toString(16))
-    .join(':')}::/64`
-}
+export const visitorKey = networkOf
 
 export const HOUR_MS = 3_600_000

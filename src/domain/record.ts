@@ -17,6 +17,15 @@ export function presentRow(name: string, row: Record<string, unknown>): Record<s
 
 /**
  * Never part of a row as the API shows it: the columns of a row's hash-chain link (docs/ledger.md),
- * and a lead's IP as a keyed hash (the same_ip fraud signal's fact, docs/decisions.md).
+ * a lead's IP as a keyed hash (the same_ip fraud signal's fact, docs/decisions.md), and the keys an
+ * email is compared by (the email itself is shown).
  */
-export const hiddenColumns: ReadonlySet<string> = new Set(['chainSeq', 'chainHash', 'cancelSeq', 'cancelHash', 'leadIpHash'])
+export const hiddenColumns: ReadonlySet<string> = new Set([
+  'chainSeq',
+  'chainHash',
+  'cancelSeq',
+  'cancelHash',
+  'leadIpHash',
+  'emailKey',
+  'applicantKey',
+])

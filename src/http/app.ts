@@ -8,6 +8,7 @@ import type { Deps } from './deps.ts'
 import { errorBody, HttpError, json } from './pipeline/envelope.ts'
 import { internalError } from './pipeline/errors.ts'
 import { shared } from '../domain/messages.ts'
+import { networkOf } from '../domain/network.ts'
 import { drainBody, mustDrain, readBody } from './pipeline/body.ts'
 import { docsRoutes } from './docs/routes.ts'
 import { routeOf } from './pipeline/route-lookup.ts'
@@ -308,7 +309,7 @@ export function createApp(deps: Deps) {
         }
       }
     }
-    return `${group}:ip:${state.ip}`
+    return `${group}:ip:${networkOf(state.ip)}`
   }
 
   /** Takes one token (or only looks, when `spend` is false); a refusal answers 429 before any handler or body parsing runs. */

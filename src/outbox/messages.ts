@@ -31,21 +31,19 @@ function compose(
   return { to, subject: oneLine(subject), text, html, ...extra }
 }
 
-interface Who {
-  name: string | null
-  email: string
-}
-
-const hello = (who: Who) => `Hello${who.name ? ` ${who.name}` : ''},`
+// A partner's or applicant's email greets no one by name: the name is the applicant's own
+// typing, and the join form must not carry a stranger's words to a victim's inbox
+// (docs/decisions.md, Safety, third round). Only the program's words and links go to them.
+const HELLO = 'Hello,'
 
 /** To an applicant: the application was received and waits for the owner's decision. */
-export function applicationReceived(program: { id: number; name: string }, partner: Who): NewEmail {
+export function applicationReceived(program: { id: number; name: string }, to: string): NewEmail {
   return compose(
-    partner.email,
+    to,
     `Your application to ${program.name}`,
     {
       paragraphs: [
-        hello(partner),
+        HELLO,
         `thank you for applying to the ${program.name} partner program. The program's owner reviews each application and you will get an email when they decide.`,
       ],
     },
@@ -57,17 +55,19 @@ export function applicationReceived(program: { id: number; name: string }, partn
 export function newApplication(
   program: { id: number; name: string },
   owner: string,
-  partner: Who,
+  applicant: { name: string; email: string; website: string | null; promotion: string | null },
   reviewUrl: string,
   pending: boolean,
 ): NewEmail {
-  const who = partner.name ? `${partner.name} <${partner.email}>` : partner.email
+  const who = `${applicant.name} <${applicant.email}>`
   return compose(
     owner,
     `${pending ? 'New partner application' : 'New partner'} for ${program.name}: ${who}`,
     {
       paragraphs: [
         `${who} ${pending ? 'applied to become a partner of' : 'joined'} ${program.name}.`,
+        `Name: ${applicant.name}\nEmail: ${applicant.email}\nWebsite: ${applicant.website ?? '(none given)'}`,
+        `How they will promote ${program.name}:\n${applicant.promotion ?? '(not said)'}`,
         pending
           ? 'Approve or reject the application on the dashboard.'
           : 'The program approves partners at once; you can suspend one on the dashboard.',
@@ -81,18 +81,18 @@ export function newApplication(
 /** To an approved partner: their referral link and a one-time portal sign-in link. */
 export function applicationApproved(
   program: { id: number; name: string },
-  partner: Who,
-  links: { referralUrl: string | null; signInUrl: string; signInPage: string },
+  to: string,
+  links: { referralUrl: string | null; signInUrl: string; signInPage: string; lifetime: string },
 ): NewEmail {
   return compose(
-    partner.email,
+    to,
     `You are a ${program.name} partner`,
     {
       paragraphs: [
-        hello(partner),
+        HELLO,
         `${program.name} approved your application.`,
         ...(links.referralUrl ? [`Your referral link (share it anywhere; visits through it count for you): ${links.referralUrl}`] : []),
-        { link: links.signInUrl, label: 'Open your partner portal (this link works once, for 10 minutes)' },
+        { link: links.signInUrl, label: `Open your partner portal (this link works once, for ${links.lifetime})` },
         `Later, ask for a new sign-in link at ${links.signInPage}`,
       ],
     },
@@ -101,12 +101,12 @@ export function applicationApproved(
 }
 
 /** To a rejected applicant, with the owner's reason when one was given. */
-export function applicationRejected(program: { id: number; name: string }, partner: Who, reason: string | null): NewEmail {
+export function applicationRejected(program: { id: number; name: string }, to: string, reason: string | null): NewEmail {
   return compose(
-    partner.email,
+    to,
     `Your application to ${program.name}`,
     {
-      paragraphs: [hello(partner), `${program.name} did not accept your application.`, ...(reason ? [`Their note: ${reason}`] : [])],
+      paragraphs: [HELLO, `${program.name} did not accept your application.`, ...(reason ? [`Their note: ${reason}`] : [])],
     },
     { kind: 'application_rejected', programId: program.id },
   )
@@ -115,17 +115,17 @@ export function applicationRejected(program: { id: number; name: string }, partn
 /** To a partner: a payout was marked paid. */
 export function payoutPaid(
   program: { id: number; name: string },
-  partner: Who,
+  to: string,
   amount: string,
   reference: string | null,
   portalUrl: string,
 ): NewEmail {
   return compose(
-    partner.email,
+    to,
     `${program.name} paid you ${amount}`,
     {
       paragraphs: [
-        hello(partner),
+        HELLO,
         `${program.name} marked a payout of ${amount} to you as paid${reference ? ` (reference ${reference})` : ''}.`,
         { link: portalUrl, label: 'See your payouts in the partner portal' },
       ],

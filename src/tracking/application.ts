@@ -17,7 +17,7 @@ export interface Application {
 
 export type ApplicationOutcome =
   | { kind: 'applied'; partner: Partner }
-  /** The same email applied to this program before: the same answer, nothing changed or sent. */
+  /** The same applicant (+tag dropped) applied to this program before: nothing changed or sent. */
   | { kind: 'known'; partner: Partner }
   /** No such program, or its partner_signup is off. */
   | { kind: 'closed' }
@@ -27,6 +27,9 @@ export type ApplicationOutcome =
  * partner `pending` under approval, or `active` and approved at once (link and approval email)
  * under open; the applicant's email (received, under approval) and the owner's (new application)
  * are queued in the same unit. The applicant's IP is kept as a keyed hash for the same_ip signal.
+ * `mailApplicant` false (the address had its emails for the day) queues nothing to the applicant;
+ * the applicant's emails carry the program's words only, never what the applicant typed
+ * (docs/decisions.md, Safety, third round).
  */
 export async function applyToProgram(
   deps: TrackingDeps,
@@ -34,13 +37,14 @@ export async function applyToProgram(
   programId: number,
   application: Application,
   ip: string | null,
+  mailApplicant = true,
 ): Promise<ApplicationOutcome> {
   const { stores } = deps.database
   const outcome = await deps.database.writer.run((): ApplicationOutcome => {
     const now = deps.clock.now()
     const program = stores.programs.findProgram(programId)
     if (!program || program.partnerSignup === 'off') return { kind: 'closed' }
-    const known = stores.partners.findByEmail(programId, application.email)
+    const known = stores.partners.findApplicant(programId, application.email)
     if (known) return { kind: 'known', partner: known }
     const open = program.partnerSignup === 'open'
     const partnerId = stores.partners.createApplicant({
@@ -57,13 +61,12 @@ export async function applyToProgram(
     const hash = ipHash(deps.secret, ip)
     if (hash !== null) stores.partners.rememberIp(partnerId, hash, now)
     emitEvent(deps, programId, 'partner.applied', () => partnerData(partner))
-    const who = { name: partner.name, email: application.email }
-    if (open) approveInUnit(deps, program, partner, now, mail)
+    if (open) approveInUnit(deps, program, partner, now, mailApplicant ? mail : undefined)
     if (mail.on) {
-      if (!open) stores.emails.queue(applicationReceived(program, who), now)
+      if (!open && mailApplicant) stores.emails.queue(applicationReceived(program, application.email), now)
       const owner = stores.accounts.ownerEmailOf(program.advertiserId)
       const review = `${mail.baseUrl}/dashboard/programs/${program.id}/partners/${partnerId}`
-      if (owner) stores.emails.queue(newApplication(program, owner, who, review, !open), now)
+      if (owner) stores.emails.queue(newApplication(program, owner, application, review, !open), now)
     }
     return { kind: 'applied', partner: stores.partners.find(programId, partnerId)! }
   })

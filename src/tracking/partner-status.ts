@@ -58,7 +58,7 @@ export async function changePartnerStatus(
     if (to !== 'active') stores.webSessions.revokeAllOf({ kind: 'partner', partnerId }, now)
     if (action === 'approve') return { kind: 'ok', partner, link: approveInUnit(deps, program, partner, now, options.mail) }
     if (action === 'reject' && options.mail?.on && partner.email) {
-      stores.emails.queue(applicationRejected(program, { name: partner.name, email: partner.email }, options.reason ?? null), now)
+      stores.emails.queue(applicationRejected(program, partner.email, options.reason ?? null), now)
     }
     return { kind: 'ok', partner, link: null }
   })
@@ -85,15 +85,12 @@ export function approveInUnit(
     const shortLink = link?.shortLink ?? stores.programs.firstShortLink(partner.id)
     const signIn = stores.webSessions.createSignInLink({ kind: 'partner', partnerId: partner.id }, now, APPROVAL_LINK_LIFETIME_MS)
     stores.emails.queue(
-      applicationApproved(
-        program,
-        { name: partner.name, email: partner.email },
-        {
-          referralUrl: shortLink ? `https://${program.domain}/?aff=${encodeURIComponent(shortLink)}` : null,
-          signInUrl: `${mail.baseUrl}/sign-in/${signIn.token}`,
-          signInPage: `${mail.baseUrl}/partner/sign-in`,
-        },
-      ),
+      applicationApproved(program, partner.email, {
+        referralUrl: shortLink ? `https://${program.domain}/?aff=${encodeURIComponent(shortLink)}` : null,
+        signInUrl: `${mail.baseUrl}/sign-in/${signIn.token}`,
+        signInPage: `${mail.baseUrl}/partner/sign-in`,
+        lifetime: '3 days',
+      }),
       now,
     )
   }

@@ -31,10 +31,7 @@ export async function markPayoutPaid(
     const partner = stores.partners.find(before.programId, before.partnerId)
     if (!program || !partner?.email) return change
     const amount = `${before.currency} ${formatAmount(before.amountCents, before.currency)}`
-    stores.emails.queue(
-      payoutPaid(program, { name: partner.name, email: partner.email }, amount, reference, `${mail.baseUrl}/partner`),
-      now,
-    )
+    stores.emails.queue(payoutPaid(program, partner.email, amount, reference, `${mail.baseUrl}/partner`), now)
     return { ...change, mailed: true }
   })
   if ('mailed' in change) mail.wake()

@@ -8,14 +8,20 @@ export const settings = sqliteTable('settings', {
   value: text('value').notNull(),
 })
 
-export const accounts = sqliteTable('accounts', {
-  id: integer('id').primaryKey({ autoIncrement: true }),
-  /** Not unique: one person may own several accounts (docs/decisions.md names none as unique). */
-  email: text('email').notNull(),
-  name: text('name'),
-  suspended: bool('suspended').notNull().default(false),
-  createdAt: createdAt(),
-})
+export const accounts = sqliteTable(
+  'accounts',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    /** Not unique: one person may own several accounts (docs/decisions.md names none as unique). */
+    email: text('email').notNull(),
+    /** The email as compared (domain/email.ts emailKey): sign-in finds accounts by it. */
+    emailKey: text('email_key'),
+    name: text('name'),
+    suspended: bool('suspended').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [index('accounts_email_key').on(t.emailKey)],
+)
 
 /** An account's brand profile; programs belong to it (docs/api.md: "advertiser"). */
 export const advertisers = sqliteTable('advertisers', {

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm'
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import { COMMISSION_TYPES } from '../../domain/commission.ts'
 import { FRAUD_REVIEWS } from '../../domain/fraud.ts'
+import { KEY_SCOPES } from '../../domain/key-scope.ts'
 import { bool, createdAt } from './shared.ts'
 import { advertisers } from './accounts.ts'
 
@@ -61,6 +62,10 @@ export const apiKeys = sqliteTable(
     keyHash: text('key_hash').notNull().unique(),
     /** The first characters, kept for the masked display. */
     keyPrefix: text('key_prefix').notNull(),
+    /** manage (the program's key) or track (domain/key-scope.ts). */
+    scope: text('scope', { enum: KEY_SCOPES }).notNull().default('manage'),
+    /** The owner's label for a track key ("web server"). */
+    name: text('name'),
     createdAt: createdAt(),
     revokedAt: integer('revoked_at'),
     /** Set by the rotation route: when the key was marked, and its deadline. */
@@ -79,6 +84,9 @@ export const partners = sqliteTable(
       .references(() => programs.id),
     name: text('name'),
     email: text('email'),
+    /** The email as compared (domain/email.ts): `email_key` finds sign-in; `applicant_key` (+tag dropped) the same applicant. */
+    emailKey: text('email_key'),
+    applicantKey: text('applicant_key'),
     createdAt: createdAt(),
     /** pending (applied), active, rejected or suspended: only an active partner's links attribute. */
     status: text('status', { enum: PARTNER_STATUSES }).notNull().default('active'),
@@ -97,7 +105,11 @@ export const partners = sqliteTable(
     /** Set when the owner deletes the partner: the row stays for its clicks, it is listed nowhere. */
     deletedAt: integer('deleted_at'),
   },
-  (t) => [index('partners_program').on(t.programId)],
+  (t) => [
+    index('partners_program').on(t.programId),
+    index('partners_email_key').on(t.emailKey),
+    index('partners_applicant_key').on(t.applicantKey),
+  ],
 )
 
 /**

@@ -3,6 +3,7 @@ import type { Deps } from '../deps.ts'
 import { HttpError } from '../pipeline/envelope.ts'
 import { auth, shared } from '../../domain/messages.ts'
 import { readBearer } from '../pipeline/auth.ts'
+import { networkOf } from '../../domain/network.ts'
 import { stateOf } from '../pipeline/request-state.ts'
 
 /** Wrong admin tokens a client IP may send a minute before it is refused (docs/decisions.md, Hostile input). */
@@ -17,7 +18,7 @@ const WRONG_TOKENS_PER_MINUTE = 10
 export function requireAdmin(deps: Deps, request: Request): void {
   const expected = deps.config.adminToken
   if (expected === null) throw new HttpError(404, shared.notFound)
-  const bucket = `admin-wrong-token:ip:${stateOf(request).ip}`
+  const bucket = `admin-wrong-token:ip:${networkOf(stateOf(request).ip)}`
   const limit = Math.max(1, Math.floor(WRONG_TOKENS_PER_MINUTE * deps.config.rateLimitScale))
   const seen = deps.limiter.peek(bucket, limit)
   if (!seen.allowed) {

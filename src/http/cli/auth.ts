@@ -8,6 +8,7 @@ import type { Deps } from '../deps.ts'
 import { doc } from '../pipeline/doc.ts'
 import { HttpError, ok } from '../pipeline/envelope.ts'
 import { cli } from '../../domain/messages.ts'
+import { networkOf } from '../../domain/network.ts'
 import { stateOf } from '../pipeline/request-state.ts'
 import { bodyChecker } from '../pipeline/validate.ts'
 
@@ -32,7 +33,8 @@ export function cliAuthRoutes(deps: Deps) {
       '/api/v1/cli/auth/start',
       async ({ request, body }) => {
         noBody(body)
-        const ip = stateOf(request).ip
+        // Counted by the client's network: an IPv6 holder's /64 is one client (docs/decisions.md, Safety, third round).
+        const ip = networkOf(stateOf(request).ip)
         const session = await writer.run(() => {
           const at = now()
           // Pending sessions are capped per client IP: starting them costs nothing, keeping them a row each.

@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { Program } from '../../db/schema.ts'
-import { isEmail } from '../../domain/email.ts'
+import { applicantKey, controlCharAt, isEmail } from '../../domain/email.ts'
+import { networkOf } from '../../domain/network.ts'
 import { type Application, applyToProgram } from '../../tracking/application.ts'
 import type { Deps } from '../deps.ts'
 import { errorBody, HttpError, json } from '../pipeline/envelope.ts'
@@ -8,15 +9,30 @@ import { stateOf } from '../pipeline/request-state.ts'
 import { WindowLimit } from '../pipeline/window-limit.ts'
 import { type Form, positiveId } from './guard.ts'
 import { sendsJson } from './form.ts'
-import { html, type Safe } from './html.ts'
+import { html } from './html.ts'
 import { page } from './layout.ts'
 import { termsList } from './terms.ts'
 
 /** docs/decisions.md, Partners who join on their own: 10 applications per client IP per hour. */
 const APPLICATIONS_PER_HOUR = 10
+/** docs/decisions.md, Safety, third round: 100 applications per program per hour, 3 emails to one address a day. */
+const APPLICATIONS_PER_PROGRAM_HOUR = 100
+const EMAILS_PER_ADDRESS_DAY = 3
+const HOUR_MS = 3_600_000
+
+/** The constant answer (docs/decisions.md, Safety, third round): the same for every applicant. */
+const RECEIVED = { data: { status: 'received' }, error: null }
+
+/** The fields that must hold no control character at all; `promotion` may hold line breaks and tabs. */
+const ONE_LINE_FIELDS = ['name', 'website', 'short_link'] as const
 
 /** The application's fields, or the first refused one with the words that name it. */
 export function readApplication(form: Form): { ok: true; value: Application } | { ok: false; field: string; message: string } {
+  // A control character is refused before anything is trimmed: "Ada\r\nBcc: …" is no name.
+  for (const field of [...ONE_LINE_FIELDS, 'promotion']) {
+    if (controlCharAt(form[field] ?? '', field === 'promotion') >= 0)
+      return { ok: false, field, message: `${field} must not contain control characters` }
+  }
   const text = (name: string) => (form[name] ?? '').trim()
   const name = text('name')
   if (!name || name.length > 200) return { ok: false, field: 'name', message: 'name is required and must be at most 200 characters' }
@@ -60,22 +76,25 @@ ${problem ? html`<p class="error" role="alert" data-field="${problem.field}">${p
   )
 }
 
-function sentPage(program: Program, status: 'pending' | 'active' | string, mailOn: boolean, email: string): Safe {
-  if (status === 'active') {
-    return html`<h1>Welcome to ${program.name}</h1><section class="panel"><p>You are a partner now.</p>
-<p>${mailOn ? html`We sent your referral link and a sign-in link for your partner portal to <b>${email}</b>.` : html`Ask ${program.name}'s owner for your portal sign-in link: it shows your referral link, clicks and commissions.`}</p></section>`
-  }
-  return html`<h1>Thank you</h1><section class="panel"><p>${program.name} has your application and reviews each one.</p>
-<p>${mailOn ? html`You will get an email at <b>${email}</b> when they decide, with your referral link if they approve.` : html`Ask ${program.name}'s owner about your application: they will give you your portal sign-in link once approved.`}</p></section>`
+/** The one page every application gets (new, known, suspended or honeypot alike): what happened is told by email only. */
+function receivedPage(program: Program): Response {
+  return page(
+    { title: `Join ${program.name}` },
+    html`<h1>Check your email</h1><section class="panel"><p>${program.name} has your application.</p>
+<p>What happens next is sent to the email address you gave: look in your inbox (and its spam folder).</p></section>`,
+  )
 }
 
 /**
  * GET and POST /join/:program_id: the public application page (no session, no Origin check: its
- * limits hold it), JSON posts answered 201 in the platform envelope.
+ * limits hold it). Every accepted post answers the same (JSON 202 `received`, or one page), so that
+ * the answer tells nothing of who is a partner; 3 emails to one address a day at most, then none.
  */
 export function joinRoutes(deps: Deps) {
   const { stores } = deps.database
-  const perIp = new WindowLimit(APPLICATIONS_PER_HOUR, 3_600_000)
+  const perIp = new WindowLimit(APPLICATIONS_PER_HOUR, HOUR_MS)
+  const perProgram = new WindowLimit(APPLICATIONS_PER_PROGRAM_HOUR, HOUR_MS)
+  const perAddress = new WindowLimit(EMAILS_PER_ADDRESS_DAY, 24 * HOUR_MS)
   const openProgram = (id: string) => {
     const programId = positiveId(id)
     const program = programId === null ? null : stores.programs.findProgram(programId)
@@ -108,28 +127,37 @@ export function joinRoutes(deps: Deps) {
             : joinForm(program, form, problem, status, headers)
         const ip = stateOf(request).ip
         const now = deps.clock.now()
-        const wait = perIp.retryAfter(ip, now)
-        if (wait !== null) {
-          return refuse(
-            429,
-            { field: 'ip', message: 'Too many applications from this address. Retry after the number of seconds in Retry-After.' },
-            { 'retry-after': String(wait) },
-          )
+        const tooMany = (limit: WindowLimit, key: string, message: string) => {
+          const wait = limit.retryAfter(key, now)
+          return wait === null ? null : refuse(429, { field: 'ip', message }, { 'retry-after': String(wait) })
         }
-        perIp.hit(ip, now)
+        const network = networkOf(ip)
+        const refused = tooMany(
+          perIp,
+          network,
+          'Too many applications from this address. Retry after the number of seconds in Retry-After.',
+        )
+        if (refused) return refused
+        perIp.hit(network, now)
+        const received = () => (asJson ? json(RECEIVED, 202) : receivedPage(program))
+        // The honeypot: a person never fills the hidden field. Answered as any application; nothing is stored or sent.
+        if ((form.company ?? '').trim() !== '') return received()
         const read = readApplication(form)
-        // The honeypot: a person never fills the hidden field. Answered as a success; nothing is stored or sent.
-        if ((form.company ?? '').trim() !== '') {
-          return asJson
-            ? json({ data: { partner_id: null, status: 'pending' }, error: null }, 201)
-            : page({ title: `Join ${program.name}` }, sentPage(program, 'pending', deps.mail.on, read.ok ? read.value.email : ''))
-        }
         if (!read.ok) return refuse(400, read)
-        const outcome = await applyToProgram(deps, deps.mail, program.id, read.value, ip)
+        const busy = tooMany(
+          perProgram,
+          String(program.id),
+          'Too many applications to this program. Retry after the number of seconds in Retry-After.',
+        )
+        if (busy) return busy
+        perProgram.hit(String(program.id), now)
+        // Past its emails for the day an address is still answered the same, and sent nothing.
+        const address = applicantKey(read.value.email)
+        const mailApplicant = perAddress.retryAfter(address, now) === null
+        if (mailApplicant) perAddress.hit(address, now)
+        const outcome = await applyToProgram(deps, deps.mail, program.id, read.value, ip, mailApplicant)
         if (outcome.kind === 'closed') return missing(asJson)
-        const { partner } = outcome
-        if (asJson) return json({ data: { partner_id: partner.id, status: partner.status }, error: null }, 201)
-        return page({ title: `Join ${program.name}` }, sentPage(program, partner.status, deps.mail.on, read.value.email))
+        return received()
       },
       { detail: { hide: true } },
     )

@@ -3,6 +3,7 @@ import { hashSecret, sameDigest } from '../../db/credentials.ts'
 import { isEmail } from '../../domain/email.ts'
 import type { Deps } from '../deps.ts'
 import { errorBody, HttpError, json } from '../pipeline/envelope.ts'
+import { networkOf } from '../../domain/network.ts'
 import { stateOf } from '../pipeline/request-state.ts'
 import { WindowLimit } from '../pipeline/window-limit.ts'
 import { sendsJson } from './form.ts'
@@ -93,7 +94,7 @@ export function setupRoutes(deps: Deps) {
         if (!open()) return gone(request)
         const asJson = sendsJson(request)
         const form = (body ?? {}) as Record<string, string>
-        const ip = stateOf(request).ip
+        const ip = networkOf(stateOf(request).ip)
         const now = deps.clock.now()
         const refuse = (status: number, problem: FieldProblem, headers: Record<string, string> = {}) =>
           asJson

@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import type { Deps } from '../deps.ts'
-import { isEmail } from '../../domain/email.ts'
+import { applicantKey, isEmail } from '../../domain/email.ts'
+import { networkOf } from '../../domain/network.ts'
 import { ipHash } from '../../tracking/ip-hash.ts'
 import { emailSignInLinks } from '../../tracking/sign-in-link.ts'
 import { stateOf } from '../pipeline/request-state.ts'
@@ -63,19 +64,24 @@ export function signInRoutes(deps: Deps) {
     (door: Door) =>
     async ({ request, body }: { request: Request; body: unknown }) => {
       const email = ((body ?? {}) as Form).email?.trim() ?? ''
-      const ip = stateOf(request).ip
+      const network = networkOf(stateOf(request).ip)
       const now = deps.clock.now()
-      const wait = perIp.retryAfter(ip, now)
+      const wait = perIp.retryAfter(network, now)
       if (wait !== null) {
         return signInPage(deps, door, 429, 'Too many sign-in links asked from this address: try again later.', {
           'retry-after': String(wait),
         })
       }
-      perIp.hit(ip, now)
+      perIp.hit(network, now)
       if (!deps.mail.on) return signInPage(deps, door, 200, 'This server sends no email.')
-      if (isEmail(email) && perEmail.retryAfter(email.toLowerCase(), now) === null) {
-        perEmail.hit(email.toLowerCase(), now)
-        await emailSignInLinks(deps, deps.mail, door, email)
+      const address = isEmail(email) ? applicantKey(email) : null
+      if (address !== null && perEmail.retryAfter(address, now) === null) {
+        perEmail.hit(address, now)
+        // Not awaited: the answer must not wait for the write that only a known email causes, or
+        // its time would tell who has an account (docs/decisions.md, Safety, third round).
+        emailSignInLinks(deps, deps.mail, door, email).catch((error: unknown) =>
+          deps.log({ level: 'error', msg: 'sign-in link not queued', error: String(error) }),
+        )
       }
       return signInPage(
         deps,
