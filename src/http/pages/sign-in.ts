@@ -20,6 +20,34 @@ const LINKS_PER_IP = 20
 
 type Door = 'account' | 'partner'
 
+/**
+ * How long after its answer a sign-in request is looked up (docs/decisions.md, Safety, third
+ * round): a known email's write (a commit with fsync) must not land inside its own answer's time,
+ * nor the very next request's, or the time would tell who has an account.
+ */
+const LOOKUP_DELAY_MS = 50
+
+/** Work queued now and run together `delayMs` later, after the answers that queued it are sent. */
+class LaterQueue<T> {
+  private items: T[] = []
+  private timer: ReturnType<typeof setTimeout> | null = null
+
+  constructor(
+    private readonly delayMs: number,
+    private readonly run: (item: T) => unknown,
+  ) {}
+
+  push(item: T): void {
+    this.items.push(item)
+    this.timer ??= setTimeout(() => {
+      const items = this.items
+      this.items = []
+      this.timer = null
+      for (const each of items) this.run(each)
+    }, this.delayMs)
+  }
+}
+
 /** The email form of a sign-in page, or, without email, where a link comes from instead. */
 function emailForm(deps: Deps, door: Door): Safe {
   const action = door === 'account' ? '/sign-in' : '/partner/sign-in'
@@ -59,6 +87,11 @@ export function signInRoutes(deps: Deps) {
   const linkGone = () => signInHelp(deps, 410, 'This sign-in link was already used or has expired: ask for a new one.')
   const perEmail = new WindowLimit(LINKS_PER_EMAIL, 3_600_000)
   const perIp = new WindowLimit(LINKS_PER_IP, 3_600_000)
+  const later = new LaterQueue<{ door: Door; email: string }>(LOOKUP_DELAY_MS, (asked) =>
+    emailSignInLinks(deps, deps.mail, asked.door, asked.email).catch((error: unknown) =>
+      deps.log({ level: 'error', msg: 'sign-in link not queued', error: String(error) }),
+    ),
+  )
   /** POST /sign-in and /partner/sign-in: the same words whether or not the email is known. */
   const askForLink =
     (door: Door) =>
@@ -77,11 +110,7 @@ export function signInRoutes(deps: Deps) {
       const address = isEmail(email) ? applicantKey(email) : null
       if (address !== null && perEmail.retryAfter(address, now) === null) {
         perEmail.hit(address, now)
-        // Not awaited: the answer must not wait for the write that only a known email causes, or
-        // its time would tell who has an account (docs/decisions.md, Safety, third round).
-        emailSignInLinks(deps, deps.mail, door, email).catch((error: unknown) =>
-          deps.log({ level: 'error', msg: 'sign-in link not queued', error: String(error) }),
-        )
+        later.push({ door, email })
       }
       return signInPage(
         deps,
