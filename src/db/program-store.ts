@@ -89,15 +89,54 @@ export class ProgramStore {
     return this.connection.db.select().from(programs).where(eq(programs.advertiserId, advertiserId)).orderBy(programs.id).all()
   }
 
-  /** The program's unrevoked key, or null. */
+  /** The program's unrevoked `manage` key (the program's own: shown at setup, regenerated, rotated), or null. */
   currentKey(programId: number): ApiKey | null {
     return (
       this.connection.db
         .select()
         .from(apiKeys)
-        .where(and(eq(apiKeys.programId, programId), isNull(apiKeys.revokedAt)))
+        .where(and(eq(apiKeys.programId, programId), eq(apiKeys.scope, 'manage'), isNull(apiKeys.revokedAt)))
         .get() ?? null
     )
+  }
+
+  /** The program's unrevoked keys, the manage key first, then track keys oldest first. */
+  listKeys(programId: number): ApiKey[] {
+    return this.connection.db
+      .select()
+      .from(apiKeys)
+      .where(and(eq(apiKeys.programId, programId), isNull(apiKeys.revokedAt)))
+      .orderBy(sql`${apiKeys.scope} = 'track'`, apiKeys.id)
+      .all()
+  }
+
+  /** Issues a `track` key (domain/key-scope.ts) beside the program's others; the row and its plaintext, shown once. */
+  issueTrackKey(programId: number, name: string | null, now: number): { key: ApiKey; apiKey: string } {
+    this.catalog.changed()
+    const apiKey = newToken('svc_track_')
+    const key = this.connection.db
+      .insert(apiKeys)
+      .values({ programId, keyHash: hashSecret(apiKey), keyPrefix: apiKey.slice(0, 14), scope: 'track', name, createdAt: now })
+      .returning()
+      .get()
+    return { key, apiKey }
+  }
+
+  /** The unrevoked key with this id, or null. */
+  unrevokedKey(keyId: number): ApiKey | null {
+    return (
+      this.connection.db
+        .select()
+        .from(apiKeys)
+        .where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
+        .get() ?? null
+    )
+  }
+
+  /** Revokes a key: it answers 401 at once. */
+  revokeKey(keyId: number, now: number): void {
+    this.catalog.changed()
+    this.connection.db.update(apiKeys).set({ revokedAt: now }).where(eq(apiKeys.id, keyId)).run()
   }
 
   /** Domain and allowed origins of every program (what a CORS preflight checks), kept in the catalog. */
@@ -131,8 +170,8 @@ export class ProgramStore {
   }
 
   /**
-   * Issues a new key for a program, revoking any previous one in the same write (regeneration:
-   * the old key answers 401 at once). Returns the plaintext key, shown once.
+   * Issues a new manage key for a program, revoking the previous one in the same write
+   * (regeneration: the old key answers 401 at once; track keys stay). Returns the plaintext key, shown once.
    */
   issueKey(programId: number, now: number): string {
     this.catalog.changed()
@@ -140,7 +179,7 @@ export class ProgramStore {
     const { db } = this.connection
     db.update(apiKeys)
       .set({ revokedAt: now })
-      .where(and(eq(apiKeys.programId, programId), isNull(apiKeys.revokedAt)))
+      .where(and(eq(apiKeys.programId, programId), eq(apiKeys.scope, 'manage'), isNull(apiKeys.revokedAt)))
       .run()
     db.insert(apiKeys)
       .values({ programId, keyHash: hashSecret(key), keyPrefix: key.slice(0, 13), createdAt: now })

@@ -22,8 +22,18 @@ export const auth = {
   rotationHint: 'Regenerate the API key with the operator API (POST /api/v1/admin/programs/<program_id>/api-key) and deploy the new key.',
   rotationWarning: 'This API key is marked for mandatory rotation and stops working at its deadline.',
   adminUnauthorized: 'Invalid or missing admin token',
+  // docs/decisions.md, Safety, third round: a track key on a route that manages the program.
+  trackOnly: 'This key can only track',
   // Not in docs/api.md (docs/decisions.md, Hostile input): 10 wrong admin tokens a minute from one IP.
   adminTooManyFailures: 'Too many wrong admin tokens from this address. Retry after the number of seconds in Retry-After.',
+} as const
+
+/** A program's keys (docs/decisions.md, Safety, third round). */
+export const keys = {
+  scope: 'scope must be track',
+  name: 'name must be a text of at most 100 characters, without control characters',
+  notFound: 'Key not found',
+  manage: "The program's manage key cannot be deleted: regenerate it instead",
 } as const
 
 export const click = {

@@ -2,6 +2,7 @@ import { Elysia } from 'elysia'
 import type { Deps } from '../deps.ts'
 import { accountAdminRoutes } from './accounts.ts'
 import { couponAdminRoutes } from './coupons.ts'
+import { keyAdminRoutes } from './keys.ts'
 import { emailAdminRoutes } from './emails.ts'
 import { webhookAdminRoutes } from './webhooks.ts'
 import { exportAdminRoutes } from './exports.ts'
@@ -29,5 +30,6 @@ export function adminRoutes(deps: Deps) {
     .use(webhookAdminRoutes(deps))
     .use(statementAdminRoutes(deps))
     .use(couponAdminRoutes(deps))
+    .use(keyAdminRoutes(deps))
     .use(reviewAdminRoutes(deps))
 }

@@ -3,7 +3,7 @@ import { FLAG_EXPLANATIONS } from '../../domain/fraud.ts'
 import { presentRow } from '../../domain/record.ts'
 import { reviewCommission } from '../../tracking/review.ts'
 import type { Deps } from '../deps.ts'
-import { requireProgramKey } from '../pipeline/auth.ts'
+import { requireManageKey } from '../pipeline/auth.ts'
 import { doc } from '../pipeline/doc.ts'
 import { HttpError, ok } from '../pipeline/envelope.ts'
 import { RejectCommission, rejection, reviewed } from '../pipeline/review.ts'
@@ -27,7 +27,7 @@ export function cliReviewRoutes(deps: Deps) {
     .get(
       '/api/v1/cli/review',
       ({ request }) => {
-        const { program } = requireProgramKey(deps, request, 'cli')
+        const { program } = requireManageKey(deps, request)
         const held = sales.heldPage(program.id, 200, null).slice(0, 200)
         return ok(
           held.map(({ partnerName, partnerEmail, transactionId, saleAmountCents, ...entry }) => ({
@@ -46,7 +46,7 @@ export function cliReviewRoutes(deps: Deps) {
     .post(
       '/api/v1/cli/commissions/:id/approve',
       async ({ request, params }) => {
-        const { program } = requireProgramKey(deps, request, 'cli')
+        const { program } = requireManageKey(deps, request)
         return reviewed(await reviewCommission(deps, program.id, commissionIdOf(params.id), { action: 'approve' }))
       },
       { detail: doc('Approve a held commission of the key’s program', 'cli', { security }) },
@@ -54,7 +54,7 @@ export function cliReviewRoutes(deps: Deps) {
     .post(
       '/api/v1/cli/commissions/:id/reject',
       async ({ request, params, body }) => {
-        const { program } = requireProgramKey(deps, request, 'cli')
+        const { program } = requireManageKey(deps, request)
         return reviewed(await reviewCommission(deps, program.id, commissionIdOf(params.id), rejection(body)))
       },
       {

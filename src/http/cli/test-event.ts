@@ -1,7 +1,7 @@
 import { Elysia, t } from 'elysia'
 import type { Program } from '../../db/schema.ts'
 import { CHAIN_WINDOW_MS, decideChain } from '../../domain/cli-session.ts'
-import { requireProgramKey } from '../pipeline/auth.ts'
+import { requireManageKey } from '../pipeline/auth.ts'
 import { testClick, testLead, testSale, type StepContext } from './test-steps.ts'
 import type { Deps } from '../deps.ts'
 import { doc } from '../pipeline/doc.ts'
@@ -115,7 +115,7 @@ export function cliTestEventRoutes(deps: Deps) {
   return new Elysia({ name: 'cli-test-event' }).post(
     '/api/v1/cli/test-event',
     async ({ request, body }) => {
-      const { program } = requireProgramKey(deps, request, 'cli')
+      const { program } = requireManageKey(deps, request)
       const parsed = acceptedBody(body)
       const input = (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed : {}) as Record<string, unknown>
       if (input.type === 'chain') return ok(await chain(request, program))

@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../db/schema.ts'
 import { addEndpoint, presentDelivery, presentEndpoint, sendTest } from '../../tracking/webhook-endpoints.ts'
 import type { Deps } from '../deps.ts'
-import { requireProgramKey } from '../pipeline/auth.ts'
+import { requireManageKey } from '../pipeline/auth.ts'
 import { noBody } from '../pipeline/body.ts'
 import { doc } from '../pipeline/doc.ts'
 import { HttpError, ok } from '../pipeline/envelope.ts'
@@ -29,7 +29,7 @@ const checkAdd = bodyChecker(AddWebhook)
 export function cliWebhookRoutes(deps: Deps) {
   const { webhooks } = deps.database.stores
   const ownEndpoint = (request: Request, id: string) => {
-    const { program } = requireProgramKey(deps, request, 'cli')
+    const { program } = requireManageKey(deps, request)
     const endpoint = Number.isSafeInteger(Number(id)) ? webhooks.find(Number(id)) : null
     if (!endpoint || endpoint.programId !== program.id) throw new HttpError(404, 'Webhook not found')
     return endpoint
@@ -39,7 +39,7 @@ export function cliWebhookRoutes(deps: Deps) {
     .get(
       '/api/v1/cli/webhooks',
       ({ request }) => {
-        const { program } = requireProgramKey(deps, request, 'cli')
+        const { program } = requireManageKey(deps, request)
         return ok(webhooks.list(program.id).map(presentEndpoint))
       },
       { detail: doc("The key's program's webhook endpoints (no secret)", 'cli', { security }) },
@@ -47,7 +47,7 @@ export function cliWebhookRoutes(deps: Deps) {
     .post(
       '/api/v1/cli/webhooks',
       async ({ request, body, set }) => {
-        const { program } = requireProgramKey(deps, request, 'cli')
+        const { program } = requireManageKey(deps, request)
         const input = checkAdd(body)
         const added = await addEndpoint(deps, deps.config.webhooksAllowPrivate, {
           programId: program.id,

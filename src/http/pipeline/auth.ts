@@ -108,6 +108,17 @@ export function requireProgramKey(deps: Deps, request: Request, profile: Exclude
   return programKey(deps, request, bearer.token, profile)
 }
 
+/**
+ * A required program key of scope `manage` (domain/key-scope.ts): the CLI's routes that change or
+ * read more than tracking (webhooks, review, test events). A `track` key answers 403
+ * `This key can only track`.
+ */
+export function requireManageKey(deps: Deps, request: Request): KeyMatch {
+  const match = requireProgramKey(deps, request, 'cli')
+  if (match.key.scope !== 'manage') throw new HttpError(403, auth.trackOnly)
+  return match
+}
+
 /** An optional key (lead, click): null in browser mode (absent or empty token); 401 when unknown. */
 export function optionalProgramKey(deps: Deps, request: Request): KeyMatch | null {
   const bearer = readBearer(request)

@@ -138,6 +138,38 @@ export const operatorRows: Record<string, Route> = {
     body: data(obj({ coupon_id: int, deleted: bool })),
     errors: admin,
   },
+  'POST /api/v1/admin/programs/:id/keys': {
+    id: 'createKey',
+    request: { scope: 'track', name: 'web server' },
+    status: 201,
+    body: data(obj({ key_id: int, scope: enumOf('track'), name: nullable(str), api_key: { ...str, description: 'Shown only this once' } })),
+    errors: adminBody,
+  },
+  'GET /api/v1/admin/programs/:id/keys': {
+    id: 'listKeys',
+    body: obj({
+      data: {
+        type: 'array',
+        items: obj({
+          key_id: int,
+          program_id: int,
+          scope: enumOf('manage', 'track'),
+          name: nullable(str),
+          api_key: { ...str, description: 'Masked: its prefix and •' },
+          created_at: time,
+          rotate_by: nullable(time),
+        }),
+      },
+      error: { type: 'null' },
+      next_cursor: { type: 'null' },
+    }),
+    errors: admin,
+  },
+  'DELETE /api/v1/admin/keys/:id': {
+    id: 'deleteKey',
+    body: data(obj({ key_id: int, deleted: bool })),
+    errors: { ...admin, 409: "The program's manage key cannot be deleted: regenerate it instead" },
+  },
   'POST /api/v1/admin/commissions/:id/approve': {
     id: 'approveCommission',
     body: data(ref('LedgerEntry')),
