@@ -191,9 +191,14 @@ export class DashboardStore {
     return db.select().from(programs).where(eq(programs.id, programId)).get() ?? null
   }
 
-  /** The program's current (unrevoked) API key, or null (the program store's read). */
+  /** The program's current (unrevoked) manage key, or null (the program store's read). */
   currentApiKey(programId: number): ApiKey | null {
     return this.programs.currentKey(programId)
+  }
+
+  /** The program's unrevoked track keys, oldest first. */
+  trackKeys(programId: number): ApiKey[] {
+    return this.programs.listKeys(programId).filter((key) => key.scope === 'track')
   }
 
   /** The partners of a program, oldest first (the synthetic test partner included). */

@@ -19,6 +19,9 @@ export const notices: Record<string, string> = {
   origins_saved: 'Allowed origins saved.',
   stripe_saved: 'Stripe webhook signing secret saved.',
   rotation_marked: 'The API key is marked for rotation.',
+  track_key_deleted: 'Track key deleted: it answers 401 from now on.',
+  track_key_missing: 'No such track key in this program.',
+  track_key_name: 'Not made: a key name is at most 100 characters, on one line.',
   short_link_taken: 'That short link is already taken (short links are unique across the server).',
   short_link_invalid: 'A short link is 1 to 100 letters, digits, - or _.',
   no_partner: 'Choose a partner of this program.',
@@ -330,9 +333,29 @@ function mailPanel(mail: MailState | undefined): Safe {
   }</section>`
 }
 
+/**
+ * The Settings panel of track keys (docs/decisions.md, Safety, third round): the key to put on the
+ * web server, which reports tracking and can do nothing else; made with a name, shown once, deleted.
+ */
+function trackKeysPanel(base: string, csrf: string, keys: ApiKey[], made: string | undefined): Safe {
+  return html`<section class="panel" id="track-keys"><h2>Track keys</h2>
+<p>Put a track key on your web server: it reports clicks, leads, sales and refunds and reads the readiness check, and can do nothing else (no webhooks, no review, no payouts). Keep the API key above for the <code>svc</code> command line.</p>
+${made ? html`<div class="note" role="status"><p>New track key, shown only this once: store it now (for example as <code>SVC_API_KEY</code> on your web server).</p>${copyField('new-track-key', made)}</div>` : ''}
+${
+  keys.length === 0
+    ? html`<p class="muted">No track key yet.</p>`
+    : html`<table><thead><tr><th>Name</th><th>Key</th><th class="hide-narrow">Made</th><th></th></tr></thead><tbody>${keys.map(
+        (k) =>
+          html`<tr data-key="${k.id}"><td>${k.name ?? html`<span class="muted">no name</span>`}</td><td><code>${k.keyPrefix}${'•'.repeat(8)}</code></td><td class="hide-narrow">${when(k.createdAt)}</td>
+<td><form method="post" action="${base}/settings/keys/${k.id}/delete" data-confirm="Delete this track key? It stops working at once.">${csrfField(csrf)}<button class="danger">Delete</button></form></td></tr>`,
+      )}</tbody></table>`
+}
+<form class="row" method="post" action="${base}/settings/keys">${csrfField(csrf)}<label>Name <input name="name" maxlength="100" placeholder="web server"></label><button>Make a track key</button></form></section>`
+}
+
 export function settingsPage(
   program: Program,
-  data: { key: ApiKey | null; baseUrl: string; csrf: string; newKey?: string; mail?: MailState },
+  data: { key: ApiKey | null; trackKeys: ApiKey[]; baseUrl: string; csrf: string; newKey?: string; newTrackKey?: string; mail?: MailState },
 ): Safe {
   const base = `/dashboard/programs/${program.id}`
   const { csrf, key, baseUrl } = data
@@ -371,6 +394,7 @@ ${program.partnerSignup === 'off' ? '' : html`<span class="muted">Join page: <a 
 <form method="post" action="${base}/settings/api-key" data-confirm="Regenerate the API key? The current key stops working at once: your server must get the new one.">${csrfField(csrf)}<button class="danger">Regenerate the key</button> <span class="muted">The old key stops at once.</span></form>
 <h3>Rotation</h3><form class="row" method="post" action="${base}/settings/api-key/rotation">${csrfField(csrf)}<label>Stops working on <input type="date" name="rotate_by" required></label><button class="quiet">Mark for rotation</button></form>
 <p class="muted">Until that date the key keeps working and every answer carries Deprecation and Sunset headers.</p></section>
+${trackKeysPanel(base, csrf, data.trackKeys, data.newTrackKey)}
 <section class="panel" id="stripe"><h2>Stripe</h2><p>Webhook URL (events <code>checkout.session.completed</code> and <code>invoice.payment_succeeded</code>):</p>
 ${copyField('webhook-url', `${baseUrl}/api/v1/webhooks/stripe/${program.id}`)}
 <p>Signing secret: ${program.stripeWebhookSecrets.length ? html`<code>whsec_${'•'.repeat(12)}</code> (${program.stripeWebhookSecrets.length} set)` : html`<span class="bad">not set</span>`}</p>

@@ -4,7 +4,8 @@ import type { Deps } from '../deps.ts'
 import { readinessChecks } from '../../domain/readiness.ts'
 import type { ProgramStore } from '../../db/program-store.ts'
 import { PARTNER_SIGNUPS } from '../../db/schema.ts'
-import { type Form, forbidden, pageKit, whoOf } from './guard.ts'
+import { type Form, forbidden, pageKit, positiveId, whoOf } from './guard.ts'
+import { controlCharAt } from '../../domain/email.ts'
 import { readProgramForm } from './program-form.ts'
 import { html } from './html.ts'
 import { page, seeOther } from './layout.ts'
@@ -14,6 +15,8 @@ import { sameSitePost, signedIn } from './session.ts'
 /** The owner's programs: the list, a program's overview and its settings. */
 export function programRoutes(deps: Deps) {
   const { writer, stores, store, now, baseUrl, ownerPage, ownerPost, back } = pageKit(deps)
+  /** The Settings page's keys: the manage key and the track keys. */
+  const keysOf = (programId: number) => ({ key: store.currentApiKey(programId), trackKeys: store.trackKeys(programId) })
   return new Elysia({ name: 'programs' })
     .get(
       '/dashboard',
@@ -49,7 +52,7 @@ export function programRoutes(deps: Deps) {
         // The key is shown on this answer only: it is kept nowhere but as a hash.
         return page(
           { title: `Settings · ${program.name}`, who: whoOf(signed) },
-          html`<p class="note" role="status">Program created.</p>${owner.settingsPage(program, { key: store.currentApiKey(program.id), baseUrl, csrf: signed.csrf, newKey: created.apiKey })}`,
+          html`<p class="note" role="status">Program created.</p>${owner.settingsPage(program, { ...keysOf(program.id), baseUrl, csrf: signed.csrf, newKey: created.apiKey })}`,
         )
       },
       { detail: { hide: true } },
@@ -79,7 +82,7 @@ export function programRoutes(deps: Deps) {
       ownerPage(
         ({ program, signed, query }) =>
           html`${owner.notice(query)}${owner.settingsPage(program, {
-            key: store.currentApiKey(program.id),
+            ...keysOf(program.id),
             baseUrl,
             csrf: signed.csrf,
             mail: mailState(deps, program.id),
@@ -131,8 +134,36 @@ export function programRoutes(deps: Deps) {
         // Shown on this answer only (never after a redirect): the key is not kept anywhere.
         return page(
           { title: `Settings · ${program.name}`, who: whoOf(signed) },
-          owner.settingsPage(program, { key: store.currentApiKey(program.id), baseUrl, csrf: signed.csrf, newKey }),
+          owner.settingsPage(program, { ...keysOf(program.id), baseUrl, csrf: signed.csrf, newKey }),
         )
+      }),
+      { detail: { hide: true } },
+    )
+    .post(
+      '/dashboard/programs/:id/settings/keys',
+      ownerPost(async ({ program, signed, form }) => {
+        const name = (form.name ?? '').trim()
+        if (name.length > 100 || controlCharAt(name) >= 0) return back(program, '/settings', 'track_key_name', 'error')
+        const made = await writer.run(() => stores.programs.issueTrackKey(program.id, name || null, now()))
+        // Shown on this answer only, as a new manage key is.
+        return page(
+          { title: `Settings · ${program.name}`, who: whoOf(signed) },
+          owner.settingsPage(program, { ...keysOf(program.id), baseUrl, csrf: signed.csrf, newTrackKey: made.apiKey }),
+        )
+      }),
+      { detail: { hide: true } },
+    )
+    .post(
+      '/dashboard/programs/:id/settings/keys/:key_id/delete',
+      ownerPost(async ({ program, params }) => {
+        const keyId = positiveId(params.key_id)
+        const deleted = await writer.run(() => {
+          const key = keyId === null ? null : stores.programs.unrevokedKey(keyId)
+          if (key?.programId !== program.id || key.scope !== 'track') return false
+          stores.programs.revokeKey(key.id, now())
+          return true
+        })
+        return back(program, '/settings', deleted ? 'track_key_deleted' : 'track_key_missing', deleted ? 'done' : 'error')
       }),
       { detail: { hide: true } },
     )

@@ -63,6 +63,8 @@ export const pageRows: Record<string, Route> = {
   'POST /dashboard/programs/:id/settings/stripe': page,
   'POST /dashboard/programs/:id/settings/api-key': page,
   'POST /dashboard/programs/:id/settings/api-key/rotation': page,
+  'POST /dashboard/programs/:id/settings/keys': page,
+  'POST /dashboard/programs/:id/settings/keys/:key_id/delete': page,
   'GET /partner': page,
   'GET /partner/statements/:file': page,
   'POST /partner/payout-details': page,

@@ -97,6 +97,33 @@ describe('dashboard pages', () => {
     expect(rotation.headers.get('location')).toContain('done=rotation_marked')
   })
 
+  test('Settings makes a track key (shown once) that only tracks, and deletes it', async () => {
+    const f = await api.setupProgram()
+    const { cookie, csrf } = await signIn(f.accountId)
+    const base = `/dashboard/programs/${f.programId}/settings`
+    const made = await open(`${base}/keys`, cookie, { _csrf: csrf, name: 'web server' })
+    expect(made.status).toBe(200)
+    const key = made.text.match(/id="new-track-key" value="(svc_track_[^"]+)"/)![1]!
+    expect((await api.call('GET', '/api/v1/programs/me/readiness', { token: key })).status).toBe(200)
+    expect((await api.call('GET', '/api/v1/cli/webhooks', { token: key })).body.error.message).toBe('This key can only track')
+    const shown = await open(base, cookie)
+    expect(shown.text).toContain('web server')
+    expect(shown.text).not.toContain(key)
+    const keyId = shown.text.match(/data-key="(\d+)"/)![1]
+    expect((await open(`${base}/keys`, cookie, { _csrf: csrf, name: 'bad\nname' })).headers.get('location')).toContain(
+      'error=track_key_name',
+    )
+    const deleted = await open(`${base}/keys/${keyId}/delete`, cookie, { _csrf: csrf })
+    expect(deleted.headers.get('location')).toContain('done=track_key_deleted')
+    expect((await api.call('GET', '/api/v1/programs/me/readiness', { token: key })).status).toBe(401)
+    // The manage key is not a track key: the delete form does not reach it.
+    const manageId = (await api.admin('GET', `/programs/${f.programId}/keys`)).body.data[0].key_id
+    expect((await open(`${base}/keys/${manageId}/delete`, cookie, { _csrf: csrf })).headers.get('location')).toContain(
+      'error=track_key_missing',
+    )
+    expect((await api.call('GET', '/api/v1/programs/me/readiness', { token: f.apiKey })).status).toBe(200)
+  })
+
   test('the rollups the pages read agree with the rows, provisional leads and refunds included', async () => {
     const f = await api.setupProgram({ lead_auth: 'server_required' })
     const id = await k.clickId(f)
