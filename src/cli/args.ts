@@ -28,6 +28,7 @@ const OPTIONS = {
   connect: { type: 'boolean' },
   timestamp: { type: 'string' },
   previous: { type: 'string' },
+  key: { type: 'string' },
   reason: { type: 'string' },
 } as const
 
@@ -43,7 +44,7 @@ export const COMMAND_FLAGS: Record<string, string[]> = {
   test: [],
   stripe: ['secret', 'program-id', 'connect', 'timestamp'],
   webhooks: ['url', 'events', 'description'],
-  verify: ['previous'],
+  verify: ['previous', 'key'],
   review: ['reason'],
   help: [],
 }

@@ -30,9 +30,9 @@ Commands:
       --url URL  --events a,b  --description TEXT   (add)
   review list | approve ID | reject ID [--reason TEXT]
                              Commissions held for review by the fraud signals (needs a program API key)
-  verify STATEMENT [--previous EARLIER]
-                             Check a partner's signed statement, and that it extends an earlier one
-                             (no server needed)
+  verify STATEMENT [--previous EARLIER] [--key JWK_FILE_OR_URL]
+                             Check a partner's signed statement, that it extends an earlier one,
+                             and with --key that the server's key signed it
 
 Global flags:
   --base-url URL     Server address (default: SVC_BASE_URL, then the URL saved by login,
@@ -121,13 +121,16 @@ old one is due at once); reject writes its reversal, so
 that it is reversed and never paid. With the program's API key (--api-key, SVC_API_KEY or the key
 saved by init --save).
 `,
-  verify: `Usage: svc verify STATEMENT [--previous EARLIER]
+  verify: `Usage: svc verify STATEMENT [--previous EARLIER] [--key JWK_FILE_OR_URL]
 
 Checks a partner's signed statement (the portal's statements/YYYY-MM.json, or the operator API's
 answer): every entry's hash, the chain's head and the Ed25519 signature. With --previous, also
 that the statement was signed with the same key and keeps every entry of the earlier one
-unchanged. Reads files only; no server is asked. Exit 0 when it verifies, 1 naming the first
-entry that differs, a bad signature or a statement that does not extend the earlier one.
+unchanged. With --key (a saved copy of the server's key, or its URL
+<base_url>/.well-known/svc-ledger-key), also that the server's key signed it: a statement
+carries its own key, so without --key a statement anyone signed verifies, and a warning says
+so. Exit 0 when it verifies, 1 naming the first entry that differs, a bad signature, another
+signing key, or a statement that does not extend the earlier one.
 `,
   stripe: `Usage: svc stripe replay FILE (--program-id ID | --connect) [--secret SECRET] [--timestamp UNIX]
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { entryText, GENESIS, type StatementEntry } from '../client/statement.ts'
+import { entryText, GENESIS, type StatementEntry } from '../domain/statement.ts'
 import { iso } from '../domain/time.ts'
 import type { Connection } from './open.ts'
 

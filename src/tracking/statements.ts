@@ -1,5 +1,5 @@
 import { createPrivateKey, createPublicKey, type KeyObject, sign } from 'node:crypto'
-import { GENESIS, type Statement, statementText, verifyStatement } from '../client/statement.ts'
+import { GENESIS, type Statement, statementText, verifyStatement } from '../domain/statement.ts'
 import { statements as messages } from '../domain/messages.ts'
 import { iso } from '../domain/time.ts'
 import type { TrackingDeps } from './deps.ts'

@@ -47,9 +47,12 @@ describe('the packed tarball', () => {
     expect(manifest.dependencies).toBeUndefined()
     // Only our package: react is an optional peer, so npm does not pull it in.
     expect(readdirSync(join(app, 'node_modules')).filter((name) => !name.startsWith('.'))).toEqual(['@svc'])
-    const files = readdirSync(join(app, 'node_modules', '@svc', 'client', 'dist'))
+    const files = readdirSync(join(app, 'node_modules', '@svc', 'client', 'dist'), { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => entry.name)
     expect(files.filter((name) => !/\.(js|d\.ts)$/.test(name))).toEqual([])
     expect(files).toContain('server.d.ts')
+    expect(files).toContain('statement.js')
   })
 
   test("type-checks in a NodeNext TypeScript project, and the client's answer types equal the server's schemas", async () => {

@@ -4,7 +4,7 @@ import { expect, test } from 'bun:test'
 import { createHash, createPrivateKey, sign } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { entryText, GENESIS, type Statement, statementText, verifyStatement } from '../../src/client/statement.ts'
+import { entryText, GENESIS, type Statement, statementText, verifyStatement } from '../../src/domain/statement.ts'
 
 const doc = readFileSync(join(import.meta.dir, '../../docs/ledger.md'), 'utf8')
 const example = doc.slice(doc.indexOf('## Worked example'))

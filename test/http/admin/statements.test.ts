@@ -2,11 +2,11 @@
 // the signed statements of the operator API and the portal, the key route, and `svc verify`
 // catching what a dishonest operator does to the database between two statements.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { generateKeyPairSync, sign } from 'node:crypto'
+import { createHash, generateKeyPairSync, sign } from 'node:crypto'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { type Statement, statementText, verifyStatement } from '../../../src/client/statement.ts'
+import { entryText, GENESIS, type Statement, statementText, verifyStatement } from '../../../src/domain/statement.ts'
 import { days, type Api, type Fixture } from '../../helpers.ts'
 import { runCli, tempHome } from '../../cli/run-cli.ts'
 import { followLink } from '../pages/sessions.ts'
@@ -75,9 +75,11 @@ describe('statements', () => {
     expect(s.signature).toMatch(/^[A-Za-z0-9+/]{86}==$/)
     expect(await verifyStatement(s)).toEqual({ ok: true, entries: 3, head: s.head })
     const cli = await verify({ data: s, error: null })
-    expect(cli.stderr).toBe('')
+    expect(cli.stderr).toBe('warning: signing key not checked (pass --key <base_url>/.well-known/svc-ledger-key)\n')
     expect(cli.code).toBe(0)
     expect(cli.stdout).toContain('Verified: 3 entries')
+    const checked = await runCli(['verify', save(s), '--key', `${api.url}/.well-known/svc-ledger-key`], home.env)
+    expect({ code: checked.code, stderr: checked.stderr }).toEqual({ code: 0, stderr: '' })
   })
 
   test('GET /.well-known/svc-ledger-key answers the JWK every statement carries', async () => {
@@ -287,6 +289,44 @@ describe('svc verify catches a dishonest operator', () => {
     expect(cut.stderr).toContain('the head or count does not match the entries')
   })
 
+  test('a made-up 1,000,000 USD statement signed with a fresh key verifies alone with a warning, and is refused with --key', async () => {
+    const { f } = await partnerWithSales(1)
+    const real = await statementOf(f, month(api.clock.now()))
+    const fresh = generateKeyPairSync('ed25519')
+    const entry = {
+      seq: 1,
+      kind: 'commission' as const,
+      entry_id: 1,
+      amount_cents: 100_000_000,
+      currency: 'USD',
+      created_at: real.made_at,
+      test_mode: false,
+    }
+    const hash = createHash('sha256')
+      .update(entryText(real, entry, GENESIS))
+      .digest('hex')
+    const madeUp = { ...real, count: 1, head: hash, entries: [{ ...entry, hash }] }
+    const forged = {
+      ...madeUp,
+      public_key: { kty: 'OKP', crv: 'Ed25519', x: (fresh.publicKey.export({ format: 'jwk' }) as { x: string }).x },
+      signature: sign(null, Buffer.from(statementText(madeUp)), fresh.privateKey).toString('base64'),
+    }
+    const alone = await verify(forged)
+    expect(alone.code).toBe(0)
+    expect(alone.stderr).toContain('warning: signing key not checked')
+    const byUrl = await runCli(['verify', save(forged), '--key', `${api.url}/.well-known/svc-ledger-key`], home.env)
+    expect(byUrl.code).toBe(1)
+    expect(byUrl.stderr).toContain('signed by another key')
+    const keyFile = save(await (await fetch(`${api.url}/.well-known/svc-ledger-key`)).json())
+    const byFile = await runCli(['verify', save(forged), '--key', keyFile], home.env)
+    expect(byFile.code).toBe(1)
+    expect(byFile.stderr).toContain('signed by another key')
+    expect((await runCli(['verify', save(real), '--key', keyFile], home.env)).code).toBe(0)
+    const notKey = await runCli(['verify', save(real), '--key', save({ hello: 1 })], home.env)
+    expect(notKey.code).toBe(2)
+    expect(notKey.stderr).toContain('is not an Ed25519 key')
+  })
+
   test('svc verify: a file that is not a statement is a usage error (exit 2); --json prints the verdict', async () => {
     const missing = await runCli(['verify', join(dir, 'nope.json')], home.env)
     expect(missing.code).toBe(2)
@@ -311,7 +351,7 @@ describe('svc verify catches a dishonest operator', () => {
     const { f } = await partnerWithSales(1)
     const s = await statementOf(f, month(api.clock.now()))
     const json = await runCli(['verify', save(s), '--json'], home.env)
-    expect(JSON.parse(json.stdout)).toEqual({ data: { verified: true, entries: 1, head: s.head }, error: null })
+    expect(JSON.parse(json.stdout)).toEqual({ data: { verified: true, entries: 1, head: s.head, key_checked: false }, error: null })
   })
 })
 

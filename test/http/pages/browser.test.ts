@@ -1,7 +1,7 @@
 // The dashboard and the partner portal in real Chromium (issue 13): sign-in by link, every page
 // without console errors or requests to another host, figures equal to the API's, the forms,
 // a payout run, the portal's isolation, and screenshots at 1280 and 390 px for review.
-import { verifyStatement } from '../../../src/client/statement.ts'
+import { verifyStatement } from '../../../src/domain/statement.ts'
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
