@@ -11,6 +11,7 @@ import { reviewRoutes } from './review.ts'
 import { signedIn } from './session.ts'
 import { signInRoutes } from './sign-in.ts'
 import { statementRoutes } from './statements.ts'
+import { verifyRoutes } from './verify.ts'
 import { webhookRoutes } from './webhook-routes.ts'
 
 const asset = (body: string, type: string) => () =>
@@ -31,6 +32,7 @@ export function webRoutes(deps: Deps) {
     .use(portalRoutes(deps))
     .use(webhookRoutes(deps))
     .use(statementRoutes(deps))
+    .use(verifyRoutes(deps))
     .get('/dashboard/*', ({ request }) => notFound(signedIn(deps, request) ?? undefined), { detail: { hide: true } })
     .get('/partner/*', ({ request }) => notFound(signedIn(deps, request) ?? undefined), { detail: { hide: true } })
 }

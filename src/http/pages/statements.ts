@@ -20,21 +20,32 @@ const jsonFile = (value: unknown, name?: string) =>
  * files (docs/ledger.md; the portal links this month's and the past months').
  */
 export function statementRoutes(deps: Deps) {
-  return new Elysia({ name: 'statements' })
-    .get('/.well-known/svc-ledger-key', () => jsonFile(ledgerKey(deps).jwk), { detail: { hide: true } })
-    .get(
-      '/partner/statements/:file',
-      async ({ request, params }) => {
-        const signed = signedIn(deps, request)
-        if (signed?.session.kind !== 'partner') return seeOther('/sign-in')
-        const { partnerId, programId } = signed.session as Extract<SessionOf, { kind: 'partner' }>
-        if (!params.file.endsWith('.json')) throw new HttpError(404, shared.notFound)
-        const month = params.file.slice(0, -'.json'.length)
-        const answer = await makeStatement(deps, programId, partnerId, month)
-        if (answer.kind === 'invalid') throw new HttpError(400, answer.message)
-        if (answer.kind === 'not_found') throw new HttpError(404, messages.notFound)
-        return jsonFile(answer.statement, `statement-${programId}-${partnerId}-${month}.json`)
-      },
-      { detail: { hide: true } },
-    )
+  return (
+    new Elysia({ name: 'statements' })
+      // Any page may read the key (a saved /verify page, another verifier): it is public by design.
+      .get(
+        '/.well-known/svc-ledger-key',
+        () => {
+          const answer = jsonFile(ledgerKey(deps).jwk)
+          answer.headers.set('access-control-allow-origin', '*')
+          return answer
+        },
+        { detail: { hide: true } },
+      )
+      .get(
+        '/partner/statements/:file',
+        async ({ request, params }) => {
+          const signed = signedIn(deps, request)
+          if (signed?.session.kind !== 'partner') return seeOther('/sign-in')
+          const { partnerId, programId } = signed.session as Extract<SessionOf, { kind: 'partner' }>
+          if (!params.file.endsWith('.json')) throw new HttpError(404, shared.notFound)
+          const month = params.file.slice(0, -'.json'.length)
+          const answer = await makeStatement(deps, programId, partnerId, month)
+          if (answer.kind === 'invalid') throw new HttpError(400, answer.message)
+          if (answer.kind === 'not_found') throw new HttpError(404, messages.notFound)
+          return jsonFile(answer.statement, `statement-${programId}-${partnerId}-${month}.json`)
+        },
+        { detail: { hide: true } },
+      )
+  )
 }

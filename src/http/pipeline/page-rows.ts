@@ -67,6 +67,7 @@ export const pageRows: Record<string, Route> = {
   'POST /dashboard/programs/:id/settings/keys/:key_id/delete': page,
   'GET /partner': page,
   'GET /partner/statements/:file': page,
+  'GET /verify': page,
   'POST /partner/payout-details': page,
   'GET /dashboard/*': page,
   'GET /partner/*': page,
