@@ -85,7 +85,7 @@ INSERT INTO api_keys (program_id, key_hash, key_prefix, created_at) VALUES (1, '
     trackerSource: '',
     log: () => {},
     firstRun: { code: null },
-    mail: { on: false, baseUrl: '', wake: () => {} },
+    mail: { delivery: 'log', baseUrl: '', wake: () => {} },
     webhookSender: { wake: () => {} },
   })
   const owner = await database.writer.run(() =>

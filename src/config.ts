@@ -19,8 +19,10 @@ export interface Config {
   rateLimitScale: number
   /** One JSON log line per request unless "off" (the tests turn it off). */
   logRequests: boolean
-  /** SMTP_URL (smtp:// with STARTTLS when offered, or smtps://); null: no email is sent. */
+  /** SMTP_URL (smtp:// with STARTTLS when offered, or smtps://); null: every email is written to stderr instead, as `logged`. */
   smtpUrl: string | null
+  /** MAIL_LOG: without SMTP_URL, whether each email's line is written to stderr (off: only recorded). */
+  mailLog: boolean
   /** MAIL_FROM: the From of every email ("Shop Partners <partners@shop.example>"). */
   mailFrom: string
   /** WEBHOOKS_ALLOW_PRIVATE: webhook URLs may point at loopback and private addresses (local development, tests). */
@@ -57,7 +59,7 @@ const flag = (name: string, fallback: boolean) =>
     checked(
       (value) => {
         if (['true', '1', 'yes'].includes(value.toLowerCase())) return true
-        if (['false', '0', 'no'].includes(value.toLowerCase())) return false
+        if (['false', '0', 'no', 'off'].includes(value.toLowerCase())) return false
         return undefined
       },
       (value) => `${name} must be true or false, got "${value}"`,
@@ -131,6 +133,7 @@ const Environment = z.object({
     ),
   ),
   MAIL_FROM: text,
+  MAIL_LOG: flag('MAIL_LOG', true),
   WEBHOOKS_ALLOW_PRIVATE: flag('WEBHOOKS_ALLOW_PRIVATE', false),
 })
 
@@ -153,6 +156,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     rateLimitScale: e.SVC_RATE_LIMIT_SCALE,
     logRequests: e.SVC_LOG_REQUESTS,
     smtpUrl: e.SMTP_URL,
+    mailLog: e.MAIL_LOG,
     webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE,
     mailFrom: e.MAIL_FROM ?? `svc <svc@${new URL(publicBaseUrl).hostname}>`,
     warnings: Object.entries(ADVISED_LENGTH)

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Clock } from './clock.ts'
 import type { Email } from './db/email-store.ts'
-import { emailCourier } from './outbox/email.ts'
+import { emailCourier, logCourier } from './outbox/email.ts'
 import { webhookDisabled } from './outbox/messages.ts'
 import { webhookCourier } from './outbox/webhook.ts'
 import { Sender } from './outbox/sender.ts'
@@ -95,7 +95,7 @@ export function startServer(options: StartOptions): Started {
     log: options.log ?? stdoutLog!,
     discardsUnreadBodies: runtime.discardsUnreadBodies,
     firstRun: { code: null },
-    mail: { on: config.smtpUrl !== null, baseUrl: config.publicBaseUrl, wake: () => emailSender?.wake() },
+    mail: { delivery: config.smtpUrl === null ? 'log' : 'smtp', baseUrl: config.publicBaseUrl, wake: () => emailSender.wake() },
     webhookSender: { wake: () => webhookSender.wake() },
   }
   // The webhook outbox's sender: always on (an endpoint is what turns a program's events on).
@@ -109,7 +109,7 @@ export function startServer(options: StartOptions): Started {
       onDisabled: (endpointId, programId, now) => {
         const program = database.stores.programs.findProgram(programId)
         const owner = program && database.stores.accounts.ownerEmailOf(program.advertiserId)
-        if (!program || !owner || config.smtpUrl === null) return
+        if (!program || !owner) return
         const page = `${config.publicBaseUrl}/dashboard/programs/${programId}/webhooks`
         const endpoint = database.stores.webhooks.find(endpointId)
         database.stores.emails.queue(webhookDisabled(program, owner, endpoint?.url ?? '', page), now)
@@ -119,17 +119,18 @@ export function startServer(options: StartOptions): Started {
     { intervalMs: Math.min(options.outboxIntervalMs ?? 500, 500), concurrency: 8, perSecond: 1000, log: deps.log, name: 'webhook' },
   )
   database.stores.webhooks.onRecorded = () => webhookSender.wake()
-  // The email outbox's sender (src/outbox/README.md): claims left by a process that died are this one's now.
-  let emailSender: Sender<Email> | null = null
-  if (config.smtpUrl !== null) {
-    database.stores.emails.releaseClaims()
-    emailSender = new Sender(database.writer, clock, emailCourier(database.stores.emails, config.smtpUrl, config.mailFrom), {
-      intervalMs: options.outboxIntervalMs ?? 1000,
-      concurrency: 4,
-      log: deps.log,
-      name: 'email',
-    })
-  }
+  // The email outbox's sender (src/outbox/README.md): claims left by a process that died are this
+  // one's now. Without SMTP_URL each email is a line on stderr, recorded as logged: nothing is lost.
+  database.stores.emails.releaseClaims()
+  const mailLine = options.announce ?? ((text: string) => console.error(text))
+  const emailSender: Sender<Email> = new Sender(
+    database.writer,
+    clock,
+    config.smtpUrl === null
+      ? logCourier(database.stores.emails, config.mailLog ? mailLine : null)
+      : emailCourier(database.stores.emails, config.smtpUrl, config.mailFrom),
+    { intervalMs: options.outboxIntervalMs ?? 1000, concurrency: 4, log: deps.log, name: 'email' },
+  )
   // docs/ledger.md: the statement key exists from the first start on, so the first backup carries it.
   ledgerKey(deps)
   // docs/decisions.md, First run: a fresh code at each start while no account exists, printed once.
@@ -143,8 +144,8 @@ export function startServer(options: StartOptions): Started {
     database.close()
     throw new StartError(`cannot listen on HOST "${config.host}" PORT ${config.port}: ${reason(error)}`)
   }
-  emailSender?.start()
-  emailSender?.wake()
+  emailSender.start()
+  emailSender.wake()
   webhookSender.start()
   // Said once the server listens, so that the page it names answers.
   if (deps.firstRun.code !== null) {
@@ -158,7 +159,7 @@ export function startServer(options: StartOptions): Started {
     deps,
     async stop(quietMs = 0) {
       await gate.drain(DRAIN_MS, quietMs)
-      await emailSender?.stop()
+      await emailSender.stop()
       await webhookSender.stop()
       // Bounded: Bun's stop(true) has been seen never to resolve while a handler is still pending,
       // and a stop must not hang the exit (docs/decisions.md, Shutdown: within 10 seconds).

@@ -1,5 +1,6 @@
 import { and, count, eq, ne, notExists, isNotNull, sum, type SQL } from 'drizzle-orm'
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core'
+import type { RecentAddresses } from '../domain/readiness.ts'
 import type { Connection } from './open.ts'
 import { commissions, customers, dailyCounts, links, processorEvents, testFixtures } from './schema.ts'
 
@@ -21,6 +22,7 @@ export interface ReadinessFacts {
   /** Active links with a partner, the synthetic chain's own link left out. */
   activeLinks: number
   processorEvents: number
+  recentAddresses: RecentAddresses
 }
 
 type ModeTable = SQLiteTable & { programId: SQLiteColumn; testMode: SQLiteColumn }
@@ -64,7 +66,22 @@ export class CountStore {
       .where(and(eq(links.programId, programId), eq(links.active, true), isNotNull(links.partnerId), notExists(fixtureLink)))
       .get()!.n
     const events = db.select({ n: count() }).from(processorEvents).where(eq(processorEvents.programId, programId)).get()!.n
-    return { counts: this.programCounts(programId), activeLinks, processorEvents: events }
+    return { counts: this.programCounts(programId), activeLinks, processorEvents: events, recentAddresses: this.recentAddresses(programId) }
+  }
+
+  /**
+   * The addresses of the program's latest live clicks (at most 100), found among the server's
+   * last 10,000 clicks: clicks have no index by program (issue 14), so the look stays bounded.
+   */
+  recentAddresses(programId: number): RecentAddresses {
+    const rows = this.connection.client
+      .prepare(
+        `SELECT ip FROM (SELECT ip, program_id, test_mode FROM clicks ORDER BY id DESC LIMIT 10000)
+         WHERE program_id = ? AND test_mode = 0 LIMIT 100`,
+      )
+      .all(programId) as { ip: string | null }[]
+    const distinct = [...new Set(rows.map((r) => r.ip ?? 'unknown'))].slice(0, 2)
+    return { clicks: rows.length, distinct }
   }
 
   /** Clicks and sales of the program, from the rollups (a row per partner, day and mode). */

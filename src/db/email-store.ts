@@ -91,12 +91,12 @@ export class EmailStore {
       .all()
   }
 
-  /** Records a delivered email: sent, its link-holding body blanked. */
-  markSent(id: number, now: number): void {
+  /** Records a delivered email: sent (or, without SMTP, logged to stderr), its link-holding body blanked. */
+  markSent(id: number, now: number, status: 'sent' | 'logged' = 'sent'): void {
     this.connection.db
       .update(emails)
       .set({
-        status: 'sent',
+        status,
         sentAt: now,
         attempts: sql`${emails.attempts} + 1`,
         claimedUntil: null,

@@ -1,4 +1,4 @@
-import type { ReadinessFacts } from './count-store.ts'
+import type { CountStore, ReadinessFacts } from './count-store.ts'
 import type { Connection } from './open.ts'
 
 // The figures of the dashboard and the partner portal: funnels, money and per-day points read from
@@ -67,7 +67,10 @@ function prepare({ client }: Connection) {
 export class FigureStore {
   private readonly s
 
-  constructor(connection: Connection) {
+  constructor(
+    connection: Connection,
+    private readonly counts: Pick<CountStore, 'recentAddresses'>,
+  ) {
     this.s = prepare(connection)
   }
 
@@ -144,6 +147,7 @@ export class FigureStore {
         test: { clicks: test.clicks, leads: test.leads, sales: test.sales, provisional_leads: 0, commissions: 0 },
       },
       processorEvents: n('anyEvent'),
+      recentAddresses: this.counts.recentAddresses(programId),
     }
   }
 }

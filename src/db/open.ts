@@ -9,7 +9,7 @@ import { Writer } from './writer.ts'
 
 export type { Db }
 
-const EMAIL_KEYS_MIGRATION = '0019_email_keys_and_key_scopes'
+const EMAIL_KEYS_MIGRATION = '0019_email_keys_key_scopes_site_url'
 
 /** What every store is built over: the raw client (savepoints), Drizzle over it, and the group-commit writer. */
 export interface Connection {

@@ -13,6 +13,7 @@ const p = sql.placeholder
 type ProgramSettings =
   | 'name'
   | 'domain'
+  | 'siteUrl'
   | 'commissionType'
   | 'commissionRate'
   | 'leadAuth'
@@ -140,9 +141,12 @@ export class ProgramStore {
   }
 
   /** Domain and allowed origins of every program (what a CORS preflight checks), kept in the catalog. */
-  browserOrigins(): Pick<Program, 'domain' | 'allowedOrigins'>[] {
+  browserOrigins(): Pick<Program, 'domain' | 'siteUrl' | 'allowedOrigins'>[] {
     return this.catalog.derived(() =>
-      this.connection.db.select({ domain: programs.domain, allowedOrigins: programs.allowedOrigins }).from(programs).all(),
+      this.connection.db
+        .select({ domain: programs.domain, siteUrl: programs.siteUrl, allowedOrigins: programs.allowedOrigins })
+        .from(programs)
+        .all(),
     )
   }
 

@@ -28,16 +28,17 @@ export function createStores(connection: Connection, options: OpenOptions = {}) 
   const catalog = new Catalog(connection.writer, options.catalog ?? true)
   const programs = new ProgramStore(connection, catalog)
   const chain = new ChainStore(connection)
+  const counts = new CountStore(connection)
   return {
     accounts: new AccountStore(connection),
     chain,
     cli: new CliStore(connection, catalog),
-    counts: new CountStore(connection),
+    counts,
     coupons: new CouponStore(connection),
     dashboard: new DashboardStore(connection, catalog, programs),
     emails: new EmailStore(connection),
     events: new ProcessorEventStore(connection),
-    figures: new FigureStore(connection),
+    figures: new FigureStore(connection, counts),
     lists: new ListStore(connection),
     partners: new PartnerStore(connection, catalog),
     payouts: new PayoutStore(connection, chain),

@@ -92,6 +92,7 @@ function build({ db, client }: Connection) {
           ),
         windowDays: programs.attributionWindowDays,
         domain: programs.domain,
+        siteUrl: programs.siteUrl,
         allowedOrigins: programs.allowedOrigins,
         // The CLI test chain's own link (docs/cli.md): every click on it is test data, a real visitor's too.
         testFixture: sql<boolean>`EXISTS (SELECT 1 FROM ${testFixtures} WHERE ${testFixtures.linkId} = ${links.id})`.mapWith(Boolean),

@@ -28,14 +28,15 @@ export interface SaleCustomer {
 }
 
 /**
- * What the store resolved from customer_key and click_id, in that order; 'coupon' when the sale
- * named an active partner's coupon and the customer has no partner yet (none, or none found: it
- * is created for its customer_key).
+ * What the store resolved from customer_key and click_id, in that order; 'named' when the sale
+ * named a partner and the customer has no partner yet (none, or none found: it is created for its
+ * customer_key): through an active partner's coupon (`source` coupon, with its code), or by the
+ * owner on a sale recorded by hand (`source` manual, docs/decisions.md, The first hour).
  */
 export type SaleFacts =
   | { kind: 'customer'; customer: SaleCustomer; resolvedBy: 'customer_key' | 'click_id' }
   | { kind: 'click'; click: FirstClick }
-  | { kind: 'coupon'; customer: SaleCustomer | null; code: string; partnerId: number }
+  | { kind: 'named'; source: 'coupon' | 'manual'; customer: SaleCustomer | null; code: string | null; partnerId: number }
   | { kind: 'foreign' }
   | { kind: 'unknown' }
 
@@ -109,7 +110,7 @@ export function decideSale(facts: SaleFacts, program: ProgramTerms, sale: SaleTe
   const customer: SaleCustomer =
     facts.kind === 'customer'
       ? facts.customer
-      : facts.kind === 'coupon'
+      : facts.kind === 'named'
         ? {
             ...(facts.customer ?? { id: 0, status: 'converted', clickId: null, leadAt: null, convertedAt: null, testMode: false }),
             partnerId: facts.partnerId,
@@ -129,11 +130,12 @@ export function decideSale(facts: SaleFacts, program: ProgramTerms, sale: SaleTe
             convertedAt: null,
             testMode: facts.click.testMode,
           }
-  const resolvedBy = facts.kind === 'customer' ? facts.resolvedBy : facts.kind === 'coupon' ? 'coupon_code' : 'click_id'
-  // Which source decided the partner: a coupon, a lead (a signup tied to the click), or the click itself.
-  const source = facts.kind === 'coupon' ? 'coupon' : customer.leadAt !== null ? 'lead' : 'click'
+  const named = facts.kind === 'named' ? facts.source : null
+  const resolvedBy = facts.kind === 'customer' ? facts.resolvedBy : named === 'coupon' ? 'coupon_code' : (named ?? 'click_id')
+  // Which source decided the partner: a coupon, the owner by hand, a lead (a signup tied to the click), or the click itself.
+  const source = named ?? (customer.leadAt !== null ? 'lead' : 'click')
   const coupon =
-    facts.kind === 'coupon'
+    facts.kind === 'named' && facts.code !== null
       ? { coupon_code: facts.code }
       : sale.couponCode
         ? { coupon_code: sale.couponCode, coupon: 'recorded: the first attribution stands' }
@@ -172,7 +174,7 @@ export function decideSale(facts: SaleFacts, program: ProgramTerms, sale: SaleTe
     commissionCents: cents,
     firstSale,
     attribution: {
-      rule: facts.kind === 'coupon' ? 'coupon' : 'first_click',
+      rule: named ?? 'first_click',
       source,
       ...coupon,
       resolved_by: resolvedBy,
@@ -188,9 +190,11 @@ export function decideSale(facts: SaleFacts, program: ProgramTerms, sale: SaleTe
             why:
               customer.convertedAt !== null
                 ? 'customer already converted'
-                : facts.kind === 'coupon'
+                : named === 'coupon'
                   ? 'attributed by coupon'
-                  : 'no click time',
+                  : named === 'manual'
+                    ? 'partner named by the owner'
+                    : 'no click time',
           },
       commission: {
         type: program.commissionType,

@@ -129,7 +129,7 @@ export const cli = {
   initCommissionType: (value: string) => `Invalid commission_type: ${value}. Valid: percent, fixed, recurring_percent, recurring_fixed`,
   initCommissionRate: 'commission_rate must be a positive number',
   // Not in docs/api.md: a domain that is no host name (docs/cli-server.md).
-  initDomain: 'domain must be a host name such as shop.example',
+  initDomain: 'domain must be a host name such as shop.example, or a URL such as http://localhost:3901',
   initFailed: 'Failed to create program',
   programsMissingHeader: 'Missing Authorization header. Run `svc login` first.',
   programsInvalidToken: 'Invalid or expired token. Run `svc login` to refresh.',

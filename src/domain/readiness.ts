@@ -1,10 +1,41 @@
+import { isPrivateAddress } from './address.ts'
+import { isLoopback } from './network.ts'
+import { originAccepted, siteUrlOf } from './site.ts'
 import { iso } from './time.ts'
 
 /** What the checklist reads of a program (its row, structurally). */
 interface ReadinessProgram {
   id: number
   domain: string
+  siteUrl: string | null
   allowedOrigins: string[]
+}
+
+/** The addresses of the program's latest live clicks (at most 100): how many, and up to two distinct ones. */
+export interface RecentAddresses {
+  clicks: number
+  distinct: string[]
+}
+
+/** Fewer clicks than this say nothing about the addresses visitors come from. */
+const ONE_ADDRESS_MIN_CLICKS = 10
+
+/**
+ * The one-address check (docs/decisions.md, The first hour): when the latest clicks all came from
+ * one loopback or private address, the server sees its proxy, not its visitors (TRUST_PROXY is
+ * unset), and same_ip would hold every commission. Stays ok: the warning is in its words.
+ */
+function addressesCheck(recent: RecentAddresses): Check {
+  const [only] = recent.distinct
+  const one = recent.clicks >= ONE_ADDRESS_MIN_CLICKS && recent.distinct.length === 1 && only !== undefined
+  if (one && (isLoopback(only) || isPrivateAddress(only))) {
+    return {
+      id: 'client_addresses',
+      ok: true,
+      message: `Warning: every visitor has one address (the last ${recent.clicks} clicks came from ${only}): set TRUST_PROXY when svc runs behind a proxy.`,
+    }
+  }
+  return { id: 'client_addresses', ok: true, message: "Clicks come from their visitors' own addresses." }
 }
 
 /** One mode's counts, as the count store reports them. */
@@ -20,6 +51,7 @@ interface ReadinessFacts {
   counts: { live: ModeCounts; test: ModeCounts }
   activeLinks: number
   processorEvents: number
+  recentAddresses: RecentAddresses
 }
 
 interface Check {
@@ -31,7 +63,9 @@ interface Check {
 /** The checklist of GET /api/v1/programs/me/readiness, in the order an integration gets through it. */
 export function readinessChecks(program: ReadinessProgram, key: { rotateBy: number | null }, facts: ReadinessFacts): Check[] {
   const { live, test } = facts.counts
-  const origins = [`https://${program.domain}`, `https://*.${program.domain}`, ...program.allowedOrigins]
+  const site = siteUrlOf(program)
+  const origins = [...new Set([site, `https://${program.domain}`, `https://*.${program.domain}`, ...program.allowedOrigins])]
+  const siteAccepted = originAccepted(program, site)
   return [
     key.rotateBy === null
       ? { id: 'api_key', ok: true, message: 'The API key is valid.' }
@@ -40,7 +74,13 @@ export function readinessChecks(program: ReadinessProgram, key: { rotateBy: numb
           ok: false,
           message: `The API key is marked for rotation and stops working at ${iso(key.rotateBy)}; regenerate it: POST /api/v1/admin/programs/${program.id}/api-key (operator API).`,
         },
-    { id: 'browser_origins', ok: program.domain !== '', message: `Browser calls are accepted from ${origins.join(', ')}.` },
+    {
+      id: 'browser_origins',
+      ok: siteAccepted,
+      message: siteAccepted
+        ? `Browser calls are accepted from ${origins.join(', ')}.`
+        : `The site ${site} is not an accepted browser origin: set the program's domain to its URL (for example http://localhost:3901).`,
+    },
     facts.activeLinks > 0
       ? { id: 'active_link', ok: true, message: `${facts.activeLinks} active partner link(s).` }
       : { id: 'active_link', ok: false, message: 'No active referral link with a partner: create a partner and a link.' },
@@ -49,6 +89,7 @@ export function readinessChecks(program: ReadinessProgram, key: { rotateBy: numb
       ok: live.clicks > 0,
       message: live.clicks > 0 ? 'Clicks received.' : 'No live click yet: load the tracker on a page opened with ?aff=<short_link>.',
     },
+    addressesCheck(facts.recentAddresses),
     {
       id: 'first_lead',
       ok: live.leads > 0,

@@ -16,6 +16,7 @@ import { limits, type LimitGroup } from './pipeline/route-table.ts'
 import { setState, stateOf, type RequestState } from './pipeline/request-state.ts'
 import { findKeyOnce, noteRotation, readBearer } from './pipeline/auth.ts'
 import { requestTarget } from './pipeline/request-target.ts'
+import { foreignOrigin, toPublicOrigin, withOriginBanner } from './pipeline/public-origin.ts'
 import { trackerRoutes } from './track/tracker-asset.ts'
 import { trackClickRoute } from './track/click.ts'
 import { trackLeadRoute } from './track/lead.ts'
@@ -187,6 +188,7 @@ export function createApp(deps: Deps) {
     }
 
     let response: Response | null = null
+    let origin: 'redirect' | 'banner' | null = null
     try {
       // Elysia finds the path at the first '/' from index 11 of the URL: route it on our own path
       // whenever that would differ (a short or absent Host, trailing slashes), so that routing,
@@ -202,10 +204,12 @@ export function createApp(deps: Deps) {
       else if (unroutable) response = renderError(deps, request, new HttpError(404, shared.notFound), null)
       // Only the browser routes answer preflights; elsewhere OPTIONS is a route that does not exist.
       else if (method === 'OPTIONS' && entry?.browser) response = preflight(deps, request, entry)
+      else origin = foreignOrigin(received, entry, config.publicBaseUrl)
+      if (origin === 'redirect') response = toPublicOrigin(config.publicBaseUrl, path, target.query)
     } catch (error) {
       response = failedOutside(error, state, request)
     }
-    const answered = { received, request, state, method, started }
+    const answered = { received, request, state, method, started, banner: origin === 'banner' }
     if (response) return finish(response, answered)
     return routed(answered)
   }
@@ -216,6 +220,8 @@ export function createApp(deps: Deps) {
     state: RequestState
     method: string
     started: number
+    /** A page opened on another name than PUBLIC_BASE_URL: it says so (pipeline/public-origin.ts). */
+    banner: boolean
   }
 
   /** What fails outside the routes (a Request that cannot be rebuilt, the limiter) still ends in the route's 500 envelope with its request id, never the runtime's bare 500. */
@@ -230,6 +236,7 @@ export function createApp(deps: Deps) {
     let response: Response
     try {
       response = handle ? await answerDirect(handle, request, state) : await app.handle(request)
+      if (answered.banner) response = await withOriginBanner(response, config.publicBaseUrl)
     } catch (error) {
       response = failedOutside(error, state, request)
     }

@@ -29,6 +29,37 @@ export function emailCourier(store: EmailStore, smtpUrl: string, from: string): 
   }
 }
 
+/**
+ * The email outbox's courier without SMTP_URL (docs/decisions.md, The first hour): nothing is
+ * lost, each email is one stderr line `svc: mail to <address>: <subject> <first link in it>`
+ * (none with MAIL_LOG=off) and recorded as `logged`. So a solo owner signs in again by asking
+ * /sign-in and reading the terminal.
+ */
+export function logCourier(store: EmailStore, write: ((line: string) => void) | null): Courier<Email> {
+  return {
+    anyDue: (now) => store.anyDue(now),
+    claim: (now) => store.claim(now, LEASE_MS, 20),
+    async deliver(email) {
+      const link = firstLink(email.textBody)
+      write?.(`svc: mail to ${email.toAddress}: ${email.subject}${link ? ` ${link}` : ''}`)
+    },
+    sent: (email, now) => store.markSent(email.id, now, 'logged'),
+    failed: (email, error, now) =>
+      store.markAttemptFailed(email.id, shortError(error), emailRetryAt(email.attempts + 1, email.createdAt, now)),
+  }
+}
+
+/** The first http(s) URL of a text, up to the next white space; null when it has none. Read by hand, no expression. */
+export function firstLink(text: string): string | null {
+  const http = text.indexOf('http://')
+  const https = text.indexOf('https://')
+  const start = http < 0 ? https : https < 0 ? http : Math.min(http, https)
+  if (start < 0) return null
+  let end = start
+  while (end < text.length && text.charCodeAt(end) > 32) end++
+  return text.slice(start, end)
+}
+
 /** The bare address of a From ("Shop <p@shop.test>" → "p@shop.test"). */
 function addressOf(from: string): string {
   const open = from.lastIndexOf('<')

@@ -62,14 +62,12 @@ export async function applyToProgram(
     if (hash !== null) stores.partners.rememberIp(partnerId, hash, now)
     emitEvent(deps, programId, 'partner.applied', () => partnerData(partner))
     if (open) approveInUnit(deps, program, partner, now, mailApplicant ? mail : undefined)
-    if (mail.on) {
-      if (!open && mailApplicant) stores.emails.queue(applicationReceived(program, application.email), now)
-      const owner = stores.accounts.ownerEmailOf(program.advertiserId)
-      const review = `${mail.baseUrl}/dashboard/programs/${program.id}/partners/${partnerId}`
-      if (owner) stores.emails.queue(newApplication(program, owner, application, review, !open), now)
-    }
+    if (!open && mailApplicant) stores.emails.queue(applicationReceived(program, application.email), now)
+    const owner = stores.accounts.ownerEmailOf(program.advertiserId)
+    const review = `${mail.baseUrl}/dashboard/programs/${program.id}/partners/${partnerId}`
+    if (owner) stores.emails.queue(newApplication(program, owner, application, review, !open), now)
     return { kind: 'applied', partner: stores.partners.find(programId, partnerId)! }
   })
-  if (outcome.kind === 'applied' && mail.on) mail.wake()
+  if (outcome.kind === 'applied') mail.wake()
   return outcome
 }

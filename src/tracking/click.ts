@@ -1,3 +1,4 @@
+import { isLoopback } from '../domain/network.ts'
 import type { Program } from '../db/schema.ts'
 import { affOf, decideLink, type AffResult, type LinkDecision } from '../domain/click.ts'
 import { clickSignals } from '../domain/fraud.ts'
@@ -27,7 +28,8 @@ export function recordClick(deps: TrackingDeps, input: ClickInput): Promise<stri
   const store = deps.database.stores.tracking
   const now = deps.clock.now()
   const seen = input.ip === null ? { unique: true, burst: false } : deps.visitors.see(input.linkId, input.testMode, input.ip, now)
-  const signals = clickSignals(input.search, seen.burst)
+  // A loopback address is the machine itself (a local test, a proxy without TRUST_PROXY): never a burst (docs/decisions.md, The first hour).
+  const signals = clickSignals(input.search, seen.burst && !isLoopback(input.ip ?? ''))
   const click = (clickId: string | null) =>
     store.insertClick({
       clickId,
@@ -78,7 +80,7 @@ export type ClickOutcome =
 export async function trackClick(
   deps: TrackingDeps,
   request: ClickRequest,
-  admit?: (program: Pick<Program, 'domain' | 'allowedOrigins'>) => void,
+  admit?: (program: Pick<Program, 'domain' | 'siteUrl' | 'allowedOrigins'>) => void,
 ): Promise<ClickOutcome> {
   const aff = affOf(request.affiliateUrl)
   if (!aff.ok) return { kind: 'refused', reason: aff.reason }
@@ -87,7 +89,7 @@ export async function trackClick(
   if (!decision.ok) return { kind: 'refused', reason: decision.reason }
   // A configured link has a program row (foreign key), so its domain, origins and window are present;
   // the catalog's row itself is passed, so that its origin answers are kept (originAllowedOnce).
-  admit?.(link as Pick<Program, 'domain' | 'allowedOrigins'>)
+  admit?.(link as Pick<Program, 'domain' | 'siteUrl' | 'allowedOrigins'>)
   const clickId = await recordClick(deps, {
     programId: decision.programId,
     linkId: link!.id,

@@ -28,7 +28,7 @@ export function checkCommission(
 ): Review {
   if (program.fraudReview === 'off') return UNCHECKED
   const { tracking, partners } = deps.database.stores
-  const customer = facts.kind === 'customer' || facts.kind === 'coupon' ? facts.customer : null
+  const customer = facts.kind === 'customer' || facts.kind === 'named' ? facts.customer : null
   const click: FirstClick | null =
     facts.kind === 'click' ? facts.click : customer?.clickId ? tracking.firstClick(program.id, customer.clickId) : null
   const sameIp =

@@ -1,3 +1,4 @@
+import { referralUrlOf } from '../domain/site.ts'
 import { randomBytes } from 'node:crypto'
 import type { Partner } from '../db/partner-store.ts'
 import type { PartnerStatus } from '../db/schema.ts'
@@ -57,12 +58,12 @@ export async function changePartnerStatus(
     const partner = stores.partners.setStatus(programId, partnerId, to)!
     if (to !== 'active') stores.webSessions.revokeAllOf({ kind: 'partner', partnerId }, now)
     if (action === 'approve') return { kind: 'ok', partner, link: approveInUnit(deps, program, partner, now, options.mail) }
-    if (action === 'reject' && options.mail?.on && partner.email) {
+    if (action === 'reject' && options.mail && partner.email) {
       stores.emails.queue(applicationRejected(program, partner.email, options.reason ?? null), now)
     }
     return { kind: 'ok', partner, link: null }
   })
-  if (change.kind === 'ok' && options.mail?.on) options.mail.wake()
+  if (change.kind === 'ok') options.mail?.wake()
   return change
 }
 
@@ -81,12 +82,12 @@ export function approveInUnit(
   const { stores } = deps.database
   const link = stores.programs.hasLink(partner.id) ? null : firstLink(deps, partner, now)
   emitEvent(deps, program.id, 'partner.approved', () => partnerData(stores.partners.find(program.id, partner.id) ?? partner))
-  if (mail?.on && partner.email) {
+  if (mail && partner.email) {
     const shortLink = link?.shortLink ?? stores.programs.firstShortLink(partner.id)
     const signIn = stores.webSessions.createSignInLink({ kind: 'partner', partnerId: partner.id }, now, APPROVAL_LINK_LIFETIME_MS)
     stores.emails.queue(
       applicationApproved(program, partner.email, {
-        referralUrl: shortLink ? `https://${program.domain}/?aff=${encodeURIComponent(shortLink)}` : null,
+        referralUrl: shortLink ? referralUrlOf(program, shortLink) : null,
         signInUrl: `${mail.baseUrl}/sign-in/${signIn.token}`,
         signInPage: `${mail.baseUrl}/partner/sign-in`,
         lifetime: '3 days',

@@ -26,7 +26,6 @@ export async function markPayoutPaid(
     const change = stores.payouts.markPaid(payoutId, reference, now)
     if (change.kind !== 'ok' || before.status !== 'pending') return change
     emitEvent(deps, before.programId, 'payout.paid', () => presentRow('payout', change.payout))
-    if (!mail.on) return change
     const program = stores.programs.findProgram(before.programId)
     const partner = stores.partners.find(before.programId, before.partnerId)
     if (!program || !partner?.email) return change

@@ -26,6 +26,8 @@ export type SaleInput = Pick<
   coupon?: { code: string } | { promotionCodes: string[] } | null
   /** The email the payment names (a processor's checkout), for the fraud rules when the customer's lead gave none. */
   customerEmail?: string | null
+  /** A sale recorded by hand may name the partner (an active one of the program), who gets a customer without one. */
+  partnerId?: number | null
 }
 
 export interface RecordedSale {
@@ -47,14 +49,25 @@ export type SaleOutcome =
   /** Nothing recorded. */
   | { kind: 'rejected'; reason: SaleRejection }
 
+/** Whether the customer the facts found has no partner yet (or none was found): a named partner may take it. */
+const unclaimed = (facts: SaleFacts) =>
+  facts.kind === 'unknown' || facts.kind === 'foreign' || (facts.kind === 'customer' && facts.customer.partnerId === null)
+
 /**
- * The customer facts, with the sale's coupon: an active partner's coupon attributes a customer
- * that has no partner yet (none found, or one without a partner); otherwise the first
- * attribution stands and the code is only recorded. An unknown code changes nothing.
+ * The customer facts, with the partner the sale names: the owner's choice on a sale recorded by
+ * hand, or an active partner's coupon, attributes a customer that has no partner yet (none found,
+ * or one without a partner); otherwise the first attribution stands and a code is only recorded.
+ * An unknown code changes nothing.
  */
 function resolveWithCoupon(deps: TrackingDeps, programId: number, input: SaleInput): { facts: SaleFacts; couponCode: string | null } {
   const { tracking, coupons } = deps.database.stores
   const facts = resolve(tracking, programId, input)
+  const customerOf = (f: SaleFacts) => (f.kind === 'customer' ? f.customer : null)
+  if (input.partnerId != null && unclaimed(facts))
+    return {
+      facts: { kind: 'named', source: 'manual', customer: customerOf(facts), code: null, partnerId: input.partnerId },
+      couponCode: null,
+    }
   const wanted = input.coupon
   if (!wanted) return { facts, couponCode: null }
   const coupon =
@@ -62,9 +75,15 @@ function resolveWithCoupon(deps: TrackingDeps, programId: number, input: SaleInp
       ? coupons.match(programId, wanted.code)
       : (wanted.promotionCodes.map((code) => coupons.matchPromotion(programId, code)).find(Boolean) ?? null)
   if (!coupon) return { facts, couponCode: null }
-  if (facts.kind === 'unknown' || facts.kind === 'foreign' || (facts.kind === 'customer' && facts.customer.partnerId === null)) {
-    const customer = facts.kind === 'customer' ? facts.customer : null
-    return { facts: { kind: 'coupon', customer, code: coupon.code, partnerId: coupon.partnerId }, couponCode: coupon.code }
+  if (unclaimed(facts)) {
+    const named: SaleFacts = {
+      kind: 'named',
+      source: 'coupon',
+      customer: customerOf(facts),
+      code: coupon.code,
+      partnerId: coupon.partnerId,
+    }
+    return { facts: named, couponCode: coupon.code }
   }
   return { facts, couponCode: coupon.code }
 }
@@ -104,8 +123,8 @@ function book(
 ): SaleOutcome {
   const { store, sales } = stores
   const transactionId = input.transactionId ?? testTransactionId(sales, now)
-  let customerId = facts.kind === 'customer' ? facts.customer.id : facts.kind === 'coupon' ? (facts.customer?.id ?? null) : null
-  if (facts.kind === 'coupon') {
+  let customerId = facts.kind === 'customer' ? facts.customer.id : facts.kind === 'named' ? (facts.customer?.id ?? null) : null
+  if (facts.kind === 'named') {
     if (customerId === null)
       customerId = store.insertCouponCustomer({
         programId: program.id,
@@ -132,7 +151,7 @@ function book(
   }
   const { amountCents, currency } = input
   // A sale of a test customer (a test click, or the CLI test chain's link) is test data too.
-  const known = facts.kind === 'customer' ? facts.customer : facts.kind === 'coupon' ? facts.customer : null
+  const known = facts.kind === 'customer' || facts.kind === 'named' ? facts.customer : null
   const testMode = input.testMode || (known ? known.testMode : facts.kind === 'click' && facts.click.testMode)
   const sale = {
     id: sales.insertSale({
@@ -203,7 +222,7 @@ export function recordSaleInUnit(deps: TrackingDeps, program: Program, input: Sa
       ? facts.customer.partnerId
       : facts.kind === 'click'
         ? facts.click.partnerId
-        : facts.kind === 'coupon'
+        : facts.kind === 'named'
           ? facts.partnerId
           : null
   const partnerTerms = partnerId === null ? null : deps.database.stores.partners.terms(partnerId)

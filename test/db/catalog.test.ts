@@ -28,6 +28,7 @@ async function program() {
       advertiserId,
       name: 'Shop',
       domain: 'shop.test',
+      siteUrl: 'https://shop.test',
       commissionType: 'percent',
       commissionRate: 10,
       createdAt: NOW,
@@ -60,11 +61,11 @@ describe('the catalog is invalidated where programs, links and keys are written'
     const { programId, linkId } = await program()
     const { programs, tracking } = database.stores
     expect(tracking.findLink('ada')?.active).toBe(true)
-    expect(programs.browserOrigins()).toEqual([{ domain: 'shop.test', allowedOrigins: [] }])
+    expect(programs.browserOrigins()).toEqual([{ domain: 'shop.test', siteUrl: 'https://shop.test', allowedOrigins: [] }])
     await database.writer.run(() => programs.setLinkActive(linkId, false))
     expect(tracking.findLink('ada')?.active).toBe(false)
-    await database.writer.run(() => programs.updateProgram(programId, { domain: 'other.test' }))
-    expect(programs.browserOrigins()).toEqual([{ domain: 'other.test', allowedOrigins: [] }])
+    await database.writer.run(() => programs.updateProgram(programId, { domain: 'other.test', siteUrl: 'https://other.test' }))
+    expect(programs.browserOrigins()).toEqual([{ domain: 'other.test', siteUrl: 'https://other.test', allowedOrigins: [] }])
   })
 
   test('a change rolled back with its unit leaves no copy of the uncommitted row behind', async () => {

@@ -59,13 +59,13 @@ test('kill -9 while emails are being sent: after the restart each arrives, and n
     })
     const programId = program.data.program_id
     // Five partners join while mail works: ten emails delivered (each partner's, and the owner's).
-    for (let i = 0; i < 5; i++) expect((await apply(server.url, programId, i)).status).toBe(201)
+    for (let i = 0; i < 5; i++) expect((await apply(server.url, programId, i)).status).toBe(202)
     expect(await smtp.waitFor(10)).toHaveLength(10)
 
     // The mail server stops answering; five more join; their emails are in flight when the server dies.
     await smtp.stop()
     const hang = await silent(smtp.port)
-    for (let i = 5; i < 10; i++) expect((await apply(server.url, programId, i)).status).toBe(201)
+    for (let i = 5; i < 10; i++) expect((await apply(server.url, programId, i)).status).toBe(202)
     await Bun.sleep(300)
     server.kill('SIGKILL')
     await server.exited

@@ -33,7 +33,7 @@ export const emails = sqliteTable(
     textBody: text('text_body').notNull(),
     htmlBody: text('html_body').notNull(),
     secret: bool('secret').notNull().default(false),
-    status: text('status', { enum: ['queued', 'sent', 'failed'] })
+    status: text('status', { enum: ['queued', 'sent', 'logged', 'failed'] })
       .notNull()
       .default('queued'),
     ...attemptColumns(),

@@ -22,6 +22,8 @@ export const programs = sqliteTable('programs', {
     .references(() => advertisers.id),
   name: text('name').notNull(),
   domain: text('domain').notNull(),
+  /** The site's scheme, host and port (domain/site.ts): links are made on it, its origin is allowed. */
+  siteUrl: text('site_url'),
   commissionType: text('commission_type', { enum: COMMISSION_TYPES }).notNull(),
   commissionRate: real('commission_rate').notNull(),
   leadAuth: text('lead_auth', { enum: ['server_required', 'browser_allowed'] })

@@ -6,7 +6,7 @@ import { HttpError } from '../pipeline/envelope.ts'
 import { listed, page, requireAdmin } from './guard.ts'
 import { presentRow } from '../../domain/record.ts'
 
-const STATUSES: EmailStatus[] = ['queued', 'sent', 'failed']
+const STATUSES: EmailStatus[] = ['queued', 'sent', 'logged', 'failed']
 
 /** An email as the operator sees it: who, what, and how its sending went; never its body. */
 function presentEmail(email: Email): Record<string, unknown> {
@@ -24,7 +24,8 @@ export function emailAdminRoutes(deps: Deps) {
       ({ query }: { query: Record<string, string | undefined> }) => {
         const { limit, cursor } = page(query)
         const status = query.status as EmailStatus | undefined
-        if (status !== undefined && !STATUSES.includes(status)) throw new HttpError(400, 'status must be one of: queued, sent, failed')
+        if (status !== undefined && !STATUSES.includes(status))
+          throw new HttpError(400, 'status must be one of: queued, sent, logged, failed')
         let programId: number | undefined
         if (query.program_id !== undefined) {
           programId = Number(query.program_id)
@@ -33,6 +34,10 @@ export function emailAdminRoutes(deps: Deps) {
         }
         return listed(emails.page({ programId, status }, limit + 1, cursor), limit, presentEmail)
       },
-      { detail: doc('Emails queued, sent or failed, newest first', 'operator', { security: 'adminToken' }) },
+      {
+        detail: doc('Emails queued, sent, logged (written to stderr without SMTP_URL) or failed, newest first', 'operator', {
+          security: 'adminToken',
+        }),
+      },
     )
 }

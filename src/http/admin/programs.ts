@@ -6,7 +6,7 @@ import { iso } from '../../domain/time.ts'
 import type { Deps } from '../deps.ts'
 import { doc } from '../pipeline/doc.ts'
 import { HttpError, ok } from '../pipeline/envelope.ts'
-import { normalizeDomain } from '../pipeline/origin.ts'
+import { siteOf } from '../../domain/site.ts'
 import { bodyChecker } from '../pipeline/validate.ts'
 import { idParam, requireAdmin } from './guard.ts'
 import { presentProgram } from './present.ts'
@@ -16,10 +16,11 @@ const checkCreate = bodyChecker(CreateProgram)
 const checkUpdate = bodyChecker(UpdateProgram)
 const checkRotation = bodyChecker(Rotation)
 
-function domainOf(input: string): string {
-  const domain = normalizeDomain(input)
-  if (!domain) throw new HttpError(400, 'domain must be a host name such as shop.example')
-  return domain
+/** The program's domain and site_url from `domain` as given: a host, or a URL with scheme and port. */
+function domainOf(input: string): { domain: string; siteUrl: string } {
+  const site = siteOf(input)
+  if (!site) throw new HttpError(400, 'domain must be a host name such as shop.example, or a URL such as http://localhost:3901')
+  return site
 }
 
 function originsOf(input: string[]): string[] {
@@ -55,7 +56,7 @@ export function programAdminRoutes(deps: Deps) {
         async ({ body, set }) => {
           const input = checkCreate(body)
           if (!rateFits(input.commission_type, input.commission_rate)) throw new HttpError(400, money.percentRate)
-          const domain = domainOf(input.domain)
+          const site = domainOf(input.domain)
           const origins = originsOf(input.allowed_origins ?? [])
           const created = await writer.run(() => {
             const advertiser = stores.accounts.findAdvertiser(input.account_id)
@@ -63,7 +64,7 @@ export function programAdminRoutes(deps: Deps) {
             return programs.createProgram({
               advertiserId: advertiser.id,
               name: input.name,
-              domain,
+              ...site,
               commissionType: input.commission_type,
               commissionRate: input.commission_rate,
               leadAuth: input.lead_auth,
@@ -117,7 +118,7 @@ export function programAdminRoutes(deps: Deps) {
             leadAuth: input.lead_auth,
             attributionWindowDays: input.attribution_window_days,
             livemode: input.livemode,
-            domain: input.domain === undefined ? undefined : domainOf(input.domain),
+            ...(input.domain === undefined ? {} : domainOf(input.domain)),
             allowedOrigins: input.allowed_origins === undefined ? undefined : originsOf(input.allowed_origins),
             stripeAccountId: input.stripe_account_id,
             holdingPeriodDays: input.holding_period_days,

@@ -9,7 +9,11 @@ import { coupon, review } from '../../domain/messages.ts'
 
 const programFields = {
   name: t.String({ minLength: 1, maxLength: 200, error: 'name must be a non-empty string' }),
-  domain: t.String({ minLength: 1, maxLength: 253, error: 'domain must be a host name such as shop.example' }),
+  domain: t.String({
+    minLength: 1,
+    maxLength: 300,
+    error: 'domain must be a host name such as shop.example, or a URL such as http://localhost:3901',
+  }),
   commission_type: t.Union(
     COMMISSION_TYPES.map((v) => t.Literal(v)),
     {

@@ -9,7 +9,7 @@ import { quoteValue } from '../pipeline/quote.ts'
 import { HttpError, ok } from '../pipeline/envelope.ts'
 import { requireLoginToken } from './login-token.ts'
 import { cli, money } from '../../domain/messages.ts'
-import { normalizeDomain } from '../pipeline/origin.ts'
+import { siteOf } from '../../domain/site.ts'
 import { bodyChecker } from '../pipeline/validate.ts'
 
 const required = ['name', 'domain', 'commission_type', 'commission_rate'] as const
@@ -88,14 +88,14 @@ export function cliProgramRoutes(deps: Deps) {
         precheck(body, advertiser.id)
         const input = checkInit(body)
         if (!rateFits(input.commission_type, input.commission_rate)) throw new HttpError(400, money.percentRate)
-        const domain = normalizeDomain(input.domain)
-        if (!domain) throw new HttpError(400, cli.initDomain)
+        const site = siteOf(input.domain)
+        if (!site) throw new HttpError(400, cli.initDomain)
         // The new domain is a browser origin the CORS preflight knows at once (the store drops the catalog's copy).
         const created = await writer.run(() =>
           stores.programs.createProgram({
             advertiserId: advertiser.id,
             name: input.name.trim(),
-            domain,
+            ...site,
             commissionType: input.commission_type,
             commissionRate: input.commission_rate,
             partnerSignup: input.partner_signup,

@@ -1,3 +1,4 @@
+import { referralUrlOf } from '../../domain/site.ts'
 import type { TestFixture } from '../../db/cli-store.ts'
 import { newToken } from '../../db/credentials.ts'
 import type { Program } from '../../db/schema.ts'
@@ -27,7 +28,7 @@ export interface StepContext {
 
 /** A test click on the fixture link, resolved from its affiliate_url as the click endpoint does. */
 export async function testClick({ deps, request, program, fixture }: StepContext) {
-  const affiliateUrl = `https://${program.domain}/?aff=${encodeURIComponent(fixture.shortLink)}`
+  const affiliateUrl = referralUrlOf(program, fixture.shortLink)
   const outcome = await trackClick(deps, {
     affiliateUrl,
     clickId: null,

@@ -40,6 +40,7 @@ button.quiet{background:#fff;color:#1c2430;border-color:#b8c0cc}
 input.url{width:100%;font-family:ui-monospace,monospace;font-size:.85rem}
 pre{background:#f0f2f5;padding:.6rem;border-radius:6px;overflow-x:auto;font-size:.8rem}
 code{font-family:ui-monospace,monospace;font-size:.85em}
+.banner{margin:0;padding:.6rem 1rem;background:#fff4e5;border-bottom:1px solid #f0c36d;color:#5c3b00}
 .note{background:#eef4ff;border:1px solid #c3d5fb;border-radius:8px;padding:.6rem .8rem;margin:0 0 1rem}
 .error{background:#fdecea;border:1px solid #f5c2bd;border-radius:8px;padding:.6rem .8rem;margin:0 0 1rem}
 .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(16rem,1fr));gap:.6rem}

@@ -1,3 +1,4 @@
+import { siteUrlOf } from '../../domain/site.ts'
 import { Elysia } from 'elysia'
 import type { Program } from '../../db/schema.ts'
 import { applicantKey, controlCharAt, isEmail } from '../../domain/email.ts'
@@ -68,7 +69,7 @@ ${problem ? html`<p class="error" role="alert" data-field="${problem.field}">${p
 <label>Your website (optional) <input type="url" name="website" value="${values.website ?? ''}" maxlength="300" placeholder="https://"></label>
 <label>How will you promote ${program.name}? (optional) <textarea name="promotion" maxlength="1000">${values.promotion ?? ''}</textarea></label>
 <label>The short link you would like (optional) <input name="short_link" value="${values.short_link ?? ''}" pattern="[A-Za-z0-9_\\-]{1,100}" maxlength="100" placeholder="yourname">
-<span class="muted">Your link will be https://${program.domain}/?aff=<i>yourname</i> when it is free.</span></label>
+<span class="muted">Your link will be ${siteUrlOf(program)}/?aff=<i>yourname</i> when it is free.</span></label>
 <label class="trap" aria-hidden="true">Company (leave empty) <input name="company" tabindex="-1" autocomplete="off"></label>
 <div><button>Send my application</button></div></form></section>`,
     status,

@@ -38,6 +38,7 @@ export function attributionInWords(record: Record_ | null): string {
       : `Commission: ${rate} (${commission.type}, ${terms}), because it is the ${commission.why}.`,
   )
   if (record.source === 'coupon') parts.push(`Attributed by the coupon code ${record.coupon_code}.`)
+  if (record.source === 'manual') parts.push('Partner named by you when the sale was recorded by hand.')
   return parts.join(' ')
 }
 
@@ -60,7 +61,11 @@ const older = (path: string, next: string | null, query: Query) => {
 }
 
 /** GET /dashboard/programs/:id/sales: the filter, the sales with "why this partner" in words, and the manual sale and refund forms. */
-export function salesPage(program: Program, page: Paged<SaleRow>, data: { query: Query; csrf: string; error?: string }): Safe {
+export function salesPage(
+  program: Program,
+  page: Paged<SaleRow>,
+  data: { query: Query; csrf: string; error?: string; partners: { id: number; name: string | null }[] },
+): Safe {
   const base = `/dashboard/programs/${program.id}`
   const { query, csrf } = data
   return html`${programHeader(program, '/sales')}<section class="panel">${filterBar(base, 'sales', query)}${
@@ -84,6 +89,10 @@ ${page.rows.map(
 <div class="row"><label>Amount <input name="amount" inputmode="decimal" placeholder="49.00" required></label>
 <label>Currency <select name="currency">${CURRENCIES.map((c) => html`<option>${c}</option>`)}</select></label></div>
 <label>Transaction id (optional: your invoice or payment id) <input name="transaction_id" maxlength="255"></label>
+<label>Partner (optional) <select name="partner_id"><option value="">whoever the customer came through</option>${data.partners.map(
+    (p) => html`<option value="${p.id}">${p.name ?? `Partner #${p.id}`}</option>`,
+  )}</select>
+<span class="muted">Credits the partner when the customer has none yet; a customer who came through a link keeps that partner.</span></label>
 <div><button>Record sale</button></div></form></section>
 <section class="panel" id="manual-refund"><h2>Refund a sale</h2><p class="muted">Its commission is reversed by a negative ledger entry.</p>
 <form class="stack" method="post" action="${base}/refunds" data-confirm="Refund this sale? Its commission is reversed.">${csrfField(csrf)}

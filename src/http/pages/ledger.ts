@@ -10,7 +10,7 @@ import type { Deps } from '../deps.ts'
 import { HttpError } from '../pipeline/envelope.ts'
 import { csvHeaders, type ExportName, exportCsv } from '../pipeline/exports.ts'
 import { commissionStatusOf, timeRangeOf } from '../pipeline/filters.ts'
-import { pageKit, type Query } from './guard.ts'
+import { pageKit, positiveId, type Query } from './guard.ts'
 import { html } from './html.ts'
 import { commissionsPage, salesPage } from './ledger-pages.ts'
 import * as owner from './owner-pages.ts'
@@ -46,7 +46,7 @@ const saleNotice: Record<SaleOutcome['kind'], string> = {
 
 /** A program's sales, commission ledger and Stripe events; the manual sale and refund; the CSV downloads. */
 export function ledgerRoutes(deps: Deps) {
-  const { store, now, ownerPage, ownerPost, back } = pageKit(deps)
+  const { store, stores, now, ownerPage, ownerPost, back } = pageKit(deps)
   const csv = (name: ExportName) =>
     ownerPage(({ program, query }) => {
       try {
@@ -63,7 +63,11 @@ export function ledgerRoutes(deps: Deps) {
       ownerPage(({ program, query, signed }) => {
         const { range, bad } = filtersOf(query)
         const page = store.salesPage(program.id, parseCursor(query.cursor), range)
-        return html`${owner.notice(bad ? { error: 'dates_invalid' } : query)}${salesPage(program, page, { query, csrf: signed.csrf })}`
+        return html`${owner.notice(bad ? { error: 'dates_invalid' } : query)}${salesPage(program, page, {
+          query,
+          csrf: signed.csrf,
+          partners: store.programPartners(program.id).filter((p) => p.status === 'active' && p.deletedAt === null),
+        })}`
       }, 'Sales'),
       { detail: { hide: true } },
     )
@@ -114,6 +118,10 @@ export function ledgerRoutes(deps: Deps) {
         const given = (form.transaction_id ?? '').trim()
         if (!customerKey || customerKey.length > 255 || amountCents === null || given.length > 255)
           return back(program, '/sales', 'sale_invalid', 'error')
+        // A named partner must be an active partner of this program (docs/decisions.md, The first hour).
+        const named = (form.partner_id ?? '') === '' ? null : positiveId(form.partner_id!)
+        const partner = named === null ? null : stores.partners.find(program.id, named)
+        if (form.partner_id && partner?.status !== 'active') return back(program, '/sales', 'sale_partner', 'error')
         const at = now()
         const outcome = await recordSale(deps, program, {
           transactionId: given || `manual_${at}_${Math.floor(Math.random() * 1e6)}`,
@@ -126,6 +134,7 @@ export function ledgerRoutes(deps: Deps) {
           providerPaymentId: null,
           livemode: null,
           testMode: false,
+          partnerId: partner?.id ?? null,
         })
         const ok = outcome.kind === 'recorded' || outcome.kind === 'unattributed'
         return back(program, '/sales', saleNotice[outcome.kind], ok ? 'done' : 'error')

@@ -1,3 +1,4 @@
+import { referralUrlOf, siteUrlOf } from '../../domain/site.ts'
 import type { EventRow, LinkRow, Paged, PartnerRow } from '../../db/dashboard-store.ts'
 import type { DayPoint, Funnel, Money } from '../../db/figure-store.ts'
 import type { Email } from '../../db/email-store.ts'
@@ -27,7 +28,7 @@ export const notices: Record<string, string> = {
   no_partner: 'Choose a partner of this program.',
   partner_invalid: 'A partner needs a name of at most 200 characters and, if given, a valid email.',
   settings_name: 'Not saved: the name must be 1 to 200 characters.',
-  settings_domain: 'Not saved: the domain must be a host name such as shop.example.',
+  settings_domain: "Not saved: the domain must be a host name such as shop.example, or the site's URL such as http://localhost:3901.",
   settings_commission_type: 'Not saved: choose a commission type from the list.',
   settings_commission_rate: 'Not saved: the commission rate must be a positive number, at most 100 for the percent types.',
   settings_attribution_window_days: 'Not saved: the attribution window is a whole number of days from 1 to 3650.',
@@ -70,7 +71,8 @@ export const notices: Record<string, string> = {
   payout_details_saved: 'Payout details saved.',
   payout_details_invalid: 'Not saved: choose PayPal or bank transfer and write the details (at most 1000 characters).',
   webhook_url: 'Not added: the URL must be an http(s) URL.',
-  webhook_private: 'Not added: the URL points at a loopback, private, link-local or unique-local address.',
+  webhook_private:
+    'Not added: the URL points at a loopback, private, link-local or unique-local address. To send webhooks to this machine while testing, start svc with WEBHOOKS_ALLOW_PRIVATE=true.',
   webhook_test_ok: 'Test event delivered.',
   webhook_test_failed: 'The test event was not delivered: see its last answer below; it is retried.',
   webhook_retried: 'Every undelivered delivery of the endpoint is being attempted now.',
@@ -85,6 +87,7 @@ export const notices: Record<string, string> = {
   sale_too_large: "Not recorded: the partner's unpaid commissions would pass the largest amount svc keeps exactly.",
   sale_rejected: 'Not recorded: no customer of this program has that key, or its first click is older than the attribution window.',
   sale_invalid: 'Give a customer key, an amount such as 49.00 (whole numbers for VND) and a currency.',
+  sale_partner: 'Not recorded: choose an active partner of this program, or none.',
   refund_done: 'Sale refunded: its commission is reversed.',
   refund_again: 'That sale was refunded already: nothing changed.',
   refund_missing: 'No sale of this program has that transaction id.',
@@ -264,7 +267,7 @@ ${c.ok ? '' : html`<br><span class="muted">What to do:</span> ${checkHelp[c.id]?
 }
 
 /** The referral URL of a link: the program's site with `aff` (docs/decisions.md, Operator API). */
-export const referralUrl = (program: Program, link: LinkRow) => `https://${program.domain}/?aff=${encodeURIComponent(link.shortLink)}`
+export const referralUrl = (program: Program, link: LinkRow) => referralUrlOf(program, link.shortLink)
 
 /** A read-only field with a Copy button (the button needs the script; the field can be selected without it). */
 export function copyField(id: string, value: string): Safe {
@@ -373,7 +376,8 @@ export function settingsPage(
 ${data.newKey ? html`<section class="note" role="status"><h2>New API key</h2><p>Shown only this once: store it now (a secret manager, or <code>SVC_API_KEY</code>). The old key already answers 401.</p>${copyField('new-key', data.newKey)}</section>` : ''}
 <section class="panel"><h2>Program</h2><form class="stack" method="post" action="${base}/settings">${csrfField(csrf)}
 <label>Name <input name="name" value="${program.name}" maxlength="200" required></label>
-<label>Domain <input name="domain" value="${program.domain}" maxlength="253" required></label>
+<label>Site <input name="domain" value="${siteUrlOf(program)}" maxlength="300" required>
+<span class="muted">Your site's address: a domain such as shop.example, or with its scheme and port while you test (http://localhost:3901). Partner links are made on it.</span></label>
 <label>Commission type <select name="commission_type">${types.map((t) => option(t, program.commissionType))}</select></label>
 <label>Commission rate <input name="commission_rate" value="${program.commissionRate}" inputmode="decimal" required></label>
 <label>Attribution window (days) <input name="attribution_window_days" value="${program.attributionWindowDays}" inputmode="numeric" required></label>
@@ -387,7 +391,7 @@ ${program.partnerSignup === 'off' ? '' : html`<span class="muted">Join page: <a 
 <label id="fraud-review">Fraud signals <select name="fraud_review">${signupOption('hold', 'hold for review (recommended)', program.fraudReview)}${signupOption('flag', 'flag only, pay as usual', program.fraudReview)}${signupOption('off', 'off: check nothing', program.fraudReview)}</select>
 <span class="muted">Signals: the partner buying for themselves, the same IP as the partner, a throwaway email, a click from a paid ad, a burst of clicks. Held commissions wait on the Review tab.</span></label>
 <div><button>Save</button></div></form></section>
-<section class="panel" id="origins"><h2>Allowed origins</h2><p class="muted">Browser calls are accepted from https://${program.domain}, its https subdomains, and these exact origins (one a line).</p>
+<section class="panel" id="origins"><h2>Allowed origins</h2><p class="muted">Browser calls are accepted from ${siteUrlOf(program)}, https://${program.domain} and its https subdomains, and these exact origins (one a line).</p>
 <form class="stack" method="post" action="${base}/settings/origins">${csrfField(csrf)}<label>Origins <textarea name="allowed_origins">${program.allowedOrigins.join('\n')}</textarea></label><div><button>Save origins</button></div></form></section>
 <section class="panel" id="tracker"><h2>Tracker</h2><p>Put this on every page of your site (program id <b>${program.id}</b>):</p><pre>${snippet}</pre></section>
 <section class="panel" id="api-key"><h2>API key</h2><p>Current key: <code>${key ? `${key.keyPrefix}${'•'.repeat(16)}` : 'none'}</code>${key?.rotateBy ? html` <span class="bad">marked for rotation: stops working at ${when(key.rotateBy)}</span>` : ''}</p>

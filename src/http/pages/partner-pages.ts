@@ -190,12 +190,12 @@ ${couponsPanel(program, p, data.coupons, csrf)}
 }
 
 /** GET /dashboard/programs/:id/applications: the pending applications with Approve and Reject. */
-export function applicationsPage(program: Program, data: { pending: Partner[]; csrf: string; mailOn: boolean; joinUrl: string }): Safe {
+export function applicationsPage(program: Program, data: { pending: Partner[]; csrf: string; mailLogged: boolean; joinUrl: string }): Safe {
   const base = `/dashboard/programs/${program.id}/partners`
   return html`${programHeader(program, '/applications')}
 <section class="panel"><h2>Applications <span class="muted">(${count(data.pending.length)} waiting)</span></h2>
 <p class="muted">${program.partnerSignup === 'off' ? 'The join page is off (Settings).' : html`People apply at <a href="${data.joinUrl}">${data.joinUrl}</a>.`}
-${data.mailOn ? ' Approving emails the partner their link and a portal sign-in link; rejecting emails your note.' : ' This server sends no email: after approving, send the partner a portal link from their page.'}</p>
+${data.mailLogged ? " Approving emails the partner their link and a portal sign-in link; rejecting emails your note. This server has no SMTP_URL: those emails are written to the server's log instead." : ' Approving emails the partner their link and a portal sign-in link; rejecting emails your note.'}</p>
 ${
   data.pending.length === 0
     ? html`<p class="muted">No application waits.</p>`

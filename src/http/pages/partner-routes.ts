@@ -128,7 +128,7 @@ export function partnerRoutes(deps: Deps) {
           html`${owner.notice(query)}${applicationsPage(program, {
             pending: stores.partners.page(program.id, { status: 'pending' }, 500, null),
             csrf: signed.csrf,
-            mailOn: deps.mail.on,
+            mailLogged: deps.mail.delivery === 'log',
             joinUrl: `${deps.config.publicBaseUrl}/join/${program.id}`,
           })}`,
         'Applications',

@@ -24,6 +24,8 @@ export function portalPage(
     payouts?: Safe
     csrf: string
     notice?: Safe
+    /** The payout details form's own answer, shown beside it. */
+    payoutNotice?: Safe
     /** Each link's referral URL as a QR code, SVG drawn on the server. */
     qr?: Map<number, string>
     /** The months with a statement (YYYY-MM), this one first. */
@@ -74,7 +76,7 @@ ${data.ledger.next ? html`<p><a href="/partner?cursor=${data.ledger.next}" rel="
 ${data.payouts ?? ''}
 ${data.months?.length ? statementsPanel(program, data.months) : ''}
 <section class="panel"><h2>Terms of ${program.name}</h2>${termsList(program, partner)}</section>
-<section class="panel" id="payout-details"><h2>Payout details</h2>
+<section class="panel" id="payout-details"><h2>Payout details</h2>${data.payoutNotice ?? ''}
 <p class="muted">How ${program.name} pays you. Only the program's owner sees them.</p>
 <form class="stack" method="post" action="/partner/payout-details">${csrfField(data.csrf)}
 <label>Method <select name="payout_method">${option('', 'choose one')}${option('paypal', 'PayPal')}${option('bank', 'Bank transfer')}</select></label>

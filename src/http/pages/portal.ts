@@ -18,7 +18,7 @@ export function portalRoutes(deps: Deps) {
       '/partner',
       async ({ request, query }) => {
         const signed = signedIn(deps, request)
-        if (signed?.session.kind !== 'partner') return seeOther('/sign-in')
+        if (signed?.session.kind !== 'partner') return seeOther('/partner/sign-in')
         const { partnerId, programId } = signed.session as Extract<SessionOf, { kind: 'partner' }>
         const program = store.findProgramById(programId)
         const partner = store.findPartner(partnerId)
@@ -48,7 +48,10 @@ export function portalRoutes(deps: Deps) {
             statusOf: (row) => (row.testMode ? 'test' : (statuses.get(row.id) ?? '')),
             payouts: portalPayouts(store.partnerPayouts(programId, partnerId)),
             csrf: signed.csrf,
-            notice: notice(query),
+            // The payout details form's answer stands in its own section, where the page scrolls to (#payout-details).
+            ...(String(query.done ?? query.error ?? '').startsWith('payout_details')
+              ? { payoutNotice: notice(query) }
+              : { notice: notice(query) }),
             months: statementMonths(partner.createdAt, deps.clock.now()),
             coupons: stores.coupons.ofPartner(partnerId),
           }),
@@ -61,7 +64,7 @@ export function portalRoutes(deps: Deps) {
       async ({ request, body }) => {
         const form = (body ?? {}) as Form
         const signed = signedIn(deps, request)
-        if (signed?.session.kind !== 'partner') return seeOther('/sign-in')
+        if (signed?.session.kind !== 'partner') return seeOther('/partner/sign-in')
         if (!sameSitePost(deps, request, signed, form)) return forbidden(deps.config.publicBaseUrl)
         const { partnerId, programId } = signed.session as Extract<SessionOf, { kind: 'partner' }>
         const method = form.payout_method ?? ''

@@ -1,12 +1,13 @@
 import { COMMISSION_TYPES, type CommissionType, rateFits } from '../../domain/commission.ts'
 import { money } from '../../domain/messages.ts'
-import { normalizeDomain } from '../pipeline/origin.ts'
+import { siteOf } from '../../domain/site.ts'
 import { html, type Safe } from './html.ts'
 
 /** A program's terms as the setup page and the dashboard's "New program" form take them. */
 export interface ProgramForm {
   name: string
   domain: string
+  siteUrl: string
   commissionType: CommissionType
   commissionRate: number
 }
@@ -25,14 +26,14 @@ const refuse = (field: string, message: string): { ok: false } & FieldProblem =>
 export function readProgramForm(form: Record<string, string>, prefix = ''): Read<ProgramForm> {
   const name = (form[`${prefix}name`] ?? '').trim()
   if (!name || name.length > 200) return refuse(`${prefix}name`, `${prefix}name must be a non-empty text of at most 200 characters`)
-  const domain = normalizeDomain(form.domain ?? '')
-  if (!domain) return refuse('domain', 'domain must be a host name such as shop.example')
+  const site = siteOf(form.domain ?? '')
+  if (!site) return refuse('domain', 'domain must be a host name such as shop.example, or a URL such as http://localhost:3901')
   const type = COMMISSION_TYPES.find((t) => t === form.commission_type)
   if (!type) return refuse('commission_type', `commission_type must be one of: ${COMMISSION_TYPES.join(', ')}`)
   const rate = Number(form.commission_rate)
   if (!(rate > 0) || !Number.isFinite(rate)) return refuse('commission_rate', 'commission_rate must be a positive number')
   if (!rateFits(type, rate)) return refuse('commission_rate', money.percentRate)
-  return { ok: true, value: { name, domain, commissionType: type, commissionRate: rate } }
+  return { ok: true, value: { name, ...site, commissionType: type, commissionRate: rate } }
 }
 
 /** What each commission type pays, in words (the forms' help and the Quick start). */

@@ -228,7 +228,7 @@ function mailState(deps: Deps, programId: number): owner.MailState {
 /** Why the New program form was refused, by field. */
 const newProgramErrors: Record<string, string> = {
   name: 'The name must be 1 to 200 characters.',
-  domain: 'The domain must be a host name such as shop.example.',
+  domain: "The domain must be a host name such as shop.example, or your site's URL such as http://localhost:3901.",
   commission_type: 'Choose a commission type from the list.',
   commission_rate: 'The commission rate must be a positive number, at most 100 for the percent types.',
   account: 'This account has no advertiser profile: ask the operator.',

@@ -48,13 +48,14 @@ class LaterQueue<T> {
   }
 }
 
-/** The email form of a sign-in page, or, without email, where a link comes from instead. */
+/** The email form of a sign-in page; without SMTP, it says where the link goes instead. */
 function emailForm(deps: Deps, door: Door): Safe {
   const action = door === 'account' ? '/sign-in' : '/partner/sign-in'
-  if (!deps.mail.on) {
-    return html`<p class="muted">This server sends no email: ${door === 'account' ? "ask the server's operator for a sign-in link" : "ask the program's owner for a portal sign-in link"}.</p>`
-  }
-  return html`<form class="stack" method="post" action="${action}"><label>Your email <input type="email" name="email" maxlength="254" required autocomplete="email"></label>
+  const logged =
+    deps.mail.delivery === 'log'
+      ? html`<p class="muted">This server has no SMTP_URL: the link is written to the server's log (the terminal running svc), one line starting <code>svc: mail to</code>.</p>`
+      : ''
+  return html`${logged}<form class="stack" method="post" action="${action}"><label>Your email <input type="email" name="email" maxlength="254" required autocomplete="email"></label>
 <div><button>Email me a sign-in link</button></div></form>`
 }
 
@@ -106,7 +107,6 @@ export function signInRoutes(deps: Deps) {
         })
       }
       perIp.hit(network, now)
-      if (!deps.mail.on) return signInPage(deps, door, 200, 'This server sends no email.')
       const address = isEmail(email) ? applicantKey(email) : null
       if (address !== null && perEmail.retryAfter(address, now) === null) {
         perEmail.hit(address, now)
@@ -116,17 +116,19 @@ export function signInRoutes(deps: Deps) {
         deps,
         door,
         200,
-        'If that email belongs to an account here, a sign-in link is on its way. It works once, for 10 minutes.',
+        deps.mail.delivery === 'log'
+          ? "If that email belongs to an account here, a sign-in link was written to the server's log. It works once, for 10 minutes."
+          : 'If that email belongs to an account here, a sign-in link is on its way. It works once, for 10 minutes.',
       )
     }
   return new Elysia({ name: 'sign-in' })
     .post('/sign-in', askForLink('account'), { detail: { hide: true } })
     .get(
       '/partner/sign-in',
-      ({ request }) => {
+      ({ request, query }) => {
         const signed = signedIn(deps, request)
         if (signed?.session.kind === 'partner') return seeOther('/partner')
-        return signInPage(deps, 'partner', 200, 'Sign in to your partner portal.')
+        return signInPage(deps, 'partner', 200, query.signed_out === '1' ? 'You are signed out.' : 'Sign in to your partner portal.')
       },
       { detail: { hide: true } },
     )
@@ -189,7 +191,9 @@ export function signInRoutes(deps: Deps) {
         if (!signed) return seeOther('/sign-in?signed_out=1', { 'set-cookie': clearedCookie(deps) })
         if (!sameSitePost(deps, request, signed, (body ?? {}) as Form)) return forbidden(baseUrl)
         await writer.run(() => stores.webSessions.revokeWebSession(signed.session.sessionId, now()))
-        return seeOther('/sign-in?signed_out=1', { 'set-cookie': clearedCookie(deps) })
+        // A partner lands on the partner sign-in (docs/decisions.md, The first hour), an owner on theirs.
+        const to = signed.session.kind === 'partner' ? '/partner/sign-in?signed_out=1' : '/sign-in?signed_out=1'
+        return seeOther(to, { 'set-cookie': clearedCookie(deps) })
       },
       { detail: { hide: true } },
     )

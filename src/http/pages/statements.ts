@@ -36,7 +36,7 @@ export function statementRoutes(deps: Deps) {
         '/partner/statements/:file',
         async ({ request, params }) => {
           const signed = signedIn(deps, request)
-          if (signed?.session.kind !== 'partner') return seeOther('/sign-in')
+          if (signed?.session.kind !== 'partner') return seeOther('/partner/sign-in')
           const { partnerId, programId } = signed.session as Extract<SessionOf, { kind: 'partner' }>
           if (!params.file.endsWith('.json')) throw new HttpError(404, shared.notFound)
           const month = params.file.slice(0, -'.json'.length)

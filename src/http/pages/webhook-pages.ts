@@ -26,8 +26,15 @@ function deliveriesTable(rows: ListedDelivery[]): Safe {
  */
 export function webhooksPage(
   program: Program,
-  data: { endpoints: { endpoint: WebhookEndpoint; deliveries: ListedDelivery[] }[]; csrf: string; shown: Shown | null },
+  data: {
+    endpoints: { endpoint: WebhookEndpoint; deliveries: ListedDelivery[] }[]
+    csrf: string
+    shown: Shown | null
+    /** A refused add: what was typed, kept in the form, and why it was refused. */
+    draft?: { form: Record<string, string>; problem: string }
+  },
 ): Safe {
+  const typed = data.draft?.form ?? {}
   const base = `/dashboard/programs/${program.id}/webhooks`
   const { csrf } = data
   const action = (endpoint: WebhookEndpoint, path: string, label: string, extra: Safe | string = '', confirm?: string) =>
@@ -48,11 +55,12 @@ ${action(e, 'secret', 'New secret', '', 'Make a new signing secret? The current 
 <h3>Latest deliveries</h3>${deliveriesTable(deliveries)}</section>`,
       )
 }
-<section class="panel"><h2>Add an endpoint</h2><form class="stack" method="post" action="${base}">${csrfField(csrf)}
-<label>URL <input name="url" type="url" maxlength="2000" required placeholder="https://hooks.example.com/svc"></label>
-<label>Description (optional) <input name="description" maxlength="500"></label>
+<section class="panel" id="add-endpoint"><h2>Add an endpoint</h2>${data.draft ? html`<p class="error" role="alert" data-field="url">${data.draft.problem}</p>` : ''}<form class="stack" method="post" action="${base}">${csrfField(csrf)}
+<label>URL <input name="url" type="url" maxlength="2000" required placeholder="https://hooks.example.com/svc" value="${typed.url ?? ''}"></label>
+<label>Description (optional) <input name="description" maxlength="500" value="${typed.description ?? ''}"></label>
 <fieldset class="events"><legend>Events (none checked: all of them)</legend>${WEBHOOK_EVENT_TYPES.filter((t) => t !== 'webhook.test').map(
-    (t) => html`<label class="check"><input type="checkbox" name="event_${t}" value="1"> ${t}</label>`,
+    (t) =>
+      html`<label class="check"><input type="checkbox" name="event_${t}" value="1"${typed[`event_${t}`] === '1' ? html` checked` : ''}> ${t}</label>`,
   )}</fieldset>
 <div><button>Add endpoint</button></div></form></section>`
 }

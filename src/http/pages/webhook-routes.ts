@@ -13,13 +13,14 @@ import { type Shown, webhooksPage } from './webhook-pages.ts'
 export function webhookRoutes(deps: Deps) {
   const { writer, stores, now, ownerPage, ownerPost, back } = pageKit(deps)
   const { webhooks } = stores
-  const view = (program: Program, signed: Signed, shown: Shown | null) =>
+  const view = (program: Program, signed: Signed, shown: Shown | null, draft?: { form: Form; problem: string }) =>
     webhooksPage(program, {
       endpoints: webhooks
         .list(program.id)
         .map((endpoint) => ({ endpoint, deliveries: webhooks.deliveries(endpoint.id, undefined, 10, null) })),
       csrf: signed.csrf,
       shown,
+      draft,
     })
   /** A form on one endpoint of the program: unknown (or another program's) is a 404 page. */
   const onEndpoint = (
@@ -56,8 +57,11 @@ export function webhookRoutes(deps: Deps) {
           events: events.length ? events : undefined,
           description,
         })
-        if ('refused' in added)
-          return back(program, '/webhooks', added.refused.includes('private') ? 'webhook_private' : 'webhook_url', 'error')
+        // Refused: the page again with what was typed, and why (docs/decisions.md, The first hour).
+        if ('refused' in added) {
+          const problem = owner.notices[added.refused.includes('private') ? 'webhook_private' : 'webhook_url']!
+          return page({ title: `Webhooks · ${program.name}`, who: whoOf(signed) }, view(program, signed, null, { form, problem }), 400)
+        }
         return shownPage(program, signed, { webhookId: added.endpoint.id, secret: added.secret })
       }),
       { detail: { hide: true } },

@@ -192,7 +192,16 @@ export const routeTable: Record<string, Route> = {
         checks: {
           type: 'array',
           items: obj({
-            id: enumOf('api_key', 'browser_origins', 'active_link', 'first_click', 'first_lead', 'first_sale', 'live_data'),
+            id: enumOf(
+              'api_key',
+              'browser_origins',
+              'active_link',
+              'first_click',
+              'client_addresses',
+              'first_lead',
+              'first_sale',
+              'live_data',
+            ),
             ok: bool,
             message: str,
           }),

@@ -24,7 +24,7 @@ export function identifier(value: string | number | undefined): string | null {
  * Browser-mode calls carrying an Origin must come from the program's site (docs/decisions.md,
  * Browser origins): 403 otherwise, before anything is recorded. No Origin: server to server.
  */
-export function guardOrigin(program: Pick<Program, 'domain' | 'allowedOrigins'>, request: Request): void {
+export function guardOrigin(program: Pick<Program, 'domain' | 'siteUrl' | 'allowedOrigins'>, request: Request): void {
   const origin = request.headers.get('origin')
   if (origin !== null && !originAllowedOnce(program, origin)) throw new HttpError(403, shared.originNotAllowed)
 }

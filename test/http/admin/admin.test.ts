@@ -85,7 +85,7 @@ describe('programs', () => {
     [{ lead_auth: 'anyone' }, 'lead_auth must be server_required or browser_allowed'],
     [{ attribution_window_days: 1.5 }, 'attribution_window_days must be a whole number from 1 to 3650'],
     [{ allowed_origins: ['https://shop.test/path'] }, 'allowed_origins must be an array of origins such as https://shop.example'],
-    [{ domain: 'not a domain' }, 'domain must be a host name such as shop.example'],
+    [{ domain: 'not a domain' }, 'domain must be a host name such as shop.example, or a URL such as http://localhost:3901'],
     [{ account_id: 99999 }, 'account_id must be the id of an existing account'],
   ])('a program with %j answers 400 "%s"', async (patch, message) => {
     const { body } = await api.admin('POST', '/accounts', { email: `v${Math.random()}@example.test` })

@@ -163,7 +163,9 @@ describe('statements', () => {
     expect(bare).toMatchObject({ partner_id: f.partnerId, count: 1 })
     expect((await verify(bare)).code).toBe(0)
     expect((await fetch(`${api.url}/partner/statements/2026-13.json`, { headers: { cookie } })).status).toBe(400)
-    expect((await fetch(`${api.url}/partner/statements/${m}.json`, { redirect: 'manual' })).headers.get('location')).toBe('/sign-in')
+    expect((await fetch(`${api.url}/partner/statements/${m}.json`, { redirect: 'manual' })).headers.get('location')).toBe(
+      '/partner/sign-in',
+    )
   })
 })
 

@@ -112,7 +112,7 @@ describe('POST /api/v1/cli/init', () => {
       await init(token, { ...fields, domain: 'not a domain' }),
       400,
       'BadRequestError',
-      'domain must be a host name such as shop.example',
+      'domain must be a host name such as shop.example, or a URL such as http://localhost:3901',
     )
   })
 

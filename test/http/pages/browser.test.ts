@@ -292,9 +292,9 @@ describeBrowser('dashboard and partner portal', () => {
     // Sign out through the page: the session is over.
     await portal.page.goto(`${api.url}/partner`)
     await portal.page.click('button:text("Sign out")')
-    expect(new URL(portal.page.url()).pathname).toBe('/sign-in')
+    expect(new URL(portal.page.url()).pathname).toBe('/partner/sign-in')
     await portal.page.goto(`${api.url}/partner`)
-    expect(new URL(portal.page.url()).pathname).toBe('/sign-in')
+    expect(new URL(portal.page.url()).pathname).toBe('/partner/sign-in')
     await partnerContext.close()
     expect(foreign).toEqual([])
   })
@@ -373,7 +373,7 @@ describeBrowser('partners who join on their own', () => {
       await applicant.fill('textarea[name=promotion]', 'A cooking channel')
       await applicant.fill('input[name=short_link]', 'gil')
       await applicant.click('button:text("Send my application")')
-      expect(await applicant.textContent('h1')).toBe('Thank you')
+      expect(await applicant.textContent('h1')).toBe('Check your email')
       await shoot(applicant, 'join-sent')
 
       const owner = await browser.newContext({ viewport: { width: 1280, height: 900 } })

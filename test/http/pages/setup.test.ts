@@ -127,7 +127,7 @@ test('a refused field answers 400 naming it and creates nothing', async () => {
   const code = codeOf(api)
   const cases: [Record<string, string>, string][] = [
     [{ email: 'not-an-email' }, 'email must be an email address'],
-    [{ domain: 'not a domain' }, 'domain must be a host name such as shop.example'],
+    [{ domain: 'not a domain' }, 'domain must be a host name such as shop.example, or a URL such as http://localhost:3901'],
     [{ program_name: '' }, 'program_name must be a non-empty text of at most 200 characters'],
     [
       { commission_type: 'percent', commission_rate: '120' },

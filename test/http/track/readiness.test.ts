@@ -36,6 +36,7 @@ describe('the readiness checklist', () => {
       browser_origins: true,
       active_link: true,
       first_click: false,
+      client_addresses: true,
       first_lead: false,
       first_sale: false,
       live_data: false,
