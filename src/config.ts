@@ -25,6 +25,8 @@ export interface Config {
   mailLog: boolean
   /** MAIL_FROM: the From of every email ("Shop Partners <partners@shop.example>"). */
   mailFrom: string
+  /** Whether MAIL_FROM was set: unset, a program's emails are from the program's name (`"Acme" <svc@host>`). */
+  mailFromSet: boolean
   /** WEBHOOKS_ALLOW_PRIVATE: webhook URLs may point at loopback and private addresses (local development, tests). */
   webhooksAllowPrivate: boolean
   /** Values that work but are weak (a short admin token or secret): logged at start, never refused. */
@@ -159,6 +161,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     mailLog: e.MAIL_LOG,
     webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE,
     mailFrom: e.MAIL_FROM ?? `svc <svc@${new URL(publicBaseUrl).hostname}>`,
+    mailFromSet: e.MAIL_FROM !== null,
     warnings: Object.entries(ADVISED_LENGTH)
       .filter(([name, length]) => {
         const value = e[name as keyof typeof ADVISED_LENGTH]

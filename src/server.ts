@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Clock } from './clock.ts'
 import type { Email } from './db/email-store.ts'
-import { emailCourier, logCourier } from './outbox/email.ts'
+import { emailCourier, logCourier, programFrom } from './outbox/email.ts'
 import { webhookDisabled } from './outbox/messages.ts'
 import { webhookCourier } from './outbox/webhook.ts'
 import { Sender } from './outbox/sender.ts'
@@ -128,7 +128,11 @@ export function startServer(options: StartOptions): Started {
     clock,
     config.smtpUrl === null
       ? logCourier(database.stores.emails, config.mailLog ? mailLine : null)
-      : emailCourier(database.stores.emails, config.smtpUrl, config.mailFrom),
+      : emailCourier(database.stores.emails, config.smtpUrl, (email) =>
+          config.mailFromSet || email.programId === null
+            ? config.mailFrom
+            : programFrom(config.mailFrom, database.stores.programs.findProgram(email.programId)?.name ?? null),
+        ),
     { intervalMs: options.outboxIntervalMs ?? 1000, concurrency: 4, log: deps.log, name: 'email' },
   )
   // docs/ledger.md: the statement key exists from the first start on, so the first backup carries it.

@@ -48,7 +48,7 @@ async function check(event: Event): Promise<void> {
   if (!verdict.ok) return say(false, `Does not verify: ${verdict.problem}.`)
   say(
     !!key,
-    `Verified: ${verdict.entries} entries of partner ${statement.partner_id}, month ${statement.month}` +
+    `Verified: ${verdict.entries} ${verdict.entries === 1 ? 'entry' : 'entries'} of partner ${statement.partner_id}, month ${statement.month}` +
       (previous ? `; it extends the earlier statement unchanged` : '') +
       (key ? ', signed by the expected key.' : ". Warning: the signing key was not checked (give the server's key above)."),
   )

@@ -70,7 +70,7 @@ export async function verify(ctx: Ctx): Promise<void> {
   if (!key) ctx.err('warning: signing key not checked (pass --key <base_url>/.well-known/svc-ledger-key)')
   show(ctx, { data: { verified: true, entries: verdict.entries, head: verdict.head, key_checked: key !== undefined }, error: null }, () =>
     ctx.out(
-      `Verified: ${verdict.entries} entries of partner ${statement.partner_id}, signed with key ${statement.public_key.x}` +
+      `Verified: ${verdict.entries} ${verdict.entries === 1 ? 'entry' : 'entries'} of partner ${statement.partner_id}, signed with key ${statement.public_key.x}` +
         (previous ? `; extends ${previousPath} (${previous.entries.length} entries) unchanged.` : '.'),
     ),
   )

@@ -154,6 +154,26 @@ export class PayoutStore {
   }
 
   /**
+   * The day (days since 1970, UTC) each partner's oldest open commission not yet due was booked, per currency:
+   * it becomes due `holding_period_days` after that day. `cutoffDay` is the first day not yet due.
+   */
+  firstPendingDays(programId: number, cutoffDay: number): { partnerId: number; currency: string; day: number }[] {
+    return this.connection.db
+      .select({ partnerId: ledgerBalances.partnerId, currency: ledgerBalances.currency, day: sql<number>`min(${ledgerBalances.day})` })
+      .from(ledgerBalances)
+      .where(
+        and(
+          eq(ledgerBalances.programId, programId),
+          eq(ledgerBalances.kind, 'commission'),
+          eq(ledgerBalances.held, 0),
+          sql`${ledgerBalances.day} >= ${cutoffDay}`,
+        ),
+      )
+      .groupBy(ledgerBalances.partnerId, ledgerBalances.currency)
+      .all()
+  }
+
+  /**
    * The live ledger of a program (or of one partner, or a page of partners) added up by partner, currency, kind,
    * payout facts and dueness: what domain/payout.ts `balances` needs. `cutoffs` are domain/payout.ts `dueCutoffs`.
    * Read from ledger_balances (kept by triggers, schema.ts): its open rows carry the day they were booked, so a

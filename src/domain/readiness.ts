@@ -82,7 +82,7 @@ export function readinessChecks(program: ReadinessProgram, key: { rotateBy: numb
         : `The site ${site} is not an accepted browser origin: set the program's domain to its URL (for example http://localhost:3901).`,
     },
     facts.activeLinks > 0
-      ? { id: 'active_link', ok: true, message: `${facts.activeLinks} active partner link(s).` }
+      ? { id: 'active_link', ok: true, message: `${facts.activeLinks} active partner ${facts.activeLinks === 1 ? 'link' : 'links'}.` }
       : { id: 'active_link', ok: false, message: 'No active referral link with a partner: create a partner and a link.' },
     {
       id: 'first_click',

@@ -6,18 +6,22 @@ import { type Courier, shortError } from './sender.ts'
 /** How long a claimed email is left to its sender before another claim may take it. */
 const LEASE_MS = 60_000
 
-/** The email outbox's courier: SMTP through nodemailer (STARTTLS when offered on smtp://, TLS on smtps://). */
-export function emailCourier(store: EmailStore, smtpUrl: string, from: string): Courier<Email> {
+/**
+ * The email outbox's courier: SMTP through nodemailer (STARTTLS when offered on smtp://, TLS on
+ * smtps://). `from` gives each email its From (MAIL_FROM, or the program's name on svc's address).
+ */
+export function emailCourier(store: EmailStore, smtpUrl: string, from: (email: Email) => string): Courier<Email> {
   const transport = nodemailer.createTransport({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 })
   return {
     anyDue: (now) => store.anyDue(now),
     claim: (now) => store.claim(now, LEASE_MS, 20),
     async deliver(email) {
       // The envelope is the stored address alone: never a header written from a request.
+      const sender = from(email)
       await transport.sendMail({
-        from,
+        from: sender,
         to: email.toAddress,
-        envelope: { from: addressOf(from), to: [email.toAddress] },
+        envelope: { from: addressOf(sender), to: [email.toAddress] },
         subject: email.subject,
         text: email.textBody,
         html: email.htmlBody,
@@ -58,6 +62,17 @@ export function firstLink(text: string): string | null {
   let end = start
   while (end < text.length && text.charCodeAt(end) > 32) end++
   return text.slice(start, end)
+}
+
+/**
+ * The From of a program's email when MAIL_FROM is unset (docs/decisions.md, The first hour): the
+ * program's name, quoted, on the default address, so that partners see "Acme Partners", not "svc".
+ */
+export function programFrom(defaultFrom: string, programName: string | null): string {
+  if (programName === null) return defaultFrom
+  let name = ''
+  for (const char of programName) name += char < ' ' || char === '\u007f' || char === '"' || char === '\\' ? ' ' : char
+  return `"${name.trim().slice(0, 100)}" <${addressOf(defaultFrom)}>`
 }
 
 /** The bare address of a From ("Shop <p@shop.test>" → "p@shop.test"). */

@@ -86,7 +86,7 @@ export function applicationApproved(
 ): NewEmail {
   return compose(
     to,
-    `You are a ${program.name} partner`,
+    `${program.name} approved your application`,
     {
       paragraphs: [
         HELLO,

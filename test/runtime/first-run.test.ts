@@ -35,7 +35,10 @@ test('a fresh database: the code on stderr opens /setup, which creates the accou
     expect(line).toMatch(new RegExp(`^svc: first run: open http://localhost:${port}/setup and enter the setup code [A-Z2-9-]{14}$`))
     const code = line.slice(line.lastIndexOf(' ') + 1)
     const base = `http://127.0.0.1:${port}`
-    expect((await fetch(`${base}/`, { redirect: 'manual' })).headers.get('location')).toBe('/setup')
+    // Opened on 127.0.0.1, a page sends the browser to PUBLIC_BASE_URL (localhost) first (docs/decisions.md, The first hour).
+    expect((await fetch(`${base}/`, { redirect: 'manual' })).headers.get('location')).toBe(`http://localhost:${port}/`)
+    const host = { host: `localhost:${port}` }
+    expect((await fetch(`${base}/`, { redirect: 'manual', headers: host })).headers.get('location')).toBe('/setup')
     const done = await fetch(`${base}/setup`, {
       method: 'POST',
       redirect: 'manual',
@@ -53,7 +56,7 @@ test('a fresh database: the code on stderr opens /setup, which creates the accou
     expect(done.status).toBe(200)
     expect(await done.text()).toContain('Your API key')
     const cookie = done.headers.get('set-cookie')!.split(';')[0]!
-    const dashboard = await fetch(`${base}/dashboard`, { headers: { cookie }, redirect: 'manual' })
+    const dashboard = await fetch(`${base}/dashboard`, { headers: { cookie, ...host }, redirect: 'manual' })
     expect(dashboard.status).toBe(200)
     expect(await dashboard.text()).toContain('Shop')
   } finally {

@@ -40,6 +40,7 @@ button.quiet{background:#fff;color:#1c2430;border-color:#b8c0cc}
 input.url{width:100%;font-family:ui-monospace,monospace;font-size:.85rem}
 pre{background:#f0f2f5;padding:.6rem;border-radius:6px;overflow-x:auto;font-size:.8rem}
 code{font-family:ui-monospace,monospace;font-size:.85em}
+.snippet{width:100%;font:.8rem/1.4 ui-monospace,SFMono-Regular,Menlo,monospace;white-space:pre;overflow:auto;resize:vertical}
 .banner{margin:0;padding:.6rem 1rem;background:#fff4e5;border-bottom:1px solid #f0c36d;color:#5c3b00}
 .note{background:#eef4ff;border:1px solid #c3d5fb;border-radius:8px;padding:.6rem .8rem;margin:0 0 1rem}
 .error{background:#fdecea;border:1px solid #f5c2bd;border-radius:8px;padding:.6rem .8rem;margin:0 0 1rem}
@@ -47,7 +48,7 @@ code{font-family:ui-monospace,monospace;font-size:.85em}
 .chart{margin:0}
 .chart svg{width:100%;height:auto;display:block}
 .chart h3{font-size:.9rem;margin:0 0 .2rem;color:#3b4756}
-.bar{fill:#1a56db}.bar.inner{fill:#0b2e7a}.key-inner{color:#0b2e7a;font-weight:600}.card small{display:block;margin-top:.1rem}.axis{stroke:#b8c0cc;stroke-width:1}.grid{stroke:#e3e7ee;stroke-width:1}.label{font-size:9px;fill:#5b6777}
+.bar{fill:#1a56db}.bar.inner{fill:#0b2e7a}.key-inner{color:#0b2e7a;font-weight:600}.card small{display:block;margin-top:.1rem}.axis{stroke:#b8c0cc;stroke-width:1}.grid{stroke:#e3e7ee;stroke-width:1}.label{font-size:11px;fill:#3b4756}
 .chart.empty p{margin:1.2rem 0}
 .row{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center}
 .row.spread{justify-content:space-between}

@@ -58,7 +58,7 @@ function joinForm(
   headers: Record<string, string> = {},
 ) {
   return page(
-    { title: `Join ${program.name}` },
+    { title: `Join ${program.name}`, brand: program.name },
     html`<h1>Become a partner of ${program.name}</h1>
 <p class="muted">${program.domain}</p>
 <section class="panel"><h2>What you earn</h2>${termsList(program)}</section>
@@ -80,7 +80,7 @@ ${problem ? html`<p class="error" role="alert" data-field="${problem.field}">${p
 /** The one page every application gets (new, known, suspended or honeypot alike): what happened is told by email only. */
 function receivedPage(program: Program): Response {
   return page(
-    { title: `Join ${program.name}` },
+    { title: `Join ${program.name}`, brand: program.name },
     html`<h1>Check your email</h1><section class="panel"><p>${program.name} has your application.</p>
 <p>What happens next is sent to the email address you gave: look in your inbox (and its spam folder).</p></section>`,
   )

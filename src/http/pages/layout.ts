@@ -15,6 +15,8 @@ export interface Chrome {
   title: string
   /** Shown in the top bar: who is signed in, with the sign-out form; `brand` replaces "svc" (the portal shows the program's name). */
   who?: { label: string; csrf: string; home: string; brand?: string }
+  /** The top bar's name on a page nobody is signed in to (the join page shows the program's). */
+  brand?: string
 }
 
 /** A whole page: the top bar, the stylesheet and script of /assets, and `body`. */
@@ -24,7 +26,7 @@ export function page(chrome: Chrome, body: Safe, status = 200, headers: Record<s
 <meta name="viewport" content="width=device-width,initial-scale=1"><title>${chrome.title} · svc</title>
 <link rel="stylesheet" href="/assets/dashboard.css"><link rel="icon" href="/assets/favicon.svg">
 <script src="/assets/dashboard.js" defer></script></head><body>
-<header class="top"><a href="${who?.home ?? '/sign-in'}">${who?.brand ?? 'svc'}</a>${
+<header class="top"><a href="${who?.home ?? '/sign-in'}">${who?.brand ?? chrome.brand ?? 'svc'}</a>${
     who
       ? html`<div class="row"><span>${who.label}</span>
 <form method="post" action="/sign-out"><input type="hidden" name="_csrf" value="${who.csrf}"><button class="quiet">Sign out</button></form></div>`

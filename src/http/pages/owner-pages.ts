@@ -7,11 +7,13 @@ import { barChart } from './chart.ts'
 import { count, dayLabel, majorUnits, money, when } from './format.ts'
 import { html, type Safe } from './html.ts'
 import { csrfField } from './layout.ts'
-import { programFields } from './program-form.ts'
+import { COMMISSION_WORDS, programFields } from './program-form.ts'
+import type { CommissionType } from '../../domain/commission.ts'
 
 /** Fixed texts of the `?done=` and `?error=` notices after a form (never echoed from the query). */
 export const notices: Record<string, string> = {
-  partner_created: 'Partner created.',
+  partner_created: 'Partner created. Now give them a link below.',
+  partner_and_link_created: 'Partner and link created: they share the link below.',
   link_created: 'Link created.',
   link_on: 'Link turned on: clicks count again.',
   link_off: 'Link turned off: its clicks now answer 410 link_disabled.',
@@ -150,12 +152,20 @@ export function funnelCards(f: Funnel): Safe {
   return html`<div class="cards" data-funnel>${card(f.clicks, 'clicks', unique)}${card(f.leads, 'leads')}${card(f.customers, 'customers')}${card(f.sales, 'sales')}</div>`
 }
 
-/** Revenue, refunded revenue and net commissions, one row per currency. */
-export function moneyTable(rows: Money[]): Safe {
-  if (rows.length === 0) return html`<p class="muted">No revenue yet.</p>`
-  return html`<table><thead><tr><th>Currency</th><th class="n">Revenue</th><th class="n hide-narrow">Refunded</th><th class="n">Commissions (net)</th></tr></thead><tbody>
-${rows.map((m) => html`<tr data-currency="${m.currency}"><td>${m.currency}</td><td class="n">${money(m.revenueCents, m.currency)}</td><td class="n hide-narrow">${money(m.refundedCents, m.currency)}</td><td class="n">${money(m.commissionCents, m.currency)}</td></tr>`)}
-</tbody></table>`
+/**
+ * Sales before and after refunds, and commissions, one row per currency (docs/decisions.md, The
+ * first hour: every figure says what it counts). With `held` (per currency), commissions held for
+ * review are shown apart and left out of the commissions column.
+ */
+export function moneyTable(rows: Money[], held: Map<string, number> = new Map()): Safe {
+  if (rows.length === 0) return html`<p class="muted">No sale yet.</p>`
+  const anyHeld = [...held.values()].some((c) => c > 0)
+  return html`<table class="money"><thead><tr><th>Currency</th><th class="n">Sales</th><th class="n">Refunded</th><th class="n">Net sales</th><th class="n">Commissions${anyHeld ? ' (not held)' : ''}</th>${anyHeld ? html`<th class="n">Held for review</th>` : ''}</tr></thead><tbody>
+${rows.map((m) => {
+  const heldCents = held.get(m.currency) ?? 0
+  return html`<tr data-currency="${m.currency}"><td>${m.currency}</td><td class="n">${money(m.revenueCents, m.currency)}</td><td class="n">${money(m.refundedCents, m.currency)}</td><td class="n">${money(m.revenueCents - m.refundedCents, m.currency)}</td><td class="n" data-commissions>${money(m.commissionCents - heldCents, m.currency)}</td>${anyHeld ? html`<td class="n">${money(heldCents, m.currency)}</td>` : ''}</tr>`
+})}
+</tbody></table><p class="muted">Sales count every sale as recorded; refunded sales are in Refunded too, and Net sales is what stays. Commissions are after refunds' reversals.</p>`
 }
 
 /** GET /dashboard: every program of the account with its funnel, and the New program form. */
@@ -187,6 +197,7 @@ const checkTitles: Record<string, string> = {
   browser_origins: 'Browser origins',
   active_link: 'An active partner link',
   first_click: 'First click',
+  client_addresses: "Visitors' addresses",
   first_lead: 'First signup (lead)',
   first_sale: 'First sale',
   live_data: 'Live data',
@@ -211,6 +222,8 @@ export function overviewPage(
     funnel: Funnel
     test: Funnel
     money: Money[]
+    /** Commissions held for review, per currency. */
+    held: Map<string, number>
     days: DayPoint[]
     span: number
     checks: { id: string; ok: boolean; message: string }[]
@@ -224,7 +237,7 @@ export function overviewPage(
   return html`${programHeader(program, '')}
 <h2>Funnel <span class="muted">(live)</span></h2>${funnelCards(data.funnel)}
 ${data.test.clicks + data.test.leads + data.test.sales > 0 ? html`<p class="muted">Test mode, not counted above: ${count(data.test.clicks)} clicks, ${count(data.test.leads)} leads, ${count(data.test.sales)} sales.</p>` : ''}
-<h2>Revenue and commissions</h2><div class="panel">${moneyTable(data.money)}</div>
+<h2>Sales and commissions</h2><div class="panel">${moneyTable(data.money, data.held)}</div>
 <h2>Per day, last ${span} days <span class="muted">(<a href="${base}?days=${span === 30 ? 90 : 30}">show ${span === 30 ? 90 : 30} days</a>)</span></h2>
 <div class="charts">${barChart(
     'Clicks',
@@ -261,7 +274,7 @@ ${data.test.clicks + data.test.leads + data.test.sales > 0 ? html`<p class="mute
 <div class="panel"><ul class="checks">${data.checks.map(
     (
       c,
-    ) => html`<li data-check="${c.id}"><span class="${c.ok ? 'ok' : 'bad'}">${c.ok ? '✓' : '✗'}</span> <b>${checkTitles[c.id] ?? c.id}</b> <code class="muted">${c.id}</code><br>${c.message}
+    ) => html`<li data-check="${c.id}"><span class="${c.ok ? 'ok' : 'bad'}">${c.ok ? '✓' : '✗'}</span> <b>${checkTitles[c.id] ?? c.id}</b><br>${c.message}
 ${c.ok ? '' : html`<br><span class="muted">What to do:</span> ${checkHelp[c.id]?.(program) ?? ''}`}</li>`,
   )}</ul></div>`
 }
@@ -270,8 +283,8 @@ ${c.ok ? '' : html`<br><span class="muted">What to do:</span> ${checkHelp[c.id]?
 export const referralUrl = (program: Program, link: LinkRow) => referralUrlOf(program, link.shortLink)
 
 /** A read-only field with a Copy button (the button needs the script; the field can be selected without it). */
-export function copyField(id: string, value: string): Safe {
-  return html`<div class="row"><input class="url" id="${id}" value="${value}" readonly aria-label="Referral URL"><button type="button" class="quiet" data-copy="${id}">Copy</button></div>`
+export function copyField(id: string, value: string, label = 'Referral URL'): Safe {
+  return html`<div class="row"><input class="url" id="${id}" value="${value}" readonly aria-label="${label}"><button type="button" class="quiet" data-copy="${id}">Copy</button></div>`
 }
 
 /** A partner's commission in one currency by payout status (docs/decisions.md, Payouts). */
@@ -288,7 +301,7 @@ export interface CommissionStatusTotals {
 /** The page that shows a new portal sign-in link once. */
 export function portalLinkPage(program: Program, partner: PartnerRow, link: { url: string; expires_at: string }): Safe {
   return html`${programHeader(program, '/partners')}<section class="panel"><h2>Portal sign-in link for ${partner.name ?? `Partner ${partner.id}`}</h2>
-<p>Send this link to the partner. It signs them in to their portal once, until ${link.expires_at}.</p>${copyField('portal-link', link.url)}
+<p>Send this link to the partner. It signs them in to their portal once, until ${link.expires_at}.</p>${copyField('portal-link', link.url, 'Portal sign-in link')}
 <p><a href="/dashboard/programs/${program.id}/partners">Back to partners</a></p></section>`
 }
 
@@ -343,7 +356,7 @@ function mailPanel(mail: MailState | undefined): Safe {
 function trackKeysPanel(base: string, csrf: string, keys: ApiKey[], made: string | undefined): Safe {
   return html`<section class="panel" id="track-keys"><h2>Track keys</h2>
 <p>Put a track key on your web server: it reports clicks, leads, sales and refunds and reads the readiness check, and can do nothing else (no webhooks, no review, no payouts). Keep the API key above for the <code>svc</code> command line.</p>
-${made ? html`<div class="note" role="status"><p>New track key, shown only this once: store it now (for example as <code>SVC_API_KEY</code> on your web server).</p>${copyField('new-track-key', made)}</div>` : ''}
+${made ? html`<div class="note" role="status"><p>New track key, shown only this once: store it now (for example as <code>SVC_API_KEY</code> on your web server).</p>${copyField('new-track-key', made, 'New track key')}</div>` : ''}
 ${
   keys.length === 0
     ? html`<p class="muted">No track key yet.</p>`
@@ -369,23 +382,22 @@ export function settingsPage(
     signup: function () { svc.q.push(["signup", arguments]) } };
 </script>
 <script src="${baseUrl}/tracker.js" data-svc-program-id="${program.id}" defer></script>`
-  const option = (value: string, current: string) => html`<option${value === current ? html` selected` : ''}>${value}</option>`
   const signupOption = (value: string, label: string, current: string) =>
     html`<option value="${value}"${value === current ? html` selected` : ''}>${label}</option>`
   return html`${programHeader(program, '/settings')}
-${data.newKey ? html`<section class="note" role="status"><h2>New API key</h2><p>Shown only this once: store it now (a secret manager, or <code>SVC_API_KEY</code>). The old key already answers 401.</p>${copyField('new-key', data.newKey)}</section>` : ''}
+${data.newKey ? html`<section class="note" role="status"><h2>New API key</h2><p>Shown only this once: store it now (a secret manager, or <code>SVC_API_KEY</code>). The old key already answers 401.</p>${copyField('new-key', data.newKey, 'New API key')}</section>` : ''}
 <section class="panel"><h2>Program</h2><form class="stack" method="post" action="${base}/settings">${csrfField(csrf)}
 <label>Name <input name="name" value="${program.name}" maxlength="200" required></label>
 <label>Site <input name="domain" value="${siteUrlOf(program)}" maxlength="300" required>
 <span class="muted">Your site's address: a domain such as shop.example, or with its scheme and port while you test (http://localhost:3901). Partner links are made on it.</span></label>
-<label>Commission type <select name="commission_type">${types.map((t) => option(t, program.commissionType))}</select></label>
+<label>Commission type <select name="commission_type">${types.map((t) => html`<option value="${t}"${t === program.commissionType ? html` selected` : ''}>${COMMISSION_WORDS[t as CommissionType]}</option>`)}</select></label>
 <label>Commission rate <input name="commission_rate" value="${program.commissionRate}" inputmode="decimal" required></label>
 <label>Attribution window (days) <input name="attribution_window_days" value="${program.attributionWindowDays}" inputmode="numeric" required></label>
 <label>Holding period (days before a commission is due) <input name="holding_period_days" value="${program.holdingPeriodDays}" inputmode="numeric" required></label>
 <label>Minimum payout (major units) <input name="minimum_payout" value="${program.minimumPayout}" inputmode="decimal" required></label>
 <label>Recurring months <input name="recurring_months" value="${program.recurringMonths ?? ''}" inputmode="numeric" placeholder="no limit">
 <span class="muted">For the recurring types: months after a customer's first sale that their sales still pay. Empty: every sale, forever.</span></label>
-<label>Lead authentication <select name="lead_auth">${option('server_required', program.leadAuth)}${option('browser_allowed', program.leadAuth)}</select></label>
+<label>Signups (leads) count when reported <select name="lead_auth">${signupOption('server_required', 'by your server, with the API key (recommended)', program.leadAuth)}${signupOption('browser_allowed', 'by the browser too (the tracker)', program.leadAuth)}</select></label>
 <label>Partners may join <select name="partner_signup">${signupOption('off', 'no: you add partners yourself', program.partnerSignup)}${signupOption('approval', 'by applying on the join page; you approve each', program.partnerSignup)}${signupOption('open', 'on the join page, approved at once', program.partnerSignup)}</select>
 ${program.partnerSignup === 'off' ? '' : html`<span class="muted">Join page: <a href="${baseUrl}/join/${program.id}">${baseUrl}/join/${program.id}</a></span>`}</label>
 <label id="fraud-review">Fraud signals <select name="fraud_review">${signupOption('hold', 'hold for review (recommended)', program.fraudReview)}${signupOption('flag', 'flag only, pay as usual', program.fraudReview)}${signupOption('off', 'off: check nothing', program.fraudReview)}</select>
@@ -393,14 +405,15 @@ ${program.partnerSignup === 'off' ? '' : html`<span class="muted">Join page: <a 
 <div><button>Save</button></div></form></section>
 <section class="panel" id="origins"><h2>Allowed origins</h2><p class="muted">Browser calls are accepted from ${siteUrlOf(program)}, https://${program.domain} and its https subdomains, and these exact origins (one a line).</p>
 <form class="stack" method="post" action="${base}/settings/origins">${csrfField(csrf)}<label>Origins <textarea name="allowed_origins">${program.allowedOrigins.join('\n')}</textarea></label><div><button>Save origins</button></div></form></section>
-<section class="panel" id="tracker"><h2>Tracker</h2><p>Put this on every page of your site (program id <b>${program.id}</b>):</p><pre>${snippet}</pre></section>
+<section class="panel" id="tracker"><h2>Tracker</h2><p>Put this on every page of your site (program id <b>${program.id}</b>), before <code>&lt;/body&gt;</code>:</p>
+<textarea class="snippet" id="tracker-snippet" readonly rows="7" aria-label="Tracker snippet">${snippet}</textarea><div><button type="button" class="quiet" data-copy="tracker-snippet">Copy</button></div></section>
 <section class="panel" id="api-key"><h2>API key</h2><p>Current key: <code>${key ? `${key.keyPrefix}${'•'.repeat(16)}` : 'none'}</code>${key?.rotateBy ? html` <span class="bad">marked for rotation: stops working at ${when(key.rotateBy)}</span>` : ''}</p>
 <form method="post" action="${base}/settings/api-key" data-confirm="Regenerate the API key? The current key stops working at once: your server must get the new one.">${csrfField(csrf)}<button class="danger">Regenerate the key</button> <span class="muted">The old key stops at once.</span></form>
 <h3>Rotation</h3><form class="row" method="post" action="${base}/settings/api-key/rotation">${csrfField(csrf)}<label>Stops working on <input type="date" name="rotate_by" required></label><button class="quiet">Mark for rotation</button></form>
 <p class="muted">Until that date the key keeps working and every answer carries Deprecation and Sunset headers.</p></section>
 ${trackKeysPanel(base, csrf, data.trackKeys, data.newTrackKey)}
 <section class="panel" id="stripe"><h2>Stripe</h2><p>Webhook URL (events <code>checkout.session.completed</code> and <code>invoice.payment_succeeded</code>):</p>
-${copyField('webhook-url', `${baseUrl}/api/v1/webhooks/stripe/${program.id}`)}
+${copyField('webhook-url', `${baseUrl}/api/v1/webhooks/stripe/${program.id}`, 'Stripe webhook URL')}
 <p>Signing secret: ${program.stripeWebhookSecrets.length ? html`<code>whsec_${'•'.repeat(12)}</code> (${program.stripeWebhookSecrets.length} set)` : html`<span class="bad">not set</span>`}</p>
 <form class="stack" method="post" action="${base}/settings/stripe">${csrfField(csrf)}<label>New signing secret (write-only) <input name="stripe_webhook_secret" placeholder="whsec_…" autocomplete="off" required></label><div><button>Save secret</button></div></form></section>
 ${mailPanel(data.mail)}`

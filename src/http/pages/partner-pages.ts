@@ -3,6 +3,7 @@ import type { PartnerFigures } from '../../db/figure-store.ts'
 import type { Partner, PartnerWithLinks } from '../../db/partner-store.ts'
 import { type Coupon, PARTNER_STATUSES, type Program } from '../../db/schema.ts'
 import { COMMISSION_TYPES } from '../../domain/commission.ts'
+import { COMMISSION_WORDS } from './program-form.ts'
 import { count, money, when } from './format.ts'
 import { html, type Safe } from './html.ts'
 import { csrfField } from './layout.ts'
@@ -100,6 +101,7 @@ ${rows.map(
   }</section>
 <div class="columns"><section class="panel"><h2>Create a partner</h2><form class="stack" method="post" action="${base}/partners">${csrfField(csrf)}
 <label>Name <input name="name" maxlength="200" required></label><label>Email (optional) <input name="email" type="email" maxlength="254"></label>
+<label><span>Their link (optional: the <code>aff</code> value, such as <i>ada</i>)</span> <input name="short_link" pattern="[A-Za-z0-9_\\-]{1,100}" maxlength="100" placeholder="ada"></label>
 <div><button>Create partner</button></div></form></section>
 <section class="panel" id="create-link"><h2>Create a link</h2>${
     data.partners.length === 0
@@ -176,7 +178,7 @@ ${couponsPanel(program, p, data.coupons, csrf)}
 <section class="panel"><h2>Edit</h2><form class="stack" method="post" action="${base}">${csrfField(csrf)}
 <label>Name <input name="name" value="${p.name ?? ''}" maxlength="200"></label>
 <label>Email <input name="email" type="email" value="${p.email ?? ''}" maxlength="254"></label>
-<label>Commission type <select name="commission_type">${option('', p.commissionType, `the program's (${program.commissionType})`)}${COMMISSION_TYPES.map((t) => option(t, p.commissionType))}</select></label>
+<label>Commission type <select name="commission_type">${option('', p.commissionType, `the program's: ${COMMISSION_WORDS[program.commissionType]}`)}${COMMISSION_TYPES.map((t) => option(t, p.commissionType, COMMISSION_WORDS[t]))}</select></label>
 <label>Commission rate <input name="commission_rate" value="${p.commissionRate ?? ''}" inputmode="decimal" placeholder="the program's (${program.commissionRate})"></label>
 <label>Recurring months <input name="recurring_months" value="${p.recurringMonths ?? ''}" inputmode="numeric" placeholder="${program.recurringMonths === null ? "the program's (no limit)" : `the program's (${program.recurringMonths})`}">
 <span class="muted">For the recurring types: months after the customer's first sale that sales still pay. Empty: the program's.</span></label>
@@ -185,8 +187,12 @@ ${couponsPanel(program, p, data.coupons, csrf)}
 <div><button>Save</button></div></form></section>
 <section class="panel"><h2>Sessions and removal</h2><div class="row">
 <form method="post" action="${base}/sign-out" data-confirm="Sign this partner out of every browser? Their unused portal links stop working too.">${csrfField(csrf)}<button class="quiet">Sign out everywhere</button></form>
-<form method="post" action="${base}/delete" data-confirm="Delete ${nameOf(p)}? This cannot be undone. Their links stop working.">${csrfField(csrf)}<button class="danger">Delete partner</button></form></div>
-<p class="muted">Only a partner without sales can be deleted; suspend one who has sales instead.</p></section>`
+${
+  (f?.sales ?? 0) > 0
+    ? html`</div><p class="muted">${nameOf(p)} has sales, so the partner stays in the ledger and cannot be deleted: suspend them instead (their links stop counting).</p></section>`
+    : html`<form method="post" action="${base}/delete" data-confirm="Delete ${nameOf(p)}? This cannot be undone. Their links stop working.">${csrfField(csrf)}<button class="danger">Delete partner</button></form></div>
+<p class="muted">A partner without sales can be deleted.</p></section>`
+}`
 }
 
 /** GET /dashboard/programs/:id/applications: the pending applications with Approve and Reject. */

@@ -60,6 +60,9 @@ function changesOf(
   }
 }
 
+/** A short link already taken: the unit that made the partner is rolled back with it. */
+class LinkTaken extends Error {}
+
 /** A program's partners and their referral links: the list, one partner's page and every form. */
 export function partnerRoutes(deps: Deps) {
   const { writer, stores, store, now, ownerPage, ownerPost, back } = pageKit(deps)
@@ -98,10 +101,24 @@ export function partnerRoutes(deps: Deps) {
       ownerPost(async ({ program, form }) => {
         const name = (form.name ?? '').trim()
         const email = (form.email ?? '').trim()
+        const shortLink = (form.short_link ?? '').trim()
         if (!name || name.length > 200 || (email && !isEmail(email))) return back(program, '/partners', 'partner_invalid', 'error')
-        const id = await writer.run(() => store.createPartner(program.id, name, email || null, now()))
+        if (shortLink !== '' && !/^[A-Za-z0-9_-]{1,100}$/.test(shortLink)) return back(program, '/partners', 'short_link_invalid', 'error')
+        // The partner and its first link in one unit: a taken short link makes neither.
+        const made = await writer
+          .run(() => {
+            const id = store.createPartner(program.id, name, email || null, now())
+            if (shortLink !== '' && store.createLink(program.id, id, shortLink, now()).kind === 'taken') throw new LinkTaken()
+            return id
+          })
+          .catch((error: unknown) => {
+            if (error instanceof LinkTaken) return null
+            throw error
+          })
+        if (made === null) return back(program, '/partners', 'short_link_taken', 'error')
+        if (shortLink !== '') return back(program, '/partners', 'partner_and_link_created')
         // The link form below chooses the partner just made.
-        return seeOther(`/dashboard/programs/${program.id}/partners?done=partner_created&partner=${id}#create-link`)
+        return seeOther(`/dashboard/programs/${program.id}/partners?done=partner_created&partner=${made}#create-link`)
       }),
       { detail: { hide: true } },
     )

@@ -7,7 +7,7 @@ import { pageKit, positiveId } from './guard.ts'
 import { html } from './html.ts'
 import { seeOther } from './layout.ts'
 import * as owner from './owner-pages.ts'
-import { payoutsCsv, payoutsPage } from './payouts.ts'
+import { owedRows, payoutsCsv, payoutsPage } from './payouts.ts'
 
 /** A program's payouts: the list, the CSV, a run, paid and cancel. */
 export function payoutRoutes(deps: Deps) {
@@ -17,7 +17,7 @@ export function payoutRoutes(deps: Deps) {
       '/dashboard/programs/:id/payouts',
       ownerPage(({ program, signed, query }) => {
         const cursor = positiveId(query.cursor)
-        return html`${owner.notice(query)}${payoutsPage(program, store.payoutsPage(program.id, cursor), signed.csrf)}`
+        return html`${owner.notice(query)}${payoutsPage(program, store.payoutsPage(program.id, cursor), signed.csrf, owedRows(deps, program))}`
       }, 'Payouts'),
       { detail: { hide: true } },
     )

@@ -3,6 +3,7 @@ import type { Program } from '../../db/schema.ts'
 import { balances, dueCutoffs } from '../../domain/payout.ts'
 import { payoutsCsvText } from '../pipeline/csv.ts'
 import type { Deps } from '../deps.ts'
+import { DAY_MS } from '../../db/figure-store.ts'
 import { money, when } from './format.ts'
 import { html, type Safe } from './html.ts'
 import { csrfField } from './layout.ts'
@@ -29,6 +30,66 @@ export function commissionStatusTotals(deps: Deps, program: Program): Map<number
   return out
 }
 
+/** A partner who is owed something: what is due now, what is pending and when it becomes due, and how they are paid. */
+export interface Owed {
+  partnerId: number
+  name: string
+  payoutMethod: string | null
+  totals: CommissionStatusTotals[]
+  /** Per currency, when the oldest pending commission becomes due (epoch ms). */
+  nextDue: Map<string, number>
+}
+
+/**
+ * Who is owed what, for the Payouts page (docs/decisions.md, The first hour): each partner with
+ * money due or pending, when the pending part becomes due, and their payout method, with a
+ * warning where they have none yet.
+ */
+export function owedRows(deps: Deps, program: Program): Owed[] {
+  const now = deps.clock.now()
+  const totals = commissionStatusTotals(deps, program)
+  const cutoffDay = Math.floor(dueCutoffs(program.holdingPeriodDays, now).commission / DAY_MS)
+  const nextDue = new Map<number, Map<string, number>>()
+  for (const row of deps.database.stores.payouts.firstPendingDays(program.id, cutoffDay)) {
+    const byCurrency = nextDue.get(row.partnerId) ?? new Map<string, number>()
+    byCurrency.set(row.currency, (row.day + program.holdingPeriodDays) * DAY_MS)
+    nextDue.set(row.partnerId, byCurrency)
+  }
+  return deps.database.stores.dashboard
+    .programPartners(program.id)
+    .map((p) => ({
+      partnerId: p.id,
+      name: p.name ?? `Partner #${p.id}`,
+      payoutMethod: p.payoutMethod,
+      totals: (totals.get(p.id) ?? []).filter((t) => t.dueCents > 0 || t.pendingCents > 0),
+      nextDue: nextDue.get(p.id) ?? new Map(),
+    }))
+    .filter((o) => o.totals.length > 0)
+}
+
+const METHODS: Record<string, string> = { paypal: 'PayPal', bank: 'Bank transfer' }
+
+function owedPanel(owed: Owed[]): Safe {
+  if (owed.length === 0)
+    return html`<section class="panel" id="owed"><h2>Who is owed</h2><p class="muted">Nobody is owed anything yet.</p></section>`
+  const missing = owed.filter((o) => o.payoutMethod === null).length
+  return html`<section class="panel" id="owed"><h2>Who is owed</h2>${
+    missing > 0
+      ? html`<p class="bad" role="alert">${missing === 1 ? '1 partner has' : `${missing} partners have`} no payout details yet: they add them under "Payout details" in their partner portal.</p>`
+      : ''
+  }<table><thead><tr><th>Partner</th><th class="n">Due now</th><th class="n">Pending</th><th>Paid with</th></tr></thead><tbody>${owed.map(
+    (o) => html`<tr data-owed="${o.partnerId}"><td>${o.name}</td>
+<td class="n">${o.totals.map((t) => html`<span class="amount">${money(t.dueCents, t.currency)}</span>`)}</td>
+<td class="n">${o.totals.map((t) => {
+      const next = o.nextDue.get(t.currency)
+      return html`<span class="amount">${money(t.pendingCents, t.currency)}${t.pendingCents > 0 && next ? html`<span class="muted"> · due from ${dateOf(next)}</span>` : ''}</span>`
+    })}</td>
+<td>${o.payoutMethod ? (METHODS[o.payoutMethod] ?? o.payoutMethod) : html`<span class="bad">⚠ not given</span>`}</td></tr>`,
+  )}</tbody></table></section>`
+}
+
+const dateOf = (ms: number) => new Date(ms).toISOString().slice(0, 10)
+
 /** The payouts CSV of the operator API (pending and paid), for the dashboard's download link. */
 export function payoutsCsv(deps: Deps, program: Program): Response {
   const rows = deps.database.stores.payouts.payoutsWithPartners(program.id, ['pending', 'paid'])
@@ -42,10 +103,15 @@ export function payoutsCsv(deps: Deps, program: Program): Response {
 }
 
 /** GET /dashboard/programs/:id/payouts: run, mark paid, cancel, CSV. */
-export function payoutsPage(program: Program, page: { rows: PayoutRow[]; next: string | null }, csrf: string): Safe {
+export function payoutsPage(program: Program, page: { rows: PayoutRow[]; next: string | null }, csrf: string, owed: Owed[]): Safe {
   const base = `/dashboard/programs/${program.id}`
+  const holding =
+    program.holdingPeriodDays === 0
+      ? 'as soon as'
+      : `${program.holdingPeriodDays} ${program.holdingPeriodDays === 1 ? 'day' : 'days'} after`
   return html`${programHeader(program, '/payouts')}
-<section class="panel"><h2>Run payouts</h2><p class="muted">Commissions are due ${program.holdingPeriodDays} day(s) after they are booked; a run makes one payout per partner and currency
+${owedPanel(owed)}
+<section class="panel"><h2>Run payouts</h2><p class="muted">Commissions are due ${holding} they are booked; a run makes one payout per partner and currency
 whose due total is positive and at least ${program.minimumPayout} (major units). Change both in <a href="${base}/settings">Settings</a>.</p>
 <form class="row" method="post" action="${base}/payouts">${csrfField(csrf)}<label>Pay what is due up to (optional) <input type="date" name="until"></label><button>Run payouts</button></form>
 <p><a href="${base}/payouts.csv" download>Download CSV</a> <span class="muted">(pending and paid payouts, for batch payment tools)</span></p></section>

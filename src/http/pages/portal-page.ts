@@ -46,7 +46,12 @@ ${partner.status === 'active' ? '' : html`<p class="note">${partner.status === '
           (
             l,
           ) => html`<div class="link" data-link="${l.shortLink}">${copyField(`link-${l.id}`, referralUrl(program, l))}${l.active ? '' : html`<p class="bad">Turned off: clicks on it are not counted.</p>`}
-${data.qr?.has(l.id) ? html`<details><summary>QR code</summary><div class="qr">${new Safe(data.qr.get(l.id)!)}</div><p class="muted">For print and slides: it opens ${referralUrl(program, l)}</p></details>` : ''}</div>`,
+${
+  data.qr?.has(l.id)
+    ? html`<details><summary>QR code</summary><div class="qr">${new Safe(data.qr.get(l.id)!)}</div><p class="muted">For print and slides: it opens ${referralUrl(program, l)}</p>
+<p><a class="button quiet" download="qr-${l.shortLink}.svg" href="data:image/svg+xml;base64,${btoa(data.qr.get(l.id)!)}">Download the QR code (SVG)</a></p></details>`
+    : ''
+}</div>`,
         )
   }${
     data.coupons?.length
@@ -58,7 +63,7 @@ ${data.qr?.has(l.id) ? html`<details><summary>QR code</summary><div class="qr">$
 <section class="panel"><h2>Earnings</h2>${
     data.money.length === 0
       ? html`<p class="muted">No commission yet.</p>`
-      : html`<table><thead><tr><th>Currency</th><th class="n">Sales</th><th class="n">Commissions (net)</th></tr></thead><tbody>
+      : html`<table><thead><tr><th>Currency</th><th class="n">Sales</th><th class="n">Commissions (after refunds)</th></tr></thead><tbody>
 ${data.money.map((m) => html`<tr><td>${m.currency}</td><td class="n">${money(m.revenueCents - m.refundedCents, m.currency)}</td><td class="n">${money(m.commissionCents, m.currency)}</td></tr>`)}</tbody></table>`
   }</section>
 <section class="panel"><h2>Commissions</h2>${
@@ -70,7 +75,11 @@ ${data.ledger.rows.map(
     c,
   ) => html`<tr data-commission="${c.id}"><td>${when(c.createdAt)}</td><td class="n">${money(c.saleCents, c.currency)}</td><td class="n">${money(c.amountCents, c.currency)}</td>
 <td>${data.statusOf ? data.statusOf(c) : c.kind === 'reversal' ? 'reversed' : 'booked'}</td></tr>`,
-)}</tbody></table>`
+)}</tbody></table>${
+          data.statusOf && data.ledger.rows.some((c) => data.statusOf!(c) === 'held')
+            ? html`<p class="muted" id="held-note"><b>Held</b>: an automatic check flagged the sale (for example a purchase from your own address or network). ${program.name} reviews it: approved, it is paid as usual; rejected, it is reversed. Nothing is needed from you.</p>`
+            : ''
+        }`
   }
 ${data.ledger.next ? html`<p><a href="/partner?cursor=${data.ledger.next}" rel="next">Older</a></p>` : ''}</section>
 ${data.payouts ?? ''}

@@ -48,9 +48,10 @@ export const COMMISSION_WORDS: Record<CommissionType, string> = {
 export function programFields(values: Record<string, string>, prefix = ''): Safe {
   const type = values.commission_type ?? 'percent'
   return html`<label>Program name <input name="${prefix}name" value="${values[`${prefix}name`] ?? ''}" maxlength="200" required placeholder="Shop Partners"></label>
-<label>Your site's domain <input name="domain" value="${values.domain ?? ''}" maxlength="253" required placeholder="shop.example"></label>
+<label>Your site <input name="domain" value="${values.domain ?? ''}" maxlength="300" required placeholder="shop.example">
+<span class="muted">Its domain, or its address with scheme and port while you test (http://localhost:3901): partner links are made on it.</span></label>
 <label>Commission type <select name="commission_type">${COMMISSION_TYPES.map(
-    (t) => html`<option value="${t}"${t === type ? html` selected` : ''}>${t}: ${COMMISSION_WORDS[t]}</option>`,
+    (t) => html`<option value="${t}"${t === type ? html` selected` : ''}>${COMMISSION_WORDS[t]}</option>`,
   )}</select></label>
 <label>Commission rate <input name="commission_rate" value="${values.commission_rate ?? '20'}" inputmode="decimal" required>
 <span class="muted">A percentage (at most 100) for the percent types; an amount in the sale's currency (5 is USD 5.00) for the fixed ones.</span></label>`

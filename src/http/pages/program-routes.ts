@@ -3,10 +3,11 @@ import { Elysia } from 'elysia'
 import type { Deps } from '../deps.ts'
 import { readinessChecks } from '../../domain/readiness.ts'
 import type { ProgramStore } from '../../db/program-store.ts'
-import { PARTNER_SIGNUPS } from '../../db/schema.ts'
+import { PARTNER_SIGNUPS, type Program } from '../../db/schema.ts'
 import { type Form, forbidden, pageKit, positiveId, whoOf } from './guard.ts'
 import { controlCharAt } from '../../domain/email.ts'
 import { readProgramForm } from './program-form.ts'
+import { commissionStatusTotals } from './payouts.ts'
 import { html } from './html.ts'
 import { page, seeOther } from './layout.ts'
 import * as owner from './owner-pages.ts'
@@ -70,6 +71,7 @@ export function programRoutes(deps: Deps) {
           funnel: stores.figures.programFunnel(program.id),
           test: stores.figures.programFunnel(program.id, true),
           money: stores.figures.programMoney(program.id),
+          held: heldByCurrency(deps, program),
           days: stores.figures.programDays(program.id, now(), span),
           span,
           checks,
@@ -178,6 +180,14 @@ export function programRoutes(deps: Deps) {
       }),
       { detail: { hide: true } },
     )
+}
+
+/** A program's commissions held for review, per currency (the Payouts page's balances, added up). */
+function heldByCurrency(deps: Deps, program: Program): Map<string, number> {
+  const held = new Map<string, number>()
+  for (const totals of commissionStatusTotals(deps, program).values())
+    for (const t of totals) held.set(t.currency, (held.get(t.currency) ?? 0) + t.heldCents)
+  return held
 }
 
 const number = (text: string | undefined) => (text === undefined || text.trim() === '' ? Number.NaN : Number(text))

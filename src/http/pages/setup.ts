@@ -55,7 +55,7 @@ ${programFields(values, 'program_')}
 function donePage(data: { programId: number; apiKey: string; baseUrl: string }): Safe {
   const snippet = `<script src="${data.baseUrl}/tracker.js" data-svc-program-id="${data.programId}" defer></script>`
   return html`<h1>Your program is ready</h1>
-<section class="note" role="status"><h2>Your API key</h2><p>Shown only this once: store it now (a secret manager, or <code>SVC_API_KEY</code> on your server). Your server sends it to report signups, sales and refunds.</p>${copyField('api-key', data.apiKey)}</section>
+<section class="note" role="status"><h2>Your API key</h2><p>Shown only this once: store it now (a secret manager, or <code>SVC_API_KEY</code> on your server). Your server sends it to report signups, sales and refunds.</p>${copyField('api-key', data.apiKey, 'API key')}</section>
 <section class="panel"><h2>Next steps</h2><ol>
 <li>Put the tracker on every page of your site:<pre>${snippet}</pre></li>
 <li>Add a partner and a referral link on the Partners page.</li>

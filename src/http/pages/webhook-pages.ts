@@ -40,7 +40,7 @@ export function webhooksPage(
   const action = (endpoint: WebhookEndpoint, path: string, label: string, extra: Safe | string = '', confirm?: string) =>
     html`<form method="post" action="${base}/${endpoint.id}/${path}"${confirm ? html` data-confirm="${confirm}"` : ''}>${csrfField(csrf)}${extra}<button class="quiet">${label}</button></form>`
   return html`${programHeader(program, '/webhooks')}
-${data.shown ? html`<section class="note" role="status"><h2>Signing secret</h2><p>Shown only this once: your receiver verifies each delivery with it (Standard Webhooks: <code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>).</p>${copyField('webhook-secret', data.shown.secret)}</section>` : ''}
+${data.shown ? html`<section class="note" role="status"><h2>Signing secret</h2><p>Shown only this once: your receiver verifies each delivery with it (Standard Webhooks: <code>webhook-id</code>, <code>webhook-timestamp</code>, <code>webhook-signature</code>).</p>${copyField('webhook-secret', data.shown.secret, 'Signing secret')}</section>` : ''}
 ${
   data.endpoints.length === 0
     ? html`<section class="panel"><p class="muted">No endpoint yet. Add one below: svc then posts each event of this program to it, signed, and retries what fails.</p></section>`

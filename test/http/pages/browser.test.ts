@@ -390,7 +390,7 @@ describeBrowser('partners who join on their own', () => {
       await page.click('[data-application] button:text("Approve")')
       expect(await page.textContent('[role=status]')).toContain('Partner approved')
 
-      const mail = (await smtp.waitFor(3)).find((m) => m.subject === 'You are a Join Shop partner')!
+      const mail = (await smtp.waitFor(3)).find((m) => m.subject === 'Join Shop approved your application')!
       expect(mail.text).toContain('https://join.test/?aff=gil')
       const link = mail.text.match(/(http:\/\/\S+\/sign-in\/[A-Za-z0-9_-]+)/)![1]!
       await applicant.goto(link)

@@ -118,7 +118,7 @@ describe('the join page', () => {
     const links = (await api.admin('GET', `/programs/${p.id}/links`)).body.data
     expect(links.map((l: { short_link: string }) => l.short_link)).toEqual([wished])
     // The application's email and the approval's arrive in any order (the outbox sends several at once).
-    const mail = (await mailTo(email, 2)).find((m) => m.subject === 'You are a Shop Partners partner')
+    const mail = (await mailTo(email, 2)).find((m) => m.subject === 'Shop Partners approved your application')
     expect(mail).toBeDefined()
     expect(mail!.text).toContain(`https://shop.test/?aff=${wished}`)
     const signIn = mail!.text.match(/(http:\/\/\S+\/sign-in\/[A-Za-z0-9_-]+)/)![1]!
@@ -167,7 +167,7 @@ describe('the join page', () => {
     expect(joined.body).toEqual(RECEIVED)
     expect((await partnerOf(open.id, openEmail))!.status).toBe('active')
     const [welcome] = await mailTo(openEmail)
-    expect(welcome!.subject).toBe('You are a Shop Partners partner')
+    expect(welcome!.subject).toBe('Shop Partners approved your application')
     const [ownerMail] = await mailTo(open.owner)
     expect(ownerMail!.subject).toContain('Olive')
   })

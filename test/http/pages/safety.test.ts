@@ -110,7 +110,7 @@ describe('the join form relays no mail', () => {
     const victim = `${unique('victim')}@inbox.test`
     await apply(p, { name: 'Click https://evil.example/now', email: victim })
     const [mail] = await mailsTo(victim)
-    expect(mail!.subject).toBe('You are a Shop Partners partner')
+    expect(mail!.subject).toBe('Shop Partners approved your application')
     expect(mail!.text).not.toContain('evil.example')
     expect(mail!.text).toContain('this link works once, for 3 days')
   })

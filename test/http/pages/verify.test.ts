@@ -105,7 +105,7 @@ describeBrowser('/verify in Chromium', () => {
         return verdict
       }
       await page.goto(`${api.url}/verify`)
-      expect(await check(real)).toEqual({ ok: true, text: expect.stringContaining('Verified: 1 entries') })
+      expect(await check(real)).toEqual({ ok: true, text: expect.stringContaining('Verified: 1 entry of') })
       expect(await check(forged)).toEqual({ ok: false, text: 'Does not verify: signed by another key.' })
       await page.fill('#key', '')
       expect(await check(forged)).toEqual({ ok: false, text: expect.stringContaining('the signing key was not checked') })
