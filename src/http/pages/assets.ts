@@ -44,7 +44,6 @@ code{font-family:ui-monospace,monospace;font-size:.85em}
 .banner{margin:0;padding:.6rem 1rem;background:#fff4e5;border-bottom:1px solid #f0c36d;color:#5c3b00}
 .note{background:#eef4ff;border:1px solid #c3d5fb;border-radius:8px;padding:.6rem .8rem;margin:0 0 1rem}
 .error{background:#fdecea;border:1px solid #f5c2bd;border-radius:8px;padding:.6rem .8rem;margin:0 0 1rem}
-.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(16rem,1fr));gap:.6rem}
 .chart{margin:0}
 .chart svg{width:100%;height:auto;display:block}
 .chart h3{font-size:.9rem;margin:0 0 .2rem;color:#3b4756}
@@ -77,7 +76,12 @@ label.check{display:flex;gap:.4rem;align-items:center}form.stack label.check>inp
 article.panel h3{margin-top:0}.actions input{min-width:16rem}ul.flags{margin:.4rem 0;padding-left:1.1rem}.wrap{overflow-wrap:anywhere}ul.flags li{margin:.2rem 0}
 .actions{display:flex;flex-wrap:wrap;gap:.6rem;align-items:flex-end}.actions form{display:flex;flex-wrap:wrap;gap:.4rem;align-items:flex-end}
 .trap{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
-@media (max-width:700px){main{padding:.6rem}.hide-narrow{display:none}th,td{padding:.3rem}}
+.show-narrow{display:none}
+.money-list{margin:0 0 .6rem}.money-list dt{font-weight:600}.money-list div{display:flex;justify-content:space-between;border-bottom:1px solid #eef0f3}.money-list dd{margin:0;padding:.15rem 0}
+.charts{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:.6rem}
+.charts>:last-child:nth-child(odd){grid-column:1/-1}.charts>:last-child:nth-child(odd) svg{max-height:14rem}
+.check-warn{color:#8a5a00}
+@media (max-width:700px){main{padding:.6rem}.hide-narrow{display:none}.show-narrow{display:block}th,td{padding:.3rem}.charts{grid-template-columns:1fr}}
 `
 
 /** GET /assets/dashboard.js: the "Copy" buttons. Every form works without it. */

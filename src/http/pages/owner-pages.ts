@@ -7,7 +7,7 @@ import { barChart } from './chart.ts'
 import { count, dayLabel, majorUnits, money, when } from './format.ts'
 import { html, type Safe } from './html.ts'
 import { csrfField } from './layout.ts'
-import { COMMISSION_WORDS, programFields } from './program-form.ts'
+import { COMMISSION_LABELS, programFields } from './program-form.ts'
 import type { CommissionType } from '../../domain/commission.ts'
 
 /** Fixed texts of the `?done=` and `?error=` notices after a form (never echoed from the query). */
@@ -160,12 +160,26 @@ export function funnelCards(f: Funnel): Safe {
 export function moneyTable(rows: Money[], held: Map<string, number> = new Map()): Safe {
   if (rows.length === 0) return html`<p class="muted">No sale yet.</p>`
   const anyHeld = [...held.values()].some((c) => c > 0)
-  return html`<table class="money"><thead><tr><th>Currency</th><th class="n">Sales</th><th class="n">Refunded</th><th class="n">Net sales</th><th class="n">Commissions${anyHeld ? ' (not held)' : ''}</th>${anyHeld ? html`<th class="n">Held for review</th>` : ''}</tr></thead><tbody>
-${rows.map((m) => {
-  const heldCents = held.get(m.currency) ?? 0
-  return html`<tr data-currency="${m.currency}"><td>${m.currency}</td><td class="n">${money(m.revenueCents, m.currency)}</td><td class="n">${money(m.refundedCents, m.currency)}</td><td class="n">${money(m.revenueCents - m.refundedCents, m.currency)}</td><td class="n" data-commissions>${money(m.commissionCents - heldCents, m.currency)}</td>${anyHeld ? html`<td class="n">${money(heldCents, m.currency)}</td>` : ''}</tr>`
-})}
-</tbody></table><p class="muted">Sales count every sale as recorded; refunded sales are in Refunded too, and Net sales is what stays. Commissions are after refunds' reversals.</p>`
+  const columns = rows.map((m) => {
+    const heldCents = held.get(m.currency) ?? 0
+    return {
+      currency: m.currency,
+      cells: [
+        ['Sales', money(m.revenueCents, m.currency)],
+        ['Refunded', money(m.refundedCents, m.currency)],
+        ['Net sales', money(m.revenueCents - m.refundedCents, m.currency)],
+        [anyHeld ? 'Commissions (not held)' : 'Commissions', money(m.commissionCents - heldCents, m.currency)],
+        ...(anyHeld ? [['Held for review', money(heldCents, m.currency)]] : []),
+      ],
+    }
+  })
+  // A table on wide screens; on a phone each currency is a short list, so that no column scrolls out of view.
+  return html`<table class="money hide-narrow"><thead><tr><th>Currency</th>${columns[0]!.cells.map(([label]) => html`<th class="n">${label}</th>`)}</tr></thead><tbody>
+${columns.map((c) => html`<tr data-currency="${c.currency}"><td>${c.currency}</td>${c.cells.map(([, value]) => html`<td class="n">${value}</td>`)}</tr>`)}
+</tbody></table>${columns.map(
+    (c) =>
+      html`<dl class="money-list show-narrow"><dt>${c.currency}</dt>${c.cells.map(([label, value]) => html`<div><dd class="muted">${label}</dd><dd class="n">${value}</dd></div>`)}</dl>`,
+  )}<p class="muted">Sales count every sale as recorded; refunded sales are in Refunded too, and Net sales is what stays. Commissions are after refunds' reversals.</p>`
 }
 
 /** GET /dashboard: every program of the account with its funnel, and the New program form. */
@@ -274,7 +288,7 @@ ${data.test.clicks + data.test.leads + data.test.sales > 0 ? html`<p class="mute
 <div class="panel"><ul class="checks">${data.checks.map(
     (
       c,
-    ) => html`<li data-check="${c.id}"><span class="${c.ok ? 'ok' : 'bad'}">${c.ok ? '✓' : '✗'}</span> <b>${checkTitles[c.id] ?? c.id}</b><br>${c.message}
+    ) => html`<li data-check="${c.id}">${c.ok && c.message.startsWith('Warning') ? html`<span class="check-warn">⚠</span>` : html`<span class="${c.ok ? 'ok' : 'bad'}">${c.ok ? '✓' : '✗'}</span>`} <b>${checkTitles[c.id] ?? c.id}</b><br>${c.message}
 ${c.ok ? '' : html`<br><span class="muted">What to do:</span> ${checkHelp[c.id]?.(program) ?? ''}`}</li>`,
   )}</ul></div>`
 }
@@ -390,7 +404,7 @@ ${data.newKey ? html`<section class="note" role="status"><h2>New API key</h2><p>
 <label>Name <input name="name" value="${program.name}" maxlength="200" required></label>
 <label>Site <input name="domain" value="${siteUrlOf(program)}" maxlength="300" required>
 <span class="muted">Your site's address: a domain such as shop.example, or with its scheme and port while you test (http://localhost:3901). Partner links are made on it.</span></label>
-<label>Commission type <select name="commission_type">${types.map((t) => html`<option value="${t}"${t === program.commissionType ? html` selected` : ''}>${COMMISSION_WORDS[t as CommissionType]}</option>`)}</select></label>
+<label>Commission type <select name="commission_type">${types.map((t) => html`<option value="${t}"${t === program.commissionType ? html` selected` : ''}>${COMMISSION_LABELS[t as CommissionType]}</option>`)}</select></label>
 <label>Commission rate <input name="commission_rate" value="${program.commissionRate}" inputmode="decimal" required></label>
 <label>Attribution window (days) <input name="attribution_window_days" value="${program.attributionWindowDays}" inputmode="numeric" required></label>
 <label>Holding period (days before a commission is due) <input name="holding_period_days" value="${program.holdingPeriodDays}" inputmode="numeric" required></label>

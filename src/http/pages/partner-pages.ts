@@ -3,7 +3,7 @@ import type { PartnerFigures } from '../../db/figure-store.ts'
 import type { Partner, PartnerWithLinks } from '../../db/partner-store.ts'
 import { type Coupon, PARTNER_STATUSES, type Program } from '../../db/schema.ts'
 import { COMMISSION_TYPES } from '../../domain/commission.ts'
-import { COMMISSION_WORDS } from './program-form.ts'
+import { COMMISSION_LABELS } from './program-form.ts'
 import { count, money, when } from './format.ts'
 import { html, type Safe } from './html.ts'
 import { csrfField } from './layout.ts'
@@ -178,7 +178,7 @@ ${couponsPanel(program, p, data.coupons, csrf)}
 <section class="panel"><h2>Edit</h2><form class="stack" method="post" action="${base}">${csrfField(csrf)}
 <label>Name <input name="name" value="${p.name ?? ''}" maxlength="200"></label>
 <label>Email <input name="email" type="email" value="${p.email ?? ''}" maxlength="254"></label>
-<label>Commission type <select name="commission_type">${option('', p.commissionType, `the program's: ${COMMISSION_WORDS[program.commissionType]}`)}${COMMISSION_TYPES.map((t) => option(t, p.commissionType, COMMISSION_WORDS[t]))}</select></label>
+<label>Commission type <select name="commission_type">${option('', p.commissionType, `the program's: ${COMMISSION_LABELS[program.commissionType]}`)}${COMMISSION_TYPES.map((t) => option(t, p.commissionType, COMMISSION_LABELS[t]))}</select></label>
 <label>Commission rate <input name="commission_rate" value="${p.commissionRate ?? ''}" inputmode="decimal" placeholder="the program's (${program.commissionRate})"></label>
 <label>Recurring months <input name="recurring_months" value="${p.recurringMonths ?? ''}" inputmode="numeric" placeholder="${program.recurringMonths === null ? "the program's (no limit)" : `the program's (${program.recurringMonths})`}">
 <span class="muted">For the recurring types: months after the customer's first sale that sales still pay. Empty: the program's.</span></label>

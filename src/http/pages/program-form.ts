@@ -44,6 +44,14 @@ export const COMMISSION_WORDS: Record<CommissionType, string> = {
   recurring_fixed: 'a fixed amount on every sale, renewals included',
 }
 
+/** Each commission type as a select's option says it: short enough for a phone's width. */
+export const COMMISSION_LABELS: Record<CommissionType, string> = {
+  percent: 'Percent of the first sale',
+  fixed: 'Fixed amount on the first sale',
+  recurring_percent: 'Percent of every sale (recurring)',
+  recurring_fixed: 'Fixed amount on every sale (recurring)',
+}
+
 /** The name, domain, type and rate inputs, filled with `values`; `prefix` names the program's name field. */
 export function programFields(values: Record<string, string>, prefix = ''): Safe {
   const type = values.commission_type ?? 'percent'
@@ -51,7 +59,7 @@ export function programFields(values: Record<string, string>, prefix = ''): Safe
 <label>Your site <input name="domain" value="${values.domain ?? ''}" maxlength="300" required placeholder="shop.example">
 <span class="muted">Its domain, or its address with scheme and port while you test (http://localhost:3901): partner links are made on it.</span></label>
 <label>Commission type <select name="commission_type">${COMMISSION_TYPES.map(
-    (t) => html`<option value="${t}"${t === type ? html` selected` : ''}>${COMMISSION_WORDS[t]}</option>`,
+    (t) => html`<option value="${t}"${t === type ? html` selected` : ''}>${COMMISSION_LABELS[t]}</option>`,
   )}</select></label>
 <label>Commission rate <input name="commission_rate" value="${values.commission_rate ?? '20'}" inputmode="decimal" required>
 <span class="muted">A percentage (at most 100) for the percent types; an amount in the sale's currency (5 is USD 5.00) for the fixed ones.</span></label>`

@@ -2,6 +2,7 @@
 // each through HTTP against the real server (no SMTP_URL, PUBLIC_BASE_URL on localhost).
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { type Api, freePort, startApi } from '../../helpers.ts'
+import { startSmtp } from '../../outbox/smtp.ts'
 import { followLink, publicOrigin } from './sessions.ts'
 
 let api: Api
@@ -69,6 +70,25 @@ describe('without SMTP_URL nothing is lost', () => {
       expect(quiet.announced.filter((l) => l.startsWith('svc: mail to'))).toEqual([])
     } finally {
       await quiet.stop()
+    }
+  })
+})
+
+describe("a program's emails carry its name", () => {
+  test("without MAIL_FROM, an email of a program is from the program's name, and its join page shows that name", async () => {
+    const smtp = await startSmtp()
+    const own = await startApi({ env: { SMTP_URL: smtp.url } })
+    try {
+      const fx = await own.setupProgram({ name: 'Acme Partners', partner_signup: 'approval' })
+      expect(await (await fetch(`${own.url}/join/${fx.programId}`)).text()).toContain(
+        '<header class="top"><a href="/sign-in">Acme Partners</a>',
+      )
+      await own.call('POST', `/join/${fx.programId}`, { body: { name: 'Ann', email: 'ann@p.test' } })
+      const mail = (await smtp.waitFor(2)).find((m) => m.to.includes('ann@p.test'))!
+      expect(mail.from).toBe('"Acme Partners" <svc@localhost>')
+    } finally {
+      await own.stop()
+      await smtp.stop()
     }
   })
 })
