@@ -77,11 +77,12 @@ article.panel h3{margin-top:0}.actions input{min-width:16rem}ul.flags{margin:.4r
 .actions{display:flex;flex-wrap:wrap;gap:.6rem;align-items:flex-end}.actions form{display:flex;flex-wrap:wrap;gap:.4rem;align-items:flex-end}
 .trap{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
 .show-narrow{display:none}
+table.partners td:first-child{overflow-wrap:anywhere}
 .money-list{margin:0 0 .6rem}.money-list dt{font-weight:600}.money-list div{display:flex;justify-content:space-between;border-bottom:1px solid #eef0f3}.money-list dd{margin:0;padding:.15rem 0}
 .charts{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:.6rem}
 .charts>:last-child:nth-child(odd){grid-column:1/-1}.charts>:last-child:nth-child(odd) svg{max-height:14rem}
 .check-warn{color:#8a5a00}
-@media (max-width:700px){main{padding:.6rem}.hide-narrow{display:none}.show-narrow{display:block}th,td{padding:.3rem}.charts{grid-template-columns:1fr}}
+@media (max-width:700px){main{padding:.6rem}.hide-narrow{display:none}.show-narrow{display:block}span.show-narrow{display:inline}th,td{padding:.3rem}.charts{grid-template-columns:1fr}}
 `
 
 /** GET /assets/dashboard.js: the "Copy" buttons. Every form works without it. */

@@ -83,13 +83,13 @@ export function partnersPage(
 ${
   rows.length === 0
     ? html`<p class="muted">${filtered ? 'No partner matches.' : 'No partner yet: create one below, or let partners apply on your join page (Settings).'}</p>`
-    : html`<table class="partners"><thead><tr><th>${sortLink('name', 'Partner')}</th><th>${sortLink('status', 'Status')}</th>
-<th class="n">${sortLink('clicks', 'Clicks')}</th><th class="n hide-narrow">Leads</th><th class="n">${sortLink('sales', 'Sales')}</th>
+    : html`<table class="partners"><thead><tr><th>${sortLink('name', 'Partner')}</th><th class="hide-narrow">${sortLink('status', 'Status')}</th>
+<th class="n hide-narrow">${sortLink('clicks', 'Clicks')}</th><th class="n hide-narrow">Leads</th><th class="n">${sortLink('sales', 'Sales')}</th>
 <th class="n hide-narrow">Revenue</th><th>Commission</th></tr></thead><tbody>
 ${rows.map(
   (r) => html`<tr data-partner="${r.partner.id}"><td><a href="${base}/partners/${r.partner.id}"><b>${nameOf(r.partner)}</b></a>
-<div class="muted">#${r.partner.id}${r.partner.email ? html` · ${r.partner.email}` : ''} · ${r.partner.links} link${r.partner.links === 1 ? '' : 's'}</div></td>
-<td>${statusBadge(r.partner.status)}</td><td class="n" data-stat="clicks">${count(r.figures.clicks)}</td><td class="n hide-narrow" data-stat="leads">${count(r.figures.leads)}</td>
+<div class="muted">#${r.partner.id}${r.partner.email ? html` · ${r.partner.email}` : ''} · ${r.partner.links} link${r.partner.links === 1 ? '' : 's'}<span class="show-narrow"> ${statusBadge(r.partner.status)} · ${count(r.figures.clicks)} clicks</span></div></td>
+<td class="hide-narrow">${statusBadge(r.partner.status)}</td><td class="n hide-narrow" data-stat="clicks">${count(r.figures.clicks)}</td><td class="n hide-narrow" data-stat="leads">${count(r.figures.leads)}</td>
 <td class="n" data-stat="sales">${count(r.figures.sales)}</td><td class="n hide-narrow">${r.figures.money.length ? html`${r.figures.money.map((m) => html`<span class="amount">${money(m.revenueCents, m.currency)}</span>`)}` : html`<span class="muted">–</span>`}</td>
 <td class="commission">${commissionCell(r)}</td></tr>`,
 )}</tbody></table>`
