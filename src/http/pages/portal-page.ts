@@ -97,6 +97,6 @@ ${data.months?.length ? statementsPanel(program, data.months) : ''}
 function statementsPanel(program: Program, months: string[]): Safe {
   const [current, ...past] = months
   return html`<section class="panel" id="statements"><h2>Statements</h2>
-<p class="muted">Each statement lists every commission, reversal and payout of yours with a fingerprint, signed by ${program.name}'s server. Save them: the <a href="/verify">verify page</a> (which you can save too, and use offline) or <code>svc verify this-month.json --previous last-month.json</code> proves no entry was changed or removed since.</p>
+<p class="muted">Each statement lists every commission, reversal and payout of yours with a fingerprint, signed by the server of ${program.name}. Save them: the <a href="/verify">verify page</a> (which you can save too, and use offline) or <code>svc verify this-month.json --previous last-month.json</code> proves no entry was changed or removed since.</p>
 <ul><li><a href="/partner/statements/${current!}.json">${current!} (so far)</a></li>${past.map((m) => html`<li><a href="/partner/statements/${m}.json">${m}</a></li>`)}</ul></section>`
 }

@@ -70,16 +70,20 @@ export function payoutsCsvText(rows: CsvPayout[]): string {
   )
 }
 
-/** The sales CSV (docs/decisions.md, exports): one record per sale, newest first. */
-export function salesCsvText(rows: ExportedSale[]): string {
+/** Partners' names by id: the sales and commissions CSVs name the partner beside its id. */
+export type PartnerNames = Map<number, string | null>
+
+/** The sales CSV (docs/decisions.md, exports): one record per sale, newest first, with the partner's name. */
+export function salesCsvText(rows: ExportedSale[], names: PartnerNames): string {
   return csvText(
-    ['sale_id', 'created_at', 'transaction_id', 'customer_key', 'partner_id', 'amount', 'currency', 'status', 'test_mode'],
+    ['sale_id', 'created_at', 'transaction_id', 'customer_key', 'partner_id', 'partner_name', 'amount', 'currency', 'status', 'test_mode'],
     rows.map((s) => [
       s.id,
       iso(s.createdAt),
       s.transactionId,
       s.customerKey,
       s.partnerId,
+      s.partnerId === null ? null : (names.get(s.partnerId) ?? null),
       amountCell(s.amountCents, s.currency),
       s.currency,
       s.status,
@@ -88,15 +92,16 @@ export function salesCsvText(rows: ExportedSale[]): string {
   )
 }
 
-/** The commissions CSV: one record per ledger entry (reversals negative), with its status and flags. */
-export function commissionsCsvText(rows: Commission[], statuses: Map<number, string>): string {
+/** The commissions CSV: one record per ledger entry (reversals negative), with its partner's name, status and flags. */
+export function commissionsCsvText(rows: Commission[], statuses: Map<number, string>, names: PartnerNames): string {
   return csvText(
-    ['commission_id', 'created_at', 'kind', 'partner_id', 'sale_id', 'amount', 'currency', 'status', 'flags', 'test_mode'],
+    ['commission_id', 'created_at', 'kind', 'partner_id', 'partner_name', 'sale_id', 'amount', 'currency', 'status', 'flags', 'test_mode'],
     rows.map((c) => [
       c.id,
       iso(c.createdAt),
       c.kind,
       c.partnerId,
+      names.get(c.partnerId) ?? null,
       c.saleId,
       amountCell(c.amountCents, c.currency),
       c.currency,

@@ -15,7 +15,8 @@ export function exportCsv(deps: Deps, name: ExportName, programId: number, query
   const { lists, partners } = deps.database.stores
   if (name === 'partners') return partnersCsvText(partners.withLinks(programId, partnerFilterOf(query)))
   const range = timeRangeOf(query)
-  if (name === 'sales') return salesCsvText(lists.exportSales(programId, range))
+  const names = new Map(deps.database.stores.dashboard.programPartners(programId).map((p) => [p.id, p.name]))
+  if (name === 'sales') return salesCsvText(lists.exportSales(programId, range), names)
   const wanted = commissionStatusOf(query)
   const entries = lists.exportCommissions(programId, range)
   const statuses = commissionStatuses(
@@ -23,7 +24,7 @@ export function exportCsv(deps: Deps, name: ExportName, programId: number, query
     programId,
     entries.map((e) => e.id),
   )
-  return commissionsCsvText(wanted === undefined ? entries : entries.filter((e) => statuses.get(e.id) === wanted), statuses)
+  return commissionsCsvText(wanted === undefined ? entries : entries.filter((e) => statuses.get(e.id) === wanted), statuses, names)
 }
 
 /** The headers of a CSV download named after the program. */

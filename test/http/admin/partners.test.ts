@@ -155,15 +155,19 @@ describe('exports and date filters', () => {
     expect(sales.status).toBe(200)
     expect(sales.type).toBe('text/csv; charset=utf-8')
     const saleLines = lines(sales.text)
-    expect(saleLines[0]).toBe('sale_id,created_at,transaction_id,customer_key,partner_id,amount,currency,status,test_mode')
+    expect(saleLines[0]).toBe('sale_id,created_at,transaction_id,customer_key,partner_id,partner_name,amount,currency,status,test_mode')
     expect(saleLines).toHaveLength(3)
-    expect(saleLines[2]).toMatch(new RegExp(`^\\d+,\\d{4}-\\d\\d-\\d\\dT[^,]+,${txn},${keys[0]},${f.partnerId},123.45,USD,refunded,false$`))
+    // The partner's name (a formula, here) follows its id, quoted and defused like every text cell.
+    const name = `"'=HYPERLINK(""http://x.test"",""a, b"")"`
+    expect(saleLines[2]).toMatch(new RegExp(`^\\d+,\\d{4}-\\d\\d-\\d\\dT[^,]+,${txn},${keys[0]},${f.partnerId},`))
+    expect(saleLines[2]).toEndWith(`,${f.partnerId},${name},123.45,USD,refunded,false`)
     expect(saleLines[1]).toContain(',5.00,EUR,recorded,false')
 
     const commissions = lines((await csv(`/programs/${f.programId}/commissions.csv`)).text)
-    expect(commissions[0]).toBe('commission_id,created_at,kind,partner_id,sale_id,amount,currency,status,flags,test_mode')
+    expect(commissions[0]).toBe('commission_id,created_at,kind,partner_id,partner_name,sale_id,amount,currency,status,flags,test_mode')
     // The reversal's negative amount is a number cell: never prefixed like a formula.
-    expect(commissions[1]).toMatch(/,reversal,\d+,\d+,-12\.35,USD,/)
+    expect(commissions[1]).toContain(`,reversal,${f.partnerId},${name},`)
+    expect(commissions[1]).toMatch(/,\d+,-12\.35,USD,/)
     expect(commissions).toHaveLength(4)
     const reversed = lines((await csv(`/programs/${f.programId}/commissions.csv?status=reversed`)).text)
     expect(reversed.slice(1).every((l) => l.includes(',reversed,'))).toBe(true)
