@@ -5,9 +5,6 @@ import { networkOf } from './network.ts'
  * whether an IP matched) and answers whether it fires; `reviewOf` turns the program's
  * fraud_review mode and the flags into the commission's review state.
  */
-import disposableDomains from 'disposable-email-domains/index.json' with { type: 'json' }
-import disposableWildcards from 'disposable-email-domains/wildcard.json' with { type: 'json' }
-import publicProviders from 'email-providers/all.json' with { type: 'json' }
 
 /** The flags, in the order a commission lists them. */
 export const FRAUD_FLAGS = ['self_referral', 'same_ip', 'disposable_email', 'paid_ads', 'click_burst'] as const
@@ -86,16 +83,32 @@ function* suffixes(domain: string): Generator<string> {
   }
 }
 
+/** The maintained lists (domain/fraud-lists.ts), as sets: null until useDomainLists gave them. */
 let disposable: { exact: Set<string>; wildcard: Set<string> } | null = null
+let providers: Set<string> | null = null
+
+/**
+ * Hands the rules the maintained lists (domain/fraud-lists.ts), loaded by the caller before the
+ * first check: the lists are not read at start (issue 36).
+ */
+export function useDomainLists(lists: { disposable: string[]; disposableWildcards: string[]; providers: string[] }): void {
+  disposable = { exact: new Set(lists.disposable), wildcard: new Set(lists.disposableWildcards) }
+  providers = new Set(lists.providers)
+}
+
+/** The lists, or the error that a check ran before they were given (a bug: tracking/fraud-check.ts loads them first). */
+function lists(): { disposable: { exact: Set<string>; wildcard: Set<string> }; providers: Set<string> } {
+  if (!disposable || !providers) throw new Error('fraud rules: the domain lists were not loaded (useDomainLists)')
+  return { disposable, providers }
+}
 
 /** Whether the domain (or a parent of it) is a disposable-mail service's, by the maintained list. */
 export function isDisposableDomain(domain: string): boolean {
-  disposable ??= { exact: new Set(disposableDomains as string[]), wildcard: new Set(disposableWildcards as string[]) }
+  const { disposable } = lists()
   for (const name of suffixes(domain)) if (disposable.exact.has(name) || disposable.wildcard.has(name)) return true
   return false
 }
 
-let providers: Set<string> | null = null
 /** Names reserved for documentation and testing (RFC 2606, RFC 6761): nobody's organisation. */
 const RESERVED = new Set(['example', 'test', 'invalid', 'localhost', 'example.com', 'example.net', 'example.org'])
 
@@ -104,7 +117,7 @@ const RESERVED = new Set(['example', 'test', 'invalid', 'localhost', 'example.co
  * maintained list, a disposable service's, or a reserved name) rather than to one organisation.
  */
 export function isSharedDomain(domain: string): boolean {
-  providers ??= new Set(publicProviders as string[])
+  const { providers } = lists()
   if (providers.has(domain) || isDisposableDomain(domain)) return true
   // The domain and its parents (suffixes), then the last label alone (.test, .example, …).
   for (const name of suffixes(domain)) if (RESERVED.has(name)) return true

@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer'
+import type { Transporter } from 'nodemailer'
 import type { Email, EmailStore } from '../db/email-store.ts'
 import { emailRetryAt } from './schedule.ts'
 import { type Courier, shortError } from './sender.ts'
@@ -11,14 +11,19 @@ const LEASE_MS = 60_000
  * smtps://). `from` gives each email its From (MAIL_FROM, or the program's name on svc's address).
  */
 export function emailCourier(store: EmailStore, smtpUrl: string, from: (email: Email) => string): Courier<Email> {
-  const transport = nodemailer.createTransport({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 })
+  // nodemailer is loaded with the first email, not at start (issue 36: about 40 ms and a few MB).
+  let transport: Promise<Transporter> | null = null
+  const transporter = () =>
+    (transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 }),
+    ))
   return {
     anyDue: (now) => store.anyDue(now),
     claim: (now) => store.claim(now, LEASE_MS, 20),
     async deliver(email) {
       // The envelope is the stored address alone: never a header written from a request.
       const sender = from(email)
-      await transport.sendMail({
+      await (await transporter()).sendMail({
         from: sender,
         to: email.toAddress,
         envelope: { from: addressOf(sender), to: [email.toAddress] },

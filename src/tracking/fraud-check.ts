@@ -1,5 +1,5 @@
 import type { SaleFacts } from '../domain/attribution.ts'
-import { type FraudFlag, fraudFlags, reviewOf } from '../domain/fraud.ts'
+import { type FraudFlag, fraudFlags, reviewOf, useDomainLists } from '../domain/fraud.ts'
 import type { FirstClick } from '../domain/lead.ts'
 import type { Program } from '../db/schema.ts'
 import type { TrackingDeps } from './deps.ts'
@@ -41,4 +41,16 @@ export function checkCommission(
     clickSignals: click?.signals ?? null,
   })
   return reviewOf(program.fraudReview, flags)
+}
+
+let listsLoaded: Promise<void> | null = null
+
+/**
+ * Loads the fraud rules' domain lists once (domain/fraud-lists.ts): awaited before a unit that may
+ * check a commission (a sale, a processor event), so that the lists are read on the first fraud
+ * check, not at start (issue 36). Resolved, it costs a microtask.
+ */
+export function fraudListsReady(): Promise<void> {
+  listsLoaded ??= import('../domain/fraud-lists.ts').then(({ domainLists }) => useDomainLists(domainLists))
+  return listsLoaded
 }

@@ -7,7 +7,7 @@ import { presentRow } from '../domain/record.ts'
 import type { TrackingStore } from '../db/tracking-store.ts'
 import type { TrackingDeps } from './deps.ts'
 import { commissionStatuses } from './commission-status.ts'
-import { checkCommission } from './fraud-check.ts'
+import { checkCommission, fraudListsReady } from './fraud-check.ts'
 import { emitEvent } from './webhook-events.ts'
 
 /**
@@ -257,6 +257,7 @@ export function recordSaleInUnit(deps: TrackingDeps, program: Program, input: Sa
  * failure other than the duplicate rejects.
  */
 export async function recordSale(deps: TrackingDeps, program: Program, input: SaleInput): Promise<SaleOutcome> {
+  if (program.fraudReview !== 'off') await fraudListsReady()
   try {
     return await deps.database.writer.run(() => recordSaleInUnit(deps, program, input))
   } catch (error) {

@@ -7,6 +7,7 @@ import type { EventOutcome } from '../db/processor-events.ts'
 import type { Program } from '../db/schema.ts'
 import type { TrackingDeps } from './deps.ts'
 import { settleLeadInUnit } from './lead.ts'
+import { fraudListsReady } from './fraud-check.ts'
 import { recordSaleInUnit, type SaleOutcome } from './sale.ts'
 
 export type Received =
@@ -29,6 +30,8 @@ export async function receiveStripeEvent(
   unrouted = '',
 ): Promise<Received> {
   const { events } = deps.database.stores
+  // The event may book a commission: the fraud rules' lists are loaded before its unit.
+  if (program && program.fraudReview !== 'off') await fraudListsReady()
   try {
     return await deps.database.writer.run((): Received => {
       const now = deps.clock.now()

@@ -1,5 +1,4 @@
 import { Elysia } from 'elysia'
-import QRCode from 'qrcode'
 import type { Deps } from '../deps.ts'
 import type { SessionOf } from '../../db/web-session-store.ts'
 import { commissionStatuses } from '../../tracking/commission-status.ts'
@@ -25,7 +24,9 @@ export function portalRoutes(deps: Deps) {
         if (!program || !partner) return notFound(signed)
         const figures = stores.figures.onePartnerFigures(programId, partnerId)
         const links = store.partnerLinks(programId, partnerId)
-        // A QR code per link, drawn here as SVG (nothing is loaded from elsewhere).
+        // A QR code per link, drawn here as SVG (nothing is loaded from elsewhere); the library is
+        // loaded with the first portal page, not at start (issue 36).
+        const { default: QRCode } = await import('qrcode')
         const qr = new Map(
           await Promise.all(
             links.map(async (l) => [l.id, await QRCode.toString(referralUrl(program, l), { type: 'svg', margin: 1, width: 176 })] as const),

@@ -1,27 +1,25 @@
 import { Elysia } from 'elysia'
-import { gzipSync, strToU8 } from 'fflate'
 import { createHash } from 'node:crypto'
 import type { Deps } from '../deps.ts'
 
 /**
  * GET /tracker.js: the minified tracker with an ETag, a day-long cache (a week stale while
  * revalidating, so a new release reaches pages within a day) and gzip when accepted. The
- * encodings are computed once, at the first request.
+ * encodings are computed once, at the first request, and fflate is loaded then (issue 36: nothing
+ * a request may never need is loaded at start).
  */
 export function trackerRoutes(deps: Deps) {
-  let cached: { plain: Uint8Array; gzip: Uint8Array; etag: string } | null = null
-  const asset = () => {
-    if (!cached) {
+  let cached: Promise<{ plain: Uint8Array; gzip: Uint8Array; etag: string }> | null = null
+  const asset = () =>
+    (cached ??= import('fflate').then(({ gzipSync, strToU8 }) => {
       const plain = strToU8(deps.trackerSource)
       const etag = `"${createHash('sha256').update(plain).digest('base64url').slice(0, 22)}"`
-      cached = { plain, gzip: gzipSync(plain, { level: 9 }), etag }
-    }
-    return cached
-  }
+      return { plain, gzip: gzipSync(plain, { level: 9 }), etag }
+    }))
   return new Elysia({ name: 'tracker-asset' }).get(
     '/tracker.js',
-    ({ request }) => {
-      const { plain, gzip, etag } = asset()
+    async ({ request }) => {
+      const { plain, gzip, etag } = await asset()
       const headers: Record<string, string> = {
         'content-type': 'application/javascript; charset=utf-8',
         'cache-control': 'public, max-age=86400, stale-while-revalidate=604800',
