@@ -95,7 +95,11 @@ export function startServer(options: StartOptions): Started {
     log: options.log ?? stdoutLog!,
     discardsUnreadBodies: runtime.discardsUnreadBodies,
     firstRun: { code: null },
-    mail: { delivery: config.smtpUrl === null ? 'log' : 'smtp', baseUrl: config.publicBaseUrl, wake: () => emailSender.wake() },
+    mail: {
+      delivery: config.smtpUrl !== null ? 'smtp' : config.mailLog ? 'log' : 'off',
+      baseUrl: config.publicBaseUrl,
+      wake: () => emailSender.wake(),
+    },
     webhookSender: { wake: () => webhookSender.wake() },
   }
   // The webhook outbox's sender: always on (an endpoint is what turns a program's events on).

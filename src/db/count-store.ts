@@ -77,10 +77,10 @@ export class CountStore {
     const rows = this.connection.client
       .prepare(
         `SELECT ip FROM (SELECT ip, program_id, test_mode FROM clicks ORDER BY id DESC LIMIT 10000)
-         WHERE program_id = ? AND test_mode = 0 LIMIT 100`,
+         WHERE program_id = ? AND test_mode = 0 AND ip IS NOT NULL LIMIT 100`,
       )
-      .all(programId) as { ip: string | null }[]
-    const distinct = [...new Set(rows.map((r) => r.ip ?? 'unknown'))].slice(0, 2)
+      .all(programId) as { ip: string }[]
+    const distinct = [...new Set(rows.map((r) => r.ip))].slice(0, 2)
     return { clicks: rows.length, distinct }
   }
 

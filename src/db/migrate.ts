@@ -17,9 +17,9 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
  * drizzle-kit rebuilds a table to change a column (create, copy, drop, rename). SQLite ignores
  * `PRAGMA foreign_keys` inside a transaction, and with the keys on, dropping a referenced table
  * fails; so the keys are off while migrating (SQLite's documented procedure for schema
- * changes) and `foreign_key_check` must find nothing before each COMMIT. Returns the tags applied now.
+ * changes) and `foreign_key_check` must find nothing before the COMMIT.
  */
-export function migrate(client: SqliteDatabase, all: { tag: string; sql: string }[] = migrations): string[] {
+export function migrate(client: SqliteDatabase, all: { tag: string; sql: string }[] = migrations): void {
   client.exec('CREATE TABLE IF NOT EXISTS _migrations (tag TEXT PRIMARY KEY, applied_at INTEGER NOT NULL, hash TEXT)')
   const columns = client.prepare('PRAGMA table_info(_migrations)').all() as { name: string }[]
   if (!columns.some((c) => c.name === 'hash')) client.exec('ALTER TABLE _migrations ADD COLUMN hash TEXT')
@@ -38,7 +38,7 @@ export function migrate(client: SqliteDatabase, all: { tag: string; sql: string 
     }
   }
   const pending = all.filter(({ tag }) => !applied.has(tag))
-  if (pending.length === 0) return []
+  if (pending.length === 0) return
   client.exec('PRAGMA foreign_keys = OFF')
   try {
     // One transaction for every pending migration (one fsync, not one each: a fresh database
@@ -63,5 +63,4 @@ export function migrate(client: SqliteDatabase, all: { tag: string; sql: string 
   } finally {
     client.exec('PRAGMA foreign_keys = ON')
   }
-  return pending.map(({ tag }) => tag)
 }

@@ -9,8 +9,6 @@ import { Writer } from './writer.ts'
 
 export type { Db }
 
-const EMAIL_KEYS_MIGRATION = '0019_email_keys_key_scopes_site_url'
-
 /** What every store is built over: the raw client (savepoints), Drizzle over it, and the group-commit writer. */
 export interface Connection {
   client: SqliteDatabase
@@ -54,7 +52,6 @@ function createPrivately(path: string): void {
 export function openDatabase(runtime: Runtime, path: string, options: OpenOptions = {}): Database {
   if (path !== ':memory:') createPrivately(path)
   const client = runtime.openSqlite(path)
-  let applied: string[] = []
   try {
     client.exec('PRAGMA journal_mode = WAL')
     client.exec('PRAGMA synchronous = FULL')
@@ -62,7 +59,7 @@ export function openDatabase(runtime: Runtime, path: string, options: OpenOption
     client.exec('PRAGMA foreign_keys = ON')
     // Litestream takes over checkpointing of the WAL when it runs; SQLite's own stays as a fallback.
     client.exec('PRAGMA wal_autocheckpoint = 1000')
-    applied = migrate(client)
+    migrate(client)
   } catch (error) {
     client.close()
     throw error
@@ -71,11 +68,11 @@ export function openDatabase(runtime: Runtime, path: string, options: OpenOption
   const stores = createStores(connection, options)
   // Migration 0016's second half: entries booked before the chain existed are linked, in one
   // transaction, before anything else writes (docs/ledger.md). A no-op on every later start.
-  // So is 0019's: the keys of emails stored before it, made once, when it applies.
+  // So is 0019's: the keys of emails stored before it.
   client.exec('BEGIN IMMEDIATE')
   try {
     stores.chain.backfill()
-    if (applied.includes(EMAIL_KEYS_MIGRATION)) keyStoredEmails(client)
+    keyStoredEmails(client)
     client.exec('COMMIT')
   } catch (error) {
     client.exec('ROLLBACK')

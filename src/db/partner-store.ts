@@ -102,6 +102,7 @@ export class PartnerStore {
     wishedShortLink: string | null
     status: PartnerStatus
     createdAt: number
+    lastAppliedAt: number
   }): number {
     this.catalog.changed()
     return this.connection.db
@@ -109,6 +110,11 @@ export class PartnerStore {
       .values({ ...values, ...partnerEmail(values.email) })
       .returning({ id: partners.id })
       .get().id
+  }
+
+  /** Records that the join form took an application with this partner's email again. */
+  noteApplication(partnerId: number, now: number): void {
+    this.connection.db.update(partners).set({ lastAppliedAt: now }).where(eq(partners.id, partnerId)).run()
   }
 
   /** Applies `changes` (undefined fields are left alone); the partner after, or null when unknown. */

@@ -83,7 +83,7 @@ function* suffixes(domain: string): Generator<string> {
   }
 }
 
-/** The maintained lists (domain/fraud-lists.ts), as sets: null until useDomainLists gave them. */
+/** The maintained lists (domain/fraud-lists.ts), as sets: null until installDomainLists gave them. */
 let disposable: { exact: Set<string>; wildcard: Set<string> } | null = null
 let providers: Set<string> | null = null
 
@@ -91,14 +91,14 @@ let providers: Set<string> | null = null
  * Hands the rules the maintained lists (domain/fraud-lists.ts), loaded by the caller before the
  * first check: the lists are not read at start (issue 36).
  */
-export function useDomainLists(lists: { disposable: string[]; disposableWildcards: string[]; providers: string[] }): void {
+export function installDomainLists(lists: { disposable: string[]; disposableWildcards: string[]; providers: string[] }): void {
   disposable = { exact: new Set(lists.disposable), wildcard: new Set(lists.disposableWildcards) }
   providers = new Set(lists.providers)
 }
 
 /** The lists, or the error that a check ran before they were given (a bug: tracking/fraud-check.ts loads them first). */
 function lists(): { disposable: { exact: Set<string>; wildcard: Set<string> }; providers: Set<string> } {
-  if (!disposable || !providers) throw new Error('fraud rules: the domain lists were not loaded (useDomainLists)')
+  if (!disposable || !providers) throw new Error('fraud rules: the domain lists were not loaded (installDomainLists)')
   return { disposable, providers }
 }
 

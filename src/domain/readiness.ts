@@ -32,7 +32,7 @@ function addressesCheck(recent: RecentAddresses): Check {
     return {
       id: 'client_addresses',
       ok: true,
-      message: `Warning: every visitor has one address (the last ${recent.clicks} clicks came from ${only}): set TRUST_PROXY when svc runs behind a proxy.`,
+      message: `Warning: every visitor has one address: set TRUST_PROXY (the last ${recent.clicks} clicks all came from ${only}; behind a proxy, svc sees the proxy, not its visitors).`,
     }
   }
   return { id: 'client_addresses', ok: true, message: "Clicks come from their visitors' own addresses." }

@@ -28,4 +28,5 @@ export const hiddenColumns: ReadonlySet<string> = new Set([
   'leadIpHash',
   'emailKey',
   'applicantKey',
+  'lastAppliedAt',
 ])

@@ -204,7 +204,7 @@ export function createApp(deps: Deps) {
       else if (unroutable) response = renderError(deps, request, new HttpError(404, shared.notFound), null)
       // Only the browser routes answer preflights; elsewhere OPTIONS is a route that does not exist.
       else if (method === 'OPTIONS' && entry?.browser) response = preflight(deps, request, entry)
-      else origin = foreignOrigin(received, entry, config.publicBaseUrl)
+      else origin = foreignOrigin(received, entry, config.publicBaseUrl, config.trustProxy !== false)
       if (origin === 'redirect') response = toPublicOrigin(config.publicBaseUrl, path, target.query)
     } catch (error) {
       response = failedOutside(error, state, request)

@@ -50,12 +50,33 @@ export function logCourier(store: EmailStore, write: ((line: string) => void) | 
     claim: (now) => store.claim(now, LEASE_MS, 20),
     async deliver(email) {
       const link = firstLink(email.textBody)
-      write?.(`svc: mail to ${email.toAddress}: ${email.subject}${link ? ` ${link}` : ''}`)
+      write?.(printable(`svc: mail to ${email.toAddress}: ${email.subject}${link ? ` ${link}` : ''}`))
     },
     sent: (email, now) => store.markSent(email.id, now, 'logged'),
     failed: (email, error, now) =>
       store.markAttemptFailed(email.id, shortError(error), emailRetryAt(email.attempts + 1, email.createdAt, now)),
   }
+}
+
+/**
+ * A log line as a terminal shows it, whatever its parts held: control characters (C0, DEL, C1),
+ * line and paragraph separators and bidirectional overrides become '?', so that no name in a
+ * subject can start a line of its own or reorder what the operator reads.
+ */
+export function printable(line: string): string {
+  let out = ''
+  for (const char of line) {
+    const code = char.codePointAt(0)!
+    const hidden =
+      code < 0x20 ||
+      (code >= 0x7f && code <= 0x9f) ||
+      code === 0x2028 ||
+      code === 0x2029 ||
+      (code >= 0x202a && code <= 0x202e) ||
+      (code >= 0x2066 && code <= 0x2069)
+    out += hidden ? '?' : char
+  }
+  return out
 }
 
 /** The first http(s) URL of a text, up to the next white space; null when it has none. Read by hand, no expression. */
@@ -75,8 +96,10 @@ export function firstLink(text: string): string | null {
  */
 export function programFrom(defaultFrom: string, programName: string | null): string {
   if (programName === null) return defaultFrom
+  // No quote, backslash or control character, and none of <>@,; either: a name that looks like an
+  // address ("PayPal <security@paypal.com>") would be shown as one by many mail programs.
   let name = ''
-  for (const char of programName) name += char < ' ' || char === '\u007f' || char === '"' || char === '\\' ? ' ' : char
+  for (const char of programName) name += char < ' ' || char === '\u007f' || '"\\<>@,;'.includes(char) ? ' ' : char
   return `"${name.trim().slice(0, 100)}" <${addressOf(defaultFrom)}>`
 }
 

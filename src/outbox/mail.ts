@@ -5,7 +5,8 @@
  * the unit has committed. Every email is queued either way: nothing is lost.
  */
 export interface Mail {
-  delivery: 'smtp' | 'log'
+  /** `off`: no SMTP_URL and MAIL_LOG=off: emails are only recorded (as logged), nobody sees their links. */
+  delivery: 'smtp' | 'log' | 'off'
   baseUrl: string
   /** Looks for due emails now: called after the writer unit that queued one has committed. */
   wake(): void

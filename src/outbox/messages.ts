@@ -64,14 +64,16 @@ export function newApplication(
     owner,
     `${pending ? 'New partner application' : 'New partner'} for ${program.name}: ${who}`,
     {
+      // The dashboard's link comes before anything the applicant wrote: it is the first link in the
+      // email, the one the server's log names when there is no SMTP_URL.
       paragraphs: [
         `${who} ${pending ? 'applied to become a partner of' : 'joined'} ${program.name}.`,
-        `Name: ${applicant.name}\nEmail: ${applicant.email}\nWebsite: ${applicant.website ?? '(none given)'}`,
-        `How they will promote ${program.name}:\n${applicant.promotion ?? '(not said)'}`,
+        { link: reviewUrl, label: pending ? 'Review the application' : 'See the partner' },
         pending
           ? 'Approve or reject the application on the dashboard.'
           : 'The program approves partners at once; you can suspend one on the dashboard.',
-        { link: reviewUrl, label: pending ? 'Review the application' : 'See the partner' },
+        `Name: ${applicant.name}\nEmail: ${applicant.email}\nWebsite: ${applicant.website ?? '(none given)'}`,
+        `How they will promote ${program.name}:\n${applicant.promotion ?? '(not said)'}`,
       ],
     },
     { kind: 'new_application', programId: program.id },
@@ -91,8 +93,9 @@ export function applicationApproved(
       paragraphs: [
         HELLO,
         `${program.name} approved your application.`,
-        ...(links.referralUrl ? [`Your referral link (share it anywhere; visits through it count for you): ${links.referralUrl}`] : []),
+        // The portal's link first: it is the one the server's log names when there is no SMTP_URL.
         { link: links.signInUrl, label: `Open your partner portal (this link works once, for ${links.lifetime})` },
+        ...(links.referralUrl ? [`Your referral link (share it anywhere; visits through it count for you): ${links.referralUrl}`] : []),
         `Later, ask for a new sign-in link at ${links.signInPage}`,
       ],
     },

@@ -27,9 +27,11 @@ export type ApplicationOutcome =
  * partner `pending` under approval, or `active` and approved at once (link and approval email)
  * under open; the applicant's email (received, under approval) and the owner's (new application)
  * are queued in the same unit. The applicant's IP is kept as a keyed hash for the same_ip signal.
- * `mailApplicant` false (the address had its emails for the day) queues nothing to the applicant;
- * the applicant's emails carry the program's words only, never what the applicant typed
- * (docs/decisions.md, Safety, third round).
+ * `mayMailApplicant` is asked only when an email to the applicant would be queued (a new
+ * applicant): false (the address had its emails for the day) queues none. The applicant's emails
+ * carry the program's words only, never what the applicant typed. A repeat applicant is sent
+ * nothing, and its application time is written all the same, so that both answers wait on one
+ * commit (docs/decisions.md, Safety, third round).
  */
 export async function applyToProgram(
   deps: TrackingDeps,
@@ -37,7 +39,7 @@ export async function applyToProgram(
   programId: number,
   application: Application,
   ip: string | null,
-  mailApplicant = true,
+  mayMailApplicant: () => boolean = () => true,
 ): Promise<ApplicationOutcome> {
   const { stores } = deps.database
   const outcome = await deps.database.writer.run((): ApplicationOutcome => {
@@ -45,7 +47,10 @@ export async function applyToProgram(
     const program = stores.programs.findProgram(programId)
     if (!program || program.partnerSignup === 'off') return { kind: 'closed' }
     const known = stores.partners.findApplicant(programId, application.email)
-    if (known) return { kind: 'known', partner: known }
+    if (known) {
+      stores.partners.noteApplication(known.id, now)
+      return { kind: 'known', partner: known }
+    }
     const open = program.partnerSignup === 'open'
     const partnerId = stores.partners.createApplicant({
       programId,
@@ -56,12 +61,14 @@ export async function applyToProgram(
       wishedShortLink: application.shortLink,
       status: open ? 'active' : 'pending',
       createdAt: now,
+      lastAppliedAt: now,
     })
     const partner = stores.partners.find(programId, partnerId)!
     const hash = ipHash(deps.secret, ip)
     if (hash !== null) stores.partners.rememberIp(partnerId, hash, now)
     emitEvent(deps, programId, 'partner.applied', () => partnerData(partner))
-    if (open) approveInUnit(deps, program, partner, now, mailApplicant ? mail : undefined)
+    const mailApplicant = mayMailApplicant()
+    if (open) approveInUnit(deps, program, partner, now, mailApplicant ? mail : undefined, true)
     if (!open && mailApplicant) stores.emails.queue(applicationReceived(program, application.email), now)
     const owner = stores.accounts.ownerEmailOf(program.advertiserId)
     const review = `${mail.baseUrl}/dashboard/programs/${program.id}/partners/${partnerId}`

@@ -1,5 +1,5 @@
 import type { SaleFacts } from '../domain/attribution.ts'
-import { type FraudFlag, fraudFlags, reviewOf, useDomainLists } from '../domain/fraud.ts'
+import { type FraudFlag, fraudFlags, reviewOf, installDomainLists } from '../domain/fraud.ts'
 import type { FirstClick } from '../domain/lead.ts'
 import type { Program } from '../db/schema.ts'
 import type { TrackingDeps } from './deps.ts'
@@ -51,6 +51,6 @@ let listsLoaded: Promise<void> | null = null
  * check, not at start (issue 36). Resolved, it costs a microtask.
  */
 export function fraudListsReady(): Promise<void> {
-  listsLoaded ??= import('../domain/fraud-lists.ts').then(({ domainLists }) => useDomainLists(domainLists))
+  listsLoaded ??= import('../domain/fraud-lists.ts').then(({ domainLists }) => installDomainLists(domainLists))
   return listsLoaded
 }

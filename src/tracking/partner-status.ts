@@ -70,7 +70,10 @@ export async function changePartnerStatus(
 /**
  * The writes of an approval inside the caller's unit (the partner is active already): its first
  * link when it has none, and the approval email with the referral link and a portal sign-in link.
- * Answers the link made, if any.
+ * Answers the link made, if any. `unreviewed` (an open program approving at once): nobody read the
+ * application, so the link is a random one, never the wished short link or the name: the email
+ * goes to whatever address was typed, and must carry none of the applicant's words
+ * (docs/decisions.md, Safety, third round).
  */
 export function approveInUnit(
   deps: TrackingDeps,
@@ -78,9 +81,10 @@ export function approveInUnit(
   partner: Partner,
   now: number,
   mail: Mail | undefined,
+  unreviewed = false,
 ): { id: number; shortLink: string } | null {
   const { stores } = deps.database
-  const link = stores.programs.hasLink(partner.id) ? null : firstLink(deps, partner, now)
+  const link = stores.programs.hasLink(partner.id) ? null : firstLink(deps, partner, now, unreviewed)
   emitEvent(deps, program.id, 'partner.approved', () => partnerData(stores.partners.find(program.id, partner.id) ?? partner))
   if (mail && partner.email) {
     const shortLink = link?.shortLink ?? stores.programs.firstShortLink(partner.id)
@@ -98,11 +102,15 @@ export function approveInUnit(
   return link
 }
 
-/** A first link for an approved partner: the wished short link when free, else a generated one. */
-function firstLink(deps: TrackingDeps, partner: Partner, now: number): { id: number; shortLink: string } {
+/**
+ * A first link for an approved partner: the wished short link when free, else one generated from
+ * the name; `unreviewed`, always a generated one without the name.
+ */
+function firstLink(deps: TrackingDeps, partner: Partner, now: number, unreviewed: boolean): { id: number; shortLink: string } {
   const { programs } = deps.database.stores
-  const base = slugOf(partner.name ?? '') || 'partner'
-  const candidates = [partner.wishedShortLink, ...Array.from({ length: 8 }, () => `${base}-${randomBytes(4).toString('hex')}`)]
+  const base = unreviewed ? 'p' : slugOf(partner.name ?? '') || 'partner'
+  const generated = Array.from({ length: 8 }, () => `${base}-${randomBytes(unreviewed ? 6 : 4).toString('hex')}`)
+  const candidates = unreviewed ? generated : [partner.wishedShortLink, ...generated]
   for (const shortLink of candidates) {
     if (!shortLink) continue
     const made = programs.createLink({ programId: partner.programId, partnerId: partner.id, shortLink, createdAt: now })

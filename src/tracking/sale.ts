@@ -63,7 +63,9 @@ function resolveWithCoupon(deps: TrackingDeps, programId: number, input: SaleInp
   const { tracking, coupons } = deps.database.stores
   const facts = resolve(tracking, programId, input)
   const customerOf = (f: SaleFacts) => (f.kind === 'customer' ? f.customer : null)
-  if (input.partnerId != null && unclaimed(facts))
+  // Read again in the unit: a partner suspended since the form was sent is credited nothing.
+  const named = input.partnerId == null ? null : deps.database.stores.partners.find(programId, input.partnerId)
+  if (named?.status === 'active' && input.partnerId != null && unclaimed(facts))
     return {
       facts: { kind: 'named', source: 'manual', customer: customerOf(facts), code: null, partnerId: input.partnerId },
       couponCode: null,

@@ -12,13 +12,13 @@ import {
   isSelfReferral,
   isSharedDomain,
   reviewOf,
-  useDomainLists,
+  installDomainLists,
   visitorKey,
 } from '../../src/domain/fraud.ts'
 import { domainLists } from '../../src/domain/fraud-lists.ts'
 
 // The lists are handed over by their caller (tracking/fraud-check.ts loads them before a check).
-useDomainLists(domainLists)
+installDomainLists(domainLists)
 
 const HOUR = 3_600_000
 const T0 = Date.parse('2026-06-01T10:00:00Z')

@@ -104,6 +104,11 @@ export const partners = sqliteTable(
     promotion: text('promotion'),
     /** The short link the applicant asked for: made on approval when it is still free. */
     wishedShortLink: text('wished_short_link'),
+    /**
+     * When the join form last took an application with this partner's email: written for a repeat
+     * applicant too, so that both answers wait on one commit and their time tells nothing.
+     */
+    lastAppliedAt: integer('last_applied_at'),
     /** Set when the owner deletes the partner: the row stays for its clicks, it is listed nowhere. */
     deletedAt: integer('deleted_at'),
   },

@@ -78,11 +78,15 @@ ${problem ? html`<p class="error" role="alert" data-field="${problem.field}">${p
 }
 
 /** The one page every application gets (new, known, suspended or honeypot alike): what happened is told by email only. */
-function receivedPage(program: Program): Response {
+function receivedPage(program: Program, mailed: boolean): Response {
   return page(
     { title: `Join ${program.name}`, brand: program.name },
     html`<h1>Check your email</h1><section class="panel"><p>${program.name} has your application.</p>
-<p>What happens next is sent to the email address you gave: look in your inbox (and its spam folder).</p></section>`,
+<p>What happens next is sent to the email address you gave: look in your inbox (and its spam folder).</p>${
+      mailed
+        ? ''
+        : html`<p class="muted">This server has no mail server set up yet: the email was written to the server's log, where the owner of ${program.name} reads it.</p>`
+    }</section>`,
   )
 }
 
@@ -140,7 +144,7 @@ export function joinRoutes(deps: Deps) {
         )
         if (refused) return refused
         perIp.hit(network, now)
-        const received = () => (asJson ? json(RECEIVED, 202) : receivedPage(program))
+        const received = () => (asJson ? json(RECEIVED, 202) : receivedPage(program, deps.mail.delivery === 'smtp'))
         // The honeypot: a person never fills the hidden field. Answered as any application; nothing is stored or sent.
         if ((form.company ?? '').trim() !== '') return received()
         const read = readApplication(form)
@@ -152,11 +156,15 @@ export function joinRoutes(deps: Deps) {
         )
         if (busy) return busy
         perProgram.hit(String(program.id), now)
-        // Past its emails for the day an address is still answered the same, and sent nothing.
+        // Past its emails for the day an address is still answered the same, and sent nothing. Only
+        // an email actually queued to it counts (a repeat applicant is sent none).
         const address = applicantKey(read.value.email)
-        const mailApplicant = perAddress.retryAfter(address, now) === null
-        if (mailApplicant) perAddress.hit(address, now)
-        const outcome = await applyToProgram(deps, deps.mail, program.id, read.value, ip, mailApplicant)
+        const mayMail = () => {
+          if (perAddress.retryAfter(address, now) !== null) return false
+          perAddress.hit(address, now)
+          return true
+        }
+        const outcome = await applyToProgram(deps, deps.mail, program.id, read.value, ip, mayMail)
         if (outcome.kind === 'closed') return missing(asJson)
         return received()
       },

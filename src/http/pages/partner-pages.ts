@@ -1,3 +1,4 @@
+import type { Mail } from '../../outbox/mail.ts'
 import type { LinkRow } from '../../db/dashboard-store.ts'
 import type { PartnerFigures } from '../../db/figure-store.ts'
 import type { Partner, PartnerWithLinks } from '../../db/partner-store.ts'
@@ -196,12 +197,21 @@ ${
 }
 
 /** GET /dashboard/programs/:id/applications: the pending applications with Approve and Reject. */
-export function applicationsPage(program: Program, data: { pending: Partner[]; csrf: string; mailLogged: boolean; joinUrl: string }): Safe {
+export function applicationsPage(
+  program: Program,
+  data: { pending: Partner[]; csrf: string; mail: Mail['delivery']; joinUrl: string },
+): Safe {
   const base = `/dashboard/programs/${program.id}/partners`
   return html`${programHeader(program, '/applications')}
 <section class="panel"><h2>Applications <span class="muted">(${count(data.pending.length)} waiting)</span></h2>
 <p class="muted">${program.partnerSignup === 'off' ? 'The join page is off (Settings).' : html`People apply at <a href="${data.joinUrl}">${data.joinUrl}</a>.`}
-${data.mailLogged ? " Approving emails the partner their link and a portal sign-in link; rejecting emails your note. This server has no SMTP_URL: those emails are written to the server's log instead." : ' Approving emails the partner their link and a portal sign-in link; rejecting emails your note.'}</p>
+${' Approving emails the partner their link and a portal sign-in link; rejecting emails your note.'}${
+  data.mail === 'log'
+    ? " This server has no SMTP_URL: those emails are written to the server's log instead."
+    : data.mail === 'off'
+      ? ' This server sends no email and logs none (MAIL_LOG=off): send the partner a portal link from their page.'
+      : ''
+}</p>
 ${
   data.pending.length === 0
     ? html`<p class="muted">No application waits.</p>`

@@ -145,7 +145,7 @@ export function partnerRoutes(deps: Deps) {
           html`${owner.notice(query)}${applicationsPage(program, {
             pending: stores.partners.page(program.id, { status: 'pending' }, 500, null),
             csrf: signed.csrf,
-            mailLogged: deps.mail.delivery === 'log',
+            mail: deps.mail.delivery,
             joinUrl: `${deps.config.publicBaseUrl}/join/${program.id}`,
           })}`,
         'Applications',

@@ -26,6 +26,8 @@ type Door = 'account' | 'partner'
  * nor the very next request's, or the time would tell who has an account.
  */
 const LOOKUP_DELAY_MS = 50
+/** Up to this much more, at random: the commit does not land at a fixed time after the answer either. */
+const LOOKUP_JITTER_MS = 100
 
 /** Work queued now and run together `delayMs` later, after the answers that queued it are sent. */
 class LaterQueue<T> {
@@ -33,7 +35,7 @@ class LaterQueue<T> {
   private timer: ReturnType<typeof setTimeout> | null = null
 
   constructor(
-    private readonly delayMs: number,
+    private readonly delayMs: () => number,
     private readonly run: (item: T) => unknown,
   ) {}
 
@@ -44,7 +46,7 @@ class LaterQueue<T> {
       this.items = []
       this.timer = null
       for (const each of items) this.run(each)
-    }, this.delayMs)
+    }, this.delayMs())
   }
 }
 
@@ -54,7 +56,9 @@ function emailForm(deps: Deps, door: Door): Safe {
   const logged =
     deps.mail.delivery === 'log'
       ? html`<p class="muted">This server has no SMTP_URL: the link is written to the server's log (the terminal running svc), one line starting <code>svc: mail to</code>.</p>`
-      : ''
+      : deps.mail.delivery === 'off'
+        ? html`<p class="muted">This server sends no email and logs none (MAIL_LOG=off): ${door === 'account' ? "ask the server's operator for a sign-in link" : "ask the program's owner for a portal sign-in link"}.</p>`
+        : ''
   return html`${logged}<form class="stack" method="post" action="${action}"><label>Your email <input type="email" name="email" maxlength="254" required autocomplete="email"></label>
 <div><button>Email me a sign-in link</button></div></form>`
 }
@@ -88,10 +92,12 @@ export function signInRoutes(deps: Deps) {
   const linkGone = () => signInHelp(deps, 410, 'This sign-in link was already used or has expired: ask for a new one.')
   const perEmail = new WindowLimit(LINKS_PER_EMAIL, 3_600_000)
   const perIp = new WindowLimit(LINKS_PER_IP, 3_600_000)
-  const later = new LaterQueue<{ door: Door; email: string }>(LOOKUP_DELAY_MS, (asked) =>
-    emailSignInLinks(deps, deps.mail, asked.door, asked.email).catch((error: unknown) =>
-      deps.log({ level: 'error', msg: 'sign-in link not queued', error: String(error) }),
-    ),
+  const later = new LaterQueue<{ door: Door; email: string }>(
+    () => LOOKUP_DELAY_MS + Math.random() * LOOKUP_JITTER_MS,
+    (asked) =>
+      emailSignInLinks(deps, deps.mail, asked.door, asked.email).catch((error: unknown) =>
+        deps.log({ level: 'error', msg: 'sign-in link not queued', error: String(error) }),
+      ),
   )
   /** POST /sign-in and /partner/sign-in: the same words whether or not the email is known. */
   const askForLink =
@@ -116,9 +122,11 @@ export function signInRoutes(deps: Deps) {
         deps,
         door,
         200,
-        deps.mail.delivery === 'log'
-          ? "If that email belongs to an account here, a sign-in link was written to the server's log. It works once, for 10 minutes."
-          : 'If that email belongs to an account here, a sign-in link is on its way. It works once, for 10 minutes.',
+        {
+          smtp: 'If that email belongs to an account here, a sign-in link is on its way. It works once, for 10 minutes.',
+          log: "If that email belongs to an account here, a sign-in link was written to the server's log. It works once, for 10 minutes.",
+          off: "This server sends no email: ask the server's operator for a sign-in link.",
+        }[deps.mail.delivery],
       )
     }
   return new Elysia({ name: 'sign-in' })

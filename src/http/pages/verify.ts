@@ -7,11 +7,13 @@ import { verifyScript } from './verify-script.gen.ts'
 // The page carries everything it needs (docs/decisions.md, Safety, third round): its own CSP with
 // inline script and style, and https: for an optional key URL, so that a copy saved from the
 // browser works offline and asks no host but the one the partner names.
+const POLICY =
+  "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src https:; img-src data:; form-action 'none'; base-uri 'none'"
 const HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
-  'content-security-policy':
-    "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src https:; img-src data:; form-action 'none'; base-uri 'none'",
+  // The header adds what a <meta> policy cannot say; the saved copy keeps the <meta> one.
+  'content-security-policy': `${POLICY}; frame-ancestors 'none'`,
   'referrer-policy': 'no-referrer',
   'x-content-type-options': 'nosniff',
 }
@@ -33,6 +35,7 @@ export function verifyRoutes(deps: Deps) {
     () => {
       const key = JSON.stringify(ledgerKey(deps).jwk)
       const body = html`<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${POLICY}">
 <meta name="viewport" content="width=device-width,initial-scale=1"><title>Verify a statement · svc</title><style>${new Safe(STYLE)}</style></head><body><main>
 <h1>Verify a statement</h1>
 <p>Your partner portal gives you a signed statement of your commissions and payouts each month. This page checks, here in your browser, that no entry was changed, removed or slipped in, and that the server's key signed it. Nothing is uploaded. Save this page (Ctrl+S or ⌘S) to check statements later without this server.</p>

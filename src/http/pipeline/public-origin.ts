@@ -16,9 +16,18 @@ function hostPort(host: string, defaultPort: string): { name: string; port: stri
   return { name: lower, port: defaultPort }
 }
 
-/** Whether a page request came through another name than PUBLIC_BASE_URL: 'redirect' (both loopback), 'banner', or null. */
-export function foreignOrigin(request: Request, entry: RouteEntry | null, publicBaseUrl: string): 'redirect' | 'banner' | null {
-  if (request.method !== 'GET' || entry?.methods.GET?.reads !== 'form') return null
+/**
+ * Whether a page request came through another name than PUBLIC_BASE_URL: 'redirect' (both
+ * loopback), 'banner', or null. Behind a proxy (TRUST_PROXY set) the Host header is the proxy's
+ * choice (nginx sends its upstream's address), so it says nothing of what the browser opened.
+ */
+export function foreignOrigin(
+  request: Request,
+  entry: RouteEntry | null,
+  publicBaseUrl: string,
+  behindProxy: boolean,
+): 'redirect' | 'banner' | null {
+  if (behindProxy || request.method !== 'GET' || entry?.methods.GET?.reads !== 'form') return null
   const host = request.headers.get('host')
   if (!host) return null
   const base = new URL(publicBaseUrl)

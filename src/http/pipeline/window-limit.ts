@@ -1,8 +1,8 @@
 /**
  * At most `limit` events per key in a fixed window (10 wrong setup codes an IP an hour, 10
  * applications an IP an hour, 5 sign-in links an email an hour). Memory is bounded: past
- * `maxKeys` keys, expired windows go first, then the oldest; a flood of new keys can only make
- * an old key's count start again, never grow the map.
+ * `maxKeys` keys the oldest window goes, in constant time; a flood of new keys can only make an
+ * old key's count start again, never grow the map or cost more per key.
  */
 export class WindowLimit {
   private readonly windows = new Map<string, { start: number; count: number }>()
@@ -25,16 +25,19 @@ export class WindowLimit {
     let window = this.windows.get(key)
     if (!window || now - window.start >= this.windowMs) {
       this.windows.delete(key)
-      if (this.windows.size >= this.maxKeys) this.evict(now)
+      if (this.windows.size >= this.maxKeys) this.evict()
       window = { start: now, count: 0 }
       this.windows.set(key, window)
     }
     window.count++
   }
 
-  private evict(now: number): void {
-    for (const [key, window] of this.windows) if (now - window.start >= this.windowMs) this.windows.delete(key)
-    // Map order is insertion order: the first key is the oldest window.
+  /**
+   * Makes room for one key in O(1): a window is re-inserted when it starts again, so Map order is
+   * the order windows started and the first key is the oldest window (expired, if any is). A scan
+   * of every key per new key would let a flood of fresh keys spend the cores.
+   */
+  private evict(): void {
     while (this.windows.size >= this.maxKeys) this.windows.delete(this.windows.keys().next().value as string)
   }
 }

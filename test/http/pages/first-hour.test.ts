@@ -68,6 +68,8 @@ describe('without SMTP_URL nothing is lost', () => {
         logged = (await quiet.admin('GET', '/emails?status=logged')).body.data
       expect(logged).toHaveLength(1)
       expect(quiet.announced.filter((l) => l.startsWith('svc: mail to'))).toEqual([])
+      // The pages say so: the link is nowhere to read.
+      expect(asked.body).toContain('This server sends no email: ask the server&#39;s operator for a sign-in link.')
     } finally {
       await quiet.stop()
     }
@@ -86,6 +88,11 @@ describe("a program's emails carry its name", () => {
       await own.call('POST', `/join/${fx.programId}`, { body: { name: 'Ann', email: 'ann@p.test' } })
       const mail = (await smtp.waitFor(2)).find((m) => m.to.includes('ann@p.test'))!
       expect(mail.from).toBe('"Acme Partners" <svc@localhost>')
+      // A name that reads like an address is not shown as one.
+      const spoof = await own.setupProgram({ name: 'PayPal <security@paypal.com>', partner_signup: 'approval' })
+      await own.call('POST', `/join/${spoof.programId}`, { body: { name: 'Bo', email: 'bo@p.test' } })
+      const spoofed = (await smtp.waitFor(4)).find((m) => m.to.includes('bo@p.test'))!
+      expect(spoofed.from).toBe('"PayPal  security paypal.com" <svc@localhost>')
     } finally {
       await own.stop()
       await smtp.stop()
@@ -146,14 +153,17 @@ describe("a program's site keeps its scheme and port", () => {
     expect(bad.body.error.message).toBe('domain must be a host name such as shop.example, or a URL such as http://localhost:3901')
   })
 
-  test("an approved applicant's referral link is on the site URL", async () => {
+  test("an open program's new partner: the log names the portal link, whose page shows the referral link on the site URL", async () => {
     const fx = await api.setupProgram({ domain: 'http://localhost:3901', partner_signup: 'open' })
     const email = `${unique('site')}@p.test`
-    const short = unique('sia')
-    await api.call('POST', `/join/${fx.programId}`, { body: { name: 'Sia', email, short_link: short } })
-    // The stderr line names the email's first link: here the referral link, on the site's own URL.
-    const line = await mailLine(email, `Program`)
-    expect(line).toEndWith(` approved your application http://localhost:3901/?aff=${short}`)
+    await api.call('POST', `/join/${fx.programId}`, { body: { name: 'Sia', email, short_link: unique('sia') } })
+    // The stderr line names the email's first link: the one-time portal link.
+    const line = await mailLine(email, 'Program')
+    expect(line).toMatch(new RegExp(` approved your application ${base}/sign-in/[A-Za-z0-9_-]{20,}$`))
+    const cookie = (await followLink(api, line!.split(' ').at(-1)!)).headers.get('set-cookie')!.split(';')[0]!
+    const portal = await (await onBase('/partner', { headers: { cookie } })).text()
+    // A generated link (an open program's partner was never reviewed), on the site's own URL.
+    expect(portal).toMatch(/value="http:\/\/localhost:3901\/\?aff=p-[0-9a-f]{12}"/)
   })
 })
 

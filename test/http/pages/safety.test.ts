@@ -108,10 +108,16 @@ describe('the join form relays no mail', () => {
   test("an open program's approval email to the applicant carries no applicant text either", async () => {
     const p = await program('open')
     const victim = `${unique('victim')}@inbox.test`
-    await apply(p, { name: 'Click https://evil.example/now', email: victim })
+    await apply(p, { name: 'Click https://evil.example/now', email: victim, short_link: 'URGENT-call-555-0100-to-claim' })
     const [mail] = await mailsTo(victim)
     expect(mail!.subject).toBe('Shop Partners approved your application')
-    expect(mail!.text).not.toContain('evil.example')
+    // Neither the name nor the wished short link: the referral link is a generated one.
+    for (const part of [mail!.text, mail!.html]) {
+      expect(part).not.toContain('evil.example')
+      expect(part).not.toContain('URGENT')
+      expect(part).not.toContain('click')
+    }
+    expect(mail!.text).toMatch(/\?aff=p-[0-9a-f]{12}/)
     expect(mail!.text).toContain('this link works once, for 3 days')
   })
 

@@ -66,10 +66,12 @@ describe('/verify', () => {
     const reply = await fetch(`${api.url}/verify`)
     expect(reply.status).toBe(200)
     expect(reply.headers.get('content-security-policy')).toBe(
-      "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src https:; img-src data:; form-action 'none'; base-uri 'none'",
+      "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src https:; img-src data:; form-action 'none'; base-uri 'none'; frame-ancestors 'none'",
     )
     const text = await reply.text()
     expect(text).not.toMatch(/<(script|link|img)[^>]+(src|href)=/)
+    // A saved copy keeps its policy in the page itself.
+    expect(text).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;;`)
     const key = await fetch(`${api.url}/.well-known/svc-ledger-key`)
     expect(key.headers.get('access-control-allow-origin')).toBe('*')
     expect(text).toContain(JSON.stringify(await key.json()).replaceAll('"', '&quot;'))
