@@ -95,7 +95,9 @@ export function applicationApproved(
         `${program.name} approved your application.`,
         // The portal's link first: it is the one the server's log names when there is no SMTP_URL.
         { link: links.signInUrl, label: `Open your partner portal (this link works once, for ${links.lifetime})` },
-        ...(links.referralUrl ? [`Your referral link (share it anywhere; visits through it count for you): ${links.referralUrl}`] : []),
+        links.referralUrl
+          ? `Your referral link (share it anywhere; visits through it count for you): ${links.referralUrl}`
+          : 'Your referral link is waiting in your partner portal: share it anywhere, visits through it count for you.',
         `Later, ask for a new sign-in link at ${links.signInPage}`,
       ],
     },

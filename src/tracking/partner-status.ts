@@ -71,9 +71,9 @@ export async function changePartnerStatus(
  * The writes of an approval inside the caller's unit (the partner is active already): its first
  * link when it has none, and the approval email with the referral link and a portal sign-in link.
  * Answers the link made, if any. `unreviewed` (an open program approving at once): nobody read the
- * application, so the link is a random one, never the wished short link or the name: the email
- * goes to whatever address was typed, and must carry none of the applicant's words
- * (docs/decisions.md, Safety, third round).
+ * application, and the email goes to whatever address was typed, so it carries none of the
+ * applicant's words (docs/decisions.md, Safety, third round): not the link, which holds the wished
+ * short link or the name; the partner finds it in the portal the email's sign-in link opens.
  */
 export function approveInUnit(
   deps: TrackingDeps,
@@ -84,14 +84,14 @@ export function approveInUnit(
   unreviewed = false,
 ): { id: number; shortLink: string } | null {
   const { stores } = deps.database
-  const link = stores.programs.hasLink(partner.id) ? null : firstLink(deps, partner, now, unreviewed)
+  const link = stores.programs.hasLink(partner.id) ? null : firstLink(deps, partner, now)
   emitEvent(deps, program.id, 'partner.approved', () => partnerData(stores.partners.find(program.id, partner.id) ?? partner))
   if (mail && partner.email) {
     const shortLink = link?.shortLink ?? stores.programs.firstShortLink(partner.id)
     const signIn = stores.webSessions.createSignInLink({ kind: 'partner', partnerId: partner.id }, now, APPROVAL_LINK_LIFETIME_MS)
     stores.emails.queue(
       applicationApproved(program, partner.email, {
-        referralUrl: shortLink ? referralUrlOf(program, shortLink) : null,
+        referralUrl: shortLink && !unreviewed ? referralUrlOf(program, shortLink) : null,
         signInUrl: `${mail.baseUrl}/sign-in/${signIn.token}`,
         signInPage: `${mail.baseUrl}/partner/sign-in`,
         lifetime: '3 days',
@@ -102,15 +102,11 @@ export function approveInUnit(
   return link
 }
 
-/**
- * A first link for an approved partner: the wished short link when free, else one generated from
- * the name; `unreviewed`, always a generated one without the name.
- */
-function firstLink(deps: TrackingDeps, partner: Partner, now: number, unreviewed: boolean): { id: number; shortLink: string } {
+/** A first link for an approved partner: the wished short link when free, else a generated one. */
+function firstLink(deps: TrackingDeps, partner: Partner, now: number): { id: number; shortLink: string } {
   const { programs } = deps.database.stores
-  const base = unreviewed ? 'p' : slugOf(partner.name ?? '') || 'partner'
-  const generated = Array.from({ length: 8 }, () => `${base}-${randomBytes(unreviewed ? 6 : 4).toString('hex')}`)
-  const candidates = unreviewed ? generated : [partner.wishedShortLink, ...generated]
+  const base = slugOf(partner.name ?? '') || 'partner'
+  const candidates = [partner.wishedShortLink, ...Array.from({ length: 8 }, () => `${base}-${randomBytes(4).toString('hex')}`)]
   for (const shortLink of candidates) {
     if (!shortLink) continue
     const made = programs.createLink({ programId: partner.programId, partnerId: partner.id, shortLink, createdAt: now })

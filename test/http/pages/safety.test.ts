@@ -111,13 +111,15 @@ describe('the join form relays no mail', () => {
     await apply(p, { name: 'Click https://evil.example/now', email: victim, short_link: 'URGENT-call-555-0100-to-claim' })
     const [mail] = await mailsTo(victim)
     expect(mail!.subject).toBe('Shop Partners approved your application')
-    // Neither the name nor the wished short link: the referral link is a generated one.
+    // Neither the name nor the wished short link (the partner's link, shown in the portal the email opens).
     for (const part of [mail!.text, mail!.html]) {
       expect(part).not.toContain('evil.example')
       expect(part).not.toContain('URGENT')
-      expect(part).not.toContain('click')
+      expect(part).not.toContain('?aff=')
     }
-    expect(mail!.text).toMatch(/\?aff=p-[0-9a-f]{12}/)
+    expect(mail!.text).toContain('Your referral link is waiting in your partner portal')
+    const links = (await api.admin('GET', `/programs/${p}/links`)).body.data
+    expect(links.map((l: { short_link: string }) => l.short_link)).toEqual(['URGENT-call-555-0100-to-claim'])
     expect(mail!.text).toContain('this link works once, for 3 days')
   })
 
