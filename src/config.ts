@@ -1,4 +1,5 @@
-import { z } from 'zod'
+// zod/mini: the same checks as zod's full API, about 7 MB less resident at start (issue 36).
+import * as z from 'zod/mini'
 
 /** Server configuration: the environment table of the README, validated at start. */
 export interface Config {
@@ -38,35 +39,58 @@ export type TrustProxy = false | true | 'fly'
 export class ConfigError extends Error {}
 
 /** A variable's text; unset and empty both read as null (the default applies). */
-const text = z
-  .string()
-  .optional()
-  .transform((value) => (value === undefined || value === '' ? null : value))
+const text = z.pipe(
+  z.optional(z.string()),
+  z.transform((value) => (value === undefined || value === '' ? null : value)),
+)
+
+/** How a transform reports a refused value. */
+type Issues = { issues: { code: 'custom'; message: string; input: unknown }[] }
 
 /** A value `read` accepts (undefined: refused with `message`, which names the variable and quotes the value). */
 const checked =
   <T>(read: (value: string) => T | undefined, message: (value: string) => string) =>
-  (value: string, ctx: z.RefinementCtx): T => {
+  (value: string, ctx: Issues): T => {
     const result = read(value)
-    if (result === undefined) ctx.addIssue({ code: 'custom', message: message(value) })
+    if (result === undefined) ctx.issues.push({ code: 'custom', message: message(value), input: value })
     return result as T
   }
 
 /** An optional variable: null when unset or empty, else what `check` makes of it. */
-const optional = <T>(check: (value: string, ctx: z.RefinementCtx) => T) =>
-  text.transform((value, ctx) => (value === null ? null : check(value, ctx)))
+const optional = <T>(check: (value: string, ctx: Issues) => T) =>
+  z.pipe(
+    text,
+    z.transform((value: string | null, ctx) => (value === null ? null : check(value, ctx as unknown as Issues))),
+  )
+
+/** A variable with a default when unset, then what `check` makes of it. */
+const withDefault = <T>(fallback: string, check: (value: string, ctx: Issues) => T) =>
+  z.pipe(
+    z._default(z.string(), fallback),
+    z.transform((value: string, ctx) => check(value, ctx as unknown as Issues)),
+  )
+
+/** An optional variable, `fallback` when unset. */
+const orElse = <T>(schema: z.ZodMiniType<T | null>, fallback: NonNullable<T>) =>
+  z.pipe(
+    schema,
+    z.transform((value: T | null) => value ?? fallback),
+  )
 
 const flag = (name: string, fallback: boolean) =>
-  optional(
-    checked(
-      (value) => {
-        if (['true', '1', 'yes'].includes(value.toLowerCase())) return true
-        if (['false', '0', 'no', 'off'].includes(value.toLowerCase())) return false
-        return undefined
-      },
-      (value) => `${name} must be true or false, got "${value}"`,
+  orElse(
+    optional(
+      checked(
+        (value) => {
+          if (['true', '1', 'yes'].includes(value.toLowerCase())) return true
+          if (['false', '0', 'no', 'off'].includes(value.toLowerCase())) return false
+          return undefined
+        },
+        (value) => `${name} must be true or false, got "${value}"`,
+      ),
     ),
-  ).transform((value) => value ?? fallback)
+    fallback,
+  )
 
 /** An http(s) URL; `trim` drops trailing slashes (a base URL that paths are appended to). */
 const url = (name: string, trim = true) =>
@@ -89,41 +113,40 @@ const ADVISED_LENGTH = { SVC_ADMIN_TOKEN: 16, SVC_SECRET: 32 } as const
 
 // Declared in the order the variables are checked: the first failing one is reported.
 const Environment = z.object({
-  PORT: z
-    .string()
-    .default('3000')
-    .transform(
-      checked(
-        (value) => (/^\d+$/.test(value) && Number(value) <= 65535 ? Number(value) : undefined),
-        (value) => `PORT must be a whole number from 0 to 65535, got "${value}"`,
-      ),
+  PORT: withDefault(
+    '3000',
+    checked(
+      (value) => (/^\d+$/.test(value) && Number(value) <= 65535 ? Number(value) : undefined),
+      (value) => `PORT must be a whole number from 0 to 65535, got "${value}"`,
     ),
+  ),
   SVC_ADMIN_TOKEN: text,
   SVC_SECRET: text,
   PUBLIC_BASE_URL: url('PUBLIC_BASE_URL'),
-  SVC_RATE_LIMIT_SCALE: z
-    .string()
-    .default('1')
-    .transform(
-      checked(
-        (value) => (Number.isFinite(Number(value)) && Number(value) >= 1 ? Number(value) : undefined),
-        (value) => `SVC_RATE_LIMIT_SCALE must be a number of at least 1, got "${value}"`,
-      ),
+  SVC_RATE_LIMIT_SCALE: withDefault(
+    '1',
+    checked(
+      (value) => (Number.isFinite(Number(value)) && Number(value) >= 1 ? Number(value) : undefined),
+      (value) => `SVC_RATE_LIMIT_SCALE must be a number of at least 1, got "${value}"`,
     ),
+  ),
   HOST: text,
   DATABASE_PATH: text,
-  TRUST_PROXY: optional(
-    checked(
-      (value): TrustProxy | undefined => {
-        const lower = value.toLowerCase()
-        if (lower === 'fly') return 'fly'
-        if (['true', '1', 'yes'].includes(lower)) return true
-        if (['false', '0', 'no'].includes(lower)) return false
-        return undefined
-      },
-      (value) => `TRUST_PROXY must be false, true or fly, got "${value}"`,
+  TRUST_PROXY: z.pipe(
+    optional(
+      checked(
+        (value): TrustProxy | undefined => {
+          const lower = value.toLowerCase()
+          if (lower === 'fly') return 'fly'
+          if (['true', '1', 'yes'].includes(lower)) return true
+          if (['false', '0', 'no'].includes(lower)) return false
+          return undefined
+        },
+        (value) => `TRUST_PROXY must be false, true or fly, got "${value}"`,
+      ),
     ),
-  ).transform((value) => value ?? false),
+    z.transform((value: TrustProxy | null): TrustProxy => value ?? false),
+  ),
   STRIPE_CONNECT_WEBHOOK_SECRET: text,
   // {docs_url} is used as given: `{docs_url}#api_key_rotation_required` keeps its trailing slash.
   DOCS_URL: url('DOCS_URL', false),

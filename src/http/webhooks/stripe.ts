@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
-import { readEnvelope, type StripeEnvelope } from '../../domain/stripe-event.ts'
+import type { StripeEnvelope } from '../../domain/stripe-event.ts'
 import { verifySignature, type SignatureCheck } from '../../domain/stripe-signature.ts'
-import { receiveStripeEvent, type Received } from '../../tracking/stripe-event.ts'
+import type { Received } from '../../tracking/stripe-event.ts'
 import type { Deps } from '../deps.ts'
 import { doc } from '../pipeline/doc.ts'
 import { HttpError } from '../pipeline/envelope.ts'
@@ -32,8 +32,15 @@ const refusals: Record<Extract<SignatureCheck, { ok: false }>['reason'], string>
   no_secret: webhook.noSecret,
 }
 
+/**
+ * The Stripe event modules (their zod schemas), loaded with the first event, not at start: most
+ * servers receive none for a while, some never (issue 36).
+ */
+let stripeModules: Promise<[typeof import('../../domain/stripe-event.ts'), typeof import('../../tracking/stripe-event.ts')]> | null = null
+const stripe = () => (stripeModules ??= Promise.all([import('../../domain/stripe-event.ts'), import('../../tracking/stripe-event.ts')]))
+
 /** The event of a signed body, or the 400 that records nothing (docs/decisions.md, Processor webhooks). */
-function verifiedEvent(deps: Deps, body: unknown, request: Request, secrets: readonly string[]): StripeEnvelope {
+async function verifiedEvent(deps: Deps, body: unknown, request: Request, secrets: readonly string[]): Promise<StripeEnvelope> {
   const bytes = body instanceof Uint8Array ? body : new Uint8Array()
   const check = verifySignature(bytes, request.headers.get('stripe-signature'), secrets, deps.clock.now())
   if (!check.ok) throw new HttpError(400, refusals[check.reason])
@@ -43,6 +50,7 @@ function verifiedEvent(deps: Deps, body: unknown, request: Request, secrets: rea
   } catch {
     throw new HttpError(400, webhook.notAnEvent)
   }
+  const [{ readEnvelope }] = await stripe()
   const event = readEnvelope(parsed)
   if (!event) throw new HttpError(400, webhook.notAnEvent)
   return event
@@ -79,7 +87,8 @@ export function stripeWebhookRoutes(deps: Deps) {
         const id = Number(params.program_id)
         const program = Number.isSafeInteger(id) && id > 0 ? programs.findProgram(id) : null
         if (!program) throw new HttpError(404, webhook.programNotFound)
-        const event = verifiedEvent(deps, body, request, program.stripeWebhookSecrets)
+        const event = await verifiedEvent(deps, body, request, program.stripeWebhookSecrets)
+        const [, { receiveStripeEvent }] = await stripe()
         return answer(deps, request, await receiveStripeEvent(deps, event, program))
       },
       { parse, detail: doc("Receive a Stripe event of the program's own account", 'webhooks', { description }) },
@@ -90,13 +99,14 @@ export function stripeWebhookRoutes(deps: Deps) {
         const secret = deps.config.stripeConnectWebhookSecret
         // docs/decisions.md: the Connect route exists only while STRIPE_CONNECT_WEBHOOK_SECRET is set.
         if (secret === null) throw new HttpError(404, shared.notFound)
-        const event = verifiedEvent(deps, body, request, [secret])
+        const event = await verifiedEvent(deps, body, request, [secret])
         const program = event.account === null ? null : deps.database.stores.events.programOfAccount(event.account)
         // Stored all the same, so that the owner can see an event that reached no program.
         const unrouted =
           event.account === null
             ? 'Connect event without an account: no program to route it to'
             : `No program has stripe_account_id ${event.account}: not routed`
+        const [, { receiveStripeEvent }] = await stripe()
         return answer(deps, request, await receiveStripeEvent(deps, event, program, unrouted))
       },
       {
