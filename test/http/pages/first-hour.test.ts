@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { type Api, freePort, startApi } from '../../helpers.ts'
 import { startSmtp } from '../../outbox/smtp.ts'
-import { followLink, publicOrigin } from './sessions.ts'
+import { followLink, publicOrigin, signInAccount } from './sessions.ts'
 
 let api: Api
 let base: string
@@ -221,5 +221,83 @@ describe('loopback addresses never count as fraud', () => {
     expect(check.ok).toBe(true)
     expect(check.message).toContain('every visitor has one address')
     expect(check.message).toContain('set TRUST_PROXY')
+  })
+})
+
+describe('the forms of the first hour', () => {
+  /** Signs the fixture's owner in; answers a form poster on PUBLIC_BASE_URL with the session's token. */
+  async function owner(accountId: number) {
+    const cookie = await signInAccount(api, accountId)
+    const csrf = (await (await onBase('/dashboard', { headers: { cookie } })).text()).match(/name="_csrf" value="([0-9a-f]{64})"/)![1]!
+    return (path: string, fields: Record<string, string>) =>
+      onBase(path, {
+        method: 'POST',
+        headers: { cookie, origin: publicOrigin(api), 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ _csrf: csrf, ...fields }).toString(),
+      })
+  }
+
+  test('a refused local webhook URL names WEBHOOKS_ALLOW_PRIVATE=true and keeps what was typed', async () => {
+    const fx = await api.setupProgram()
+    const post = await owner(fx.accountId)
+    const reply = await post(`/dashboard/programs/${fx.programId}/webhooks`, {
+      url: 'http://127.0.0.1:9999/hook',
+      description: 'my local receiver',
+      'event_sale.created': '1',
+    })
+    expect(reply.status).toBe(400)
+    const page = await reply.text()
+    expect(page).toContain('start svc with WEBHOOKS_ALLOW_PRIVATE=true')
+    expect(page).toContain('value="http://127.0.0.1:9999/hook"')
+    expect(page).toContain('value="my local receiver"')
+    expect(page).toMatch(/name="event_sale.created" value="1" checked/)
+  })
+
+  test('a sale recorded by hand may name a partner: a customer without one is credited to them, source manual', async () => {
+    const fx = await api.setupProgram({ commission_type: 'recurring_percent', commission_rate: 10 })
+    const post = await owner(fx.accountId)
+    const done = await post(`/dashboard/programs/${fx.programId}/sales`, {
+      customer_key: 'walk-in',
+      amount: '80.00',
+      currency: 'USD',
+      transaction_id: 'manual-1',
+      partner_id: String(fx.partnerId),
+    })
+    expect(done.status).toBe(303)
+    const sale = (await api.admin('GET', `/programs/${fx.programId}/sales`)).body.data.find(
+      (s: { transaction_id: string }) => s.transaction_id === 'manual-1',
+    )
+    expect(sale.attribution).toMatchObject({ rule: 'manual', source: 'manual', partner_id: fx.partnerId })
+    const commissions = (await api.admin('GET', `/programs/${fx.programId}/commissions`)).body.data
+    expect(commissions.find((c: { sale_id: number }) => c.sale_id === sale.sale_id)).toMatchObject({
+      partner_id: fx.partnerId,
+      amount_cents: 800,
+    })
+    // A suspended partner cannot be named.
+    await api.admin('POST', `/programs/${fx.programId}/partners/${fx.partnerId}/suspend`)
+    const refused = await post(`/dashboard/programs/${fx.programId}/sales`, {
+      customer_key: 'other',
+      amount: '5',
+      currency: 'USD',
+      partner_id: String(fx.partnerId),
+    })
+    expect(refused.headers.get('location')).toContain('error=sale_partner')
+  })
+
+  test("the payout details form's answer stands beside the form it answers", async () => {
+    const fx = await api.setupProgram()
+    const link = (await api.admin('POST', `/programs/${fx.programId}/partners/${fx.partnerId}/portal-link`)).body.data.url
+    const cookie = (await followLink(api, link)).headers.get('set-cookie')!.split(';')[0]!
+    const portal = await (await onBase('/partner', { headers: { cookie } })).text()
+    const csrf = portal.match(/name="_csrf" value="([0-9a-f]{64})"/)![1]!
+    const saved = await onBase('/partner/payout-details', {
+      method: 'POST',
+      headers: { cookie, origin: publicOrigin(api), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ _csrf: csrf, payout_method: 'paypal', payout_details: 'ada@paypal.test' }).toString(),
+    })
+    expect(saved.headers.get('location')).toBe('/partner?done=payout_details_saved#payout-details')
+    const after = await (await onBase(saved.headers.get('location')!, { headers: { cookie } })).text()
+    const section = after.slice(after.indexOf('id="payout-details"'))
+    expect(section.slice(0, section.indexOf('</form>'))).toContain('role="status"')
   })
 })
