@@ -2,11 +2,12 @@
 // the signed statements of the operator API and the portal, the key route, and `svc verify`
 // catching what a dishonest operator does to the database between two statements.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { createHash, generateKeyPairSync, sign } from 'node:crypto'
+import { forgedFrom } from './forged-statement.ts'
+import { generateKeyPairSync, sign } from 'node:crypto'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { entryText, GENESIS, type Statement, statementText, verifyStatement } from '../../../src/domain/statement.ts'
+import { type Statement, statementText, verifyStatement } from '../../../src/domain/statement.ts'
 import { days, type Api, type Fixture } from '../../helpers.ts'
 import { runCli, tempHome } from '../../cli/run-cli.ts'
 import { followLink } from '../pages/sessions.ts'
@@ -294,25 +295,7 @@ describe('svc verify catches a dishonest operator', () => {
   test('a made-up 1,000,000 USD statement signed with a fresh key verifies alone with a warning, and is refused with --key', async () => {
     const { f } = await partnerWithSales(1)
     const real = await statementOf(f, month(api.clock.now()))
-    const fresh = generateKeyPairSync('ed25519')
-    const entry = {
-      seq: 1,
-      kind: 'commission' as const,
-      entry_id: 1,
-      amount_cents: 100_000_000,
-      currency: 'USD',
-      created_at: real.made_at,
-      test_mode: false,
-    }
-    const hash = createHash('sha256')
-      .update(entryText(real, entry, GENESIS))
-      .digest('hex')
-    const madeUp = { ...real, count: 1, head: hash, entries: [{ ...entry, hash }] }
-    const forged = {
-      ...madeUp,
-      public_key: { kty: 'OKP', crv: 'Ed25519', x: (fresh.publicKey.export({ format: 'jwk' }) as { x: string }).x },
-      signature: sign(null, Buffer.from(statementText(madeUp)), fresh.privateKey).toString('base64'),
-    }
+    const forged = forgedFrom(real)
     const alone = await verify(forged)
     expect(alone.code).toBe(0)
     expect(alone.stderr).toContain('warning: signing key not checked')

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { ADMIN_TOKEN, type Api, startApi } from '../../helpers.ts'
 import { type Smtp, startSmtp } from '../../outbox/smtp.ts'
+import { joinProgram } from './join-kit.ts'
 import { followLink } from './sessions.ts'
 
 let api: Api
@@ -22,18 +23,7 @@ let n = 0
 const unique = (prefix: string) => `${prefix}-${++n}-${Math.random().toString(36).slice(2, 7)}`
 
 /** A program whose partners may join (`approval` or `open`), with the owner's email. */
-async function program(signup: 'approval' | 'open' | 'off', owner = `${unique('owner')}@shop.test`) {
-  const account = await api.admin('POST', '/accounts', { email: owner })
-  const made = await api.admin('POST', '/programs', {
-    account_id: account.body.data.account_id,
-    name: 'Shop Partners',
-    domain: 'shop.test',
-    commission_type: 'percent',
-    commission_rate: 20,
-    partner_signup: signup,
-  })
-  return { id: made.body.data.program_id as number, owner, key: made.body.data.api_key as string }
-}
+const program = (signup: 'approval' | 'open' | 'off', owner = `${unique('owner')}@shop.test`) => joinProgram(api, signup, owner)
 
 /** A join post from a client address of its own (each test its own bucket of 10 an hour). */
 const apply = (programId: number, body: Record<string, unknown>, ip = unique('ip')) =>

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { type Api, startApi } from '../../helpers.ts'
 import { type Smtp, startSmtp } from '../../outbox/smtp.ts'
+import { joinProgram } from './join-kit.ts'
 
 let api: Api
 let smtp: Smtp
@@ -20,18 +21,7 @@ const unique = (prefix: string) => `${prefix}${++n}${Math.random().toString(36).
 /** A client address of its own: every per-IP bucket starts empty. */
 const freshIp = () => `198.51.${n % 250}.${(++n % 250) + 1}`
 
-async function program(signup: 'approval' | 'open' = 'approval') {
-  const account = await api.admin('POST', '/accounts', { email: `${unique('owner')}@shop.test` })
-  const made = await api.admin('POST', '/programs', {
-    account_id: account.body.data.account_id,
-    name: 'Shop Partners',
-    domain: 'shop.test',
-    commission_type: 'percent',
-    commission_rate: 20,
-    partner_signup: signup,
-  })
-  return made.body.data.program_id as number
-}
+const program = async (signup: 'approval' | 'open' = 'approval') => (await joinProgram(api, signup, `${unique('owner')}@shop.test`)).id
 
 const apply = (programId: number, body: Record<string, unknown>, ip = freshIp()) =>
   api.call('POST', `/join/${programId}`, { body, headers: { 'x-forwarded-for': ip } })

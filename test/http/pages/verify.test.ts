@@ -1,13 +1,13 @@
 // docs/decisions.md, "Safety, third round": GET /verify checks a statement in the browser with the
 // same verifier as `svc verify`, asks no host, and works as a saved copy offline.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { createHash, generateKeyPairSync, sign } from 'node:crypto'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { buildVerifyScript } from '../../../web/build.ts'
 import { verifyScript } from '../../../src/http/pages/verify-script.gen.ts'
-import { entryText, GENESIS, type Statement, statementText } from '../../../src/domain/statement.ts'
+import type { Statement } from '../../../src/domain/statement.ts'
+import { forgedFrom } from '../admin/forged-statement.ts'
 import { describeBrowser, launch } from '../../tracker/browser.ts'
 import type { Api, Fixture } from '../../helpers.ts'
 import { trackingSetup, type Kit, unique } from '../track/kit.ts'
@@ -32,29 +32,6 @@ async function statement(): Promise<{ f: Fixture; s: Statement }> {
   expect((await k.sale(f, { transaction_id: unique('txn'), customer_key: customer, amount_cents: 10_000 })).status).toBe(200)
   const reply = await api.admin('GET', `/programs/${f.programId}/partners/${f.partnerId}/statements/${month()}`)
   return { f, s: reply.body.data }
-}
-
-/** A made-up 1,000,000 USD statement for the same partner, signed with a fresh key. */
-function forgedFrom(real: Statement): Statement {
-  const fresh = generateKeyPairSync('ed25519')
-  const entry = {
-    seq: 1,
-    kind: 'commission' as const,
-    entry_id: 1,
-    amount_cents: 100_000_000,
-    currency: 'USD',
-    created_at: real.made_at,
-    test_mode: false,
-  }
-  const hash = createHash('sha256')
-    .update(entryText(real, entry, GENESIS))
-    .digest('hex')
-  const madeUp = { ...real, count: 1, head: hash, entries: [{ ...entry, hash }] }
-  return {
-    ...madeUp,
-    public_key: { kty: 'OKP', crv: 'Ed25519', x: (fresh.publicKey.export({ format: 'jwk' }) as { x: string }).x },
-    signature: sign(null, Buffer.from(statementText(madeUp)), fresh.privateKey).toString('base64'),
-  }
 }
 
 describe('/verify', () => {
