@@ -52,10 +52,10 @@ export function boot(runtime: Runtime, env: Record<string, string | undefined>, 
     JSON.stringify({
       level: 'info',
       msg: 'svc listening',
-      // The address to open in a browser (docs/decisions.md, The first hour): the pages' forms are
-      // accepted from PUBLIC_BASE_URL's origin only; `listen` is the socket.
-      open: config.publicBaseUrl,
       url: server.url,
+      // The address to open in a browser (docs/decisions.md, The first hour): the pages' forms are
+      // accepted from PUBLIC_BASE_URL's origin only; `url` is the socket.
+      open: config.publicBaseUrl,
       runtime: runtime.name,
       database: config.databasePath,
       admin_api: config.adminToken !== null,
