@@ -18,8 +18,12 @@ afterAll(async () => {
 
 let n = 0
 const unique = (prefix: string) => `${prefix}${++n}${Math.random().toString(36).slice(2, 7)}`
-/** A client address of its own: every per-IP bucket starts empty. */
-const freshIp = () => `198.51.${n % 250}.${(++n % 250) + 1}`
+/** A client address of its own (198.18.0.0/15, one a call): every per-IP bucket starts empty. */
+let addresses = 0
+const freshIp = () => {
+  const a = ++addresses
+  return `198.${18 + ((a >> 16) & 1)}.${(a >> 8) & 255}.${a & 255}`
+}
 
 const program = async (signup: 'approval' | 'open' = 'approval') => (await joinProgram(api, signup, `${unique('owner')}@shop.test`)).id
 
