@@ -18,7 +18,11 @@ type Field = { flag: string; question: string; check(value: string): string | nu
 
 const FIELDS: Field[] = [
   { flag: 'name', question: 'Program name', check: (v) => (v ? null : 'name must not be empty') },
-  { flag: 'domain', question: 'Domain (for example example.com)', check: (v) => (v ? null : 'domain must not be empty') },
+  {
+    flag: 'domain',
+    question: 'Your site (a domain such as example.com, or http://localhost:3901 while you test)',
+    check: (v) => (v ? null : 'domain must not be empty'),
+  },
   {
     flag: 'commission-type',
     question: `Commission type (${COMMISSION_TYPES.join(', ')})`,

@@ -20,7 +20,7 @@ test.skipIf(!script)('init on a terminal asks for missing fields and asks again 
   })
   const [output, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited])
   expect(code).toBe(0)
-  expect(output).toContain('Domain (for example example.com): ')
+  expect(output).toContain('Your site (a domain such as example.com, or http://localhost:3901 while you test): ')
   expect(output).toContain('Invalid commission_type: bogus.')
   expect(output).toMatch(/Created program \d+\./)
   const sent = s.tap.seen.find((q) => q.path === '/api/v1/cli/init')!
