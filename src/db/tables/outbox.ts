@@ -44,7 +44,7 @@ export const emails = sqliteTable(
   (t) => [index('emails_due').on(t.status, t.nextAttemptAt), index('emails_program').on(t.programId, t.id)],
 )
 
-/** Outbound webhook event types (docs/decisions.md, Outbound webhooks). */
+/** Outbound webhook event types (docs/decisions.md, Outbound webhooks; the turn-4 three of Webhook delivery). */
 export const WEBHOOK_EVENT_TYPES = [
   'lead.created',
   'sale.created',
@@ -52,8 +52,11 @@ export const WEBHOOK_EVENT_TYPES = [
   'commission.created',
   'commission.reversed',
   'commission.held',
+  'commission.approved',
   'payout.created',
   'payout.paid',
+  'payout.failed',
+  'partner.created',
   'partner.applied',
   'partner.approved',
   'webhook.test',

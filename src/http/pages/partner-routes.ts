@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import type { PartnerChanges } from '../../db/partner-store.ts'
 import { COMMISSION_TYPES, rateFits } from '../../domain/commission.ts'
 import { isEmail } from '../../domain/email.ts'
-import { changePartnerStatus, type StatusAction } from '../../tracking/partner-status.ts'
+import { changePartnerStatus, partnerCreated, type StatusAction } from '../../tracking/partner-status.ts'
 import { issueSignInLink } from '../../tracking/sign-in-link.ts'
 import type { Deps } from '../deps.ts'
 import { partnerFilterOf } from '../pipeline/filters.ts'
@@ -99,7 +99,11 @@ export function partnerRoutes(deps: Deps) {
         const name = (form.name ?? '').trim()
         const email = (form.email ?? '').trim()
         if (!name || name.length > 200 || (email && !isEmail(email))) return back(program, '/partners', 'partner_invalid', 'error')
-        const id = await writer.run(() => store.createPartner(program.id, name, email || null, now()))
+        const id = await writer.run(() => {
+          const made = store.createPartner(program.id, name, email || null, now())
+          partnerCreated(deps, program.id, made)
+          return made
+        })
         // The link form below chooses the partner just made.
         return seeOther(`/dashboard/programs/${program.id}/partners?done=partner_created&partner=${id}#create-link`)
       }),

@@ -26,8 +26,11 @@ const ALL = [
   'commission.created',
   'commission.reversed',
   'commission.held',
+  'commission.approved',
   'payout.created',
   'payout.paid',
+  'payout.failed',
+  'partner.created',
   'partner.applied',
   'partner.approved',
   'webhook.test',
@@ -102,6 +105,7 @@ describe('events, signatures and bodies', () => {
       'commission.created',
       'payout.created',
       'payout.paid',
+      'partner.created',
       'partner.applied',
       'partner.approved',
       'webhook.test',
@@ -130,6 +134,7 @@ describe('events, signatures and bodies', () => {
     expect(body('lead.created')).toMatchObject({ status: 'lead' })
     expect(body('payout.created')).toMatchObject({ payout_id: run.body.data[0].payout_id, status: 'pending' })
     expect(body('payout.paid')).toMatchObject({ status: 'paid', reference: 'W-1' })
+    expect(body('partner.created')).toMatchObject({ name: 'Jo' })
     expect(body('partner.applied')).toMatchObject({ name: 'Jo', status: 'active' })
     expect(body('partner.approved')).toMatchObject({ name: 'Jo', status: 'active' })
     // The deliveries route reads the same story.
