@@ -3,7 +3,8 @@ import type { Clock } from './clock.ts'
 import type { Email } from './db/email-store.ts'
 import { emailCourier } from './outbox/email.ts'
 import { webhookDisabled } from './outbox/messages.ts'
-import { webhookCourier } from './outbox/webhook.ts'
+import { ATTEMPT_MS, runAttempt, TEST_ATTEMPT_MS } from './outbox/webhooks/attempt.ts'
+import { WebhookPool } from './outbox/webhooks/pool.ts'
 import { Sender } from './outbox/sender.ts'
 import type { Config } from './config.ts'
 import { MigrationEditedError } from './db/migrate.ts'
@@ -96,29 +97,26 @@ export function startServer(options: StartOptions): Started {
     discardsUnreadBodies: runtime.discardsUnreadBodies,
     firstRun: { code: null },
     mail: { on: config.smtpUrl !== null, baseUrl: config.publicBaseUrl, wake: () => emailSender?.wake() },
-    webhookSender: { wake: () => webhookSender.wake() },
+    webhookPool: { wake: () => webhookPool.wake(), attemptNow: (row) => webhookPool.attemptNow(row) },
   }
-  // The webhook outbox's sender: always on (an endpoint is what turns a program's events on).
-  const webhookSender = new Sender(
-    database.writer,
-    clock,
-    webhookCourier(database.stores.webhooks, {
-      allowPrivate: config.webhooksAllowPrivate,
-      realNow: () => Date.now(),
-      timeoutMs: options.webhookTimeoutMs,
-      onDisabled: (endpointId, programId, now) => {
-        const program = database.stores.programs.findProgram(programId)
-        const owner = program && database.stores.accounts.ownerEmailOf(program.advertiserId)
-        if (!program || !owner || config.smtpUrl === null) return
-        const page = `${config.publicBaseUrl}/dashboard/programs/${programId}/webhooks`
-        const endpoint = database.stores.webhooks.find(endpointId)
-        database.stores.emails.queue(webhookDisabled(program, owner, endpoint?.url ?? '', page), now)
-      },
-    }),
-    // 1,000 attempts a second at most: a burst of sales is never slowed by its own events (bench/README.md, issue 25).
-    { intervalMs: Math.min(options.outboxIntervalMs ?? 500, 500), concurrency: 8, perSecond: 1000, log: deps.log, name: 'webhook' },
-  )
-  database.stores.webhooks.onRecorded = () => webhookSender.wake()
+  // The webhook outbox's pool (src/outbox/webhooks/pool.ts): always on (an endpoint is what turns a program's events on).
+  const webhookPool = new WebhookPool(database.writer, clock, database.stores.webhooks, {
+    intervalMs: Math.min(options.outboxIntervalMs ?? 500, 500),
+    timeoutMs: options.webhookTimeoutMs ?? ATTEMPT_MS,
+    testTimeoutMs: Math.min(options.webhookTimeoutMs ?? TEST_ATTEMPT_MS, TEST_ATTEMPT_MS),
+    allowPrivate: config.webhooksAllowPrivate,
+    send: runAttempt,
+    log: deps.log,
+    onDisabled: (endpointId, programId, now) => {
+      const program = database.stores.programs.findProgram(programId)
+      const owner = program && database.stores.accounts.ownerEmailOf(program.advertiserId)
+      if (!program || !owner || config.smtpUrl === null) return
+      const page = `${config.publicBaseUrl}/dashboard/programs/${programId}/webhooks`
+      const endpoint = database.stores.webhooks.find(endpointId)
+      database.stores.emails.queue(webhookDisabled(program, owner, endpoint?.url ?? '', page), now)
+    },
+  })
+  database.stores.webhooks.onRecorded = () => webhookPool.wake()
   // The email outbox's sender (src/outbox/README.md): claims left by a process that died are this one's now.
   let emailSender: Sender<Email> | null = null
   if (config.smtpUrl !== null) {
@@ -145,7 +143,7 @@ export function startServer(options: StartOptions): Started {
   }
   emailSender?.start()
   emailSender?.wake()
-  webhookSender.start()
+  webhookPool.start()
   // Said once the server listens, so that the page it names answers.
   if (deps.firstRun.code !== null) {
     const line = `svc: first run: open ${config.publicBaseUrl}/setup and enter the setup code ${deps.firstRun.code}`
@@ -159,7 +157,7 @@ export function startServer(options: StartOptions): Started {
     async stop(quietMs = 0) {
       await gate.drain(DRAIN_MS, quietMs)
       await emailSender?.stop()
-      await webhookSender.stop()
+      await webhookPool.stop()
       // Bounded: Bun's stop(true) has been seen never to resolve while a handler is still pending,
       // and a stop must not hang the exit (docs/decisions.md, Shutdown: within 10 seconds).
       await Promise.race([served.stop(), new Promise<void>((resolve) => setTimeout(resolve, STOP_LISTENER_MS))])

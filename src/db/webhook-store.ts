@@ -15,6 +15,23 @@ export interface DueDelivery {
   event: { eventId: string; type: WebhookEventType; body: string }
 }
 
+// The delivery and endpoint rows as JSON objects (one statement, prepared once, names as the schema's).
+const DUE_SELECT = `SELECT
+  json_object('id', d.id, 'endpointId', d.endpoint_id, 'eventId', d.event_id, 'status', d.status, 'attempts', d.attempts,
+    'nextAttemptAt', d.next_attempt_at, 'claimedUntil', d.claimed_until, 'lastStatusCode', d.last_status_code,
+    'lastError', d.last_error, 'createdAt', d.created_at, 'deliveredAt', d.delivered_at) AS d,
+  json_object('id', e.id, 'programId', e.program_id, 'url', e.url, 'secret', e.secret, 'previousSecret', e.previous_secret,
+    'previousUntil', e.previous_until, 'active', json(CASE e.active WHEN 1 THEN 'true' ELSE 'false' END),
+    'failingSince', e.failing_since) AS e,
+  v.event_id AS eventId, v.type AS type, v.body AS body
+FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id JOIN webhook_events v ON v.id = d.event_id`
+
+const dueDelivery = (row: { d: string; e: string; eventId: string; type: WebhookEventType; body: string }): DueDelivery => ({
+  delivery: JSON.parse(row.d),
+  endpoint: JSON.parse(row.e),
+  event: { eventId: row.eventId, type: row.type, body: row.body },
+})
+
 /** A delivery as the deliveries route lists it, with its event's id and type. */
 export type ListedDelivery = WebhookDelivery & { eventKey: string; type: WebhookEventType }
 
@@ -39,13 +56,22 @@ export class WebhookStore {
       ),
       delivery: client.prepare('INSERT INTO webhook_deliveries (endpoint_id, event_id, next_attempt_at, created_at) VALUES (?, ?, ?, ?)'),
       delivered: client.prepare(
-        "UPDATE webhook_deliveries SET attempts = attempts + 1, claimed_until = NULL, last_status_code = ?, last_error = NULL, status = 'delivered', delivered_at = ? WHERE id = ?",
+        "UPDATE webhook_deliveries SET attempts = attempts + 1, claimed_until = NULL, last_status_code = ?, last_error = NULL, status = 'delivered', delivered_at = ? WHERE id = ? AND status = 'pending'",
       ),
       retry: client.prepare(
-        'UPDATE webhook_deliveries SET attempts = attempts + 1, claimed_until = NULL, last_status_code = ?, last_error = ?, next_attempt_at = ? WHERE id = ?',
+        "UPDATE webhook_deliveries SET attempts = attempts + 1, claimed_until = NULL, last_status_code = ?, last_error = ?, next_attempt_at = ? WHERE id = ? AND status = 'pending'",
       ),
+      dueEndpoints: client.prepare(
+        `SELECT e.id, e.program_id AS programId FROM webhook_endpoints e WHERE e.active = 1 AND e.deleted_at IS NULL
+         AND EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= ?)`,
+      ),
+      claimOf: client.prepare(
+        `${DUE_SELECT} WHERE d.endpoint_id = ? AND d.status = 'pending' AND d.next_attempt_at <= ? AND e.active = 1
+         ORDER BY d.next_attempt_at LIMIT ?`,
+      ),
+      deliveryById: client.prepare(`${DUE_SELECT} WHERE d.id = ?`),
       failed: client.prepare(
-        "UPDATE webhook_deliveries SET attempts = attempts + 1, claimed_until = NULL, last_status_code = ?, last_error = ?, status = 'failed' WHERE id = ?",
+        "UPDATE webhook_deliveries SET attempts = attempts + 1, claimed_until = NULL, last_status_code = ?, last_error = ?, status = 'failed' WHERE id = ? AND status = 'pending'",
       ),
     }
   }
@@ -130,58 +156,63 @@ export class WebhookStore {
     )
   }
 
-  /**
-   * Records an event and a delivery to each endpoint given, due at once; answers the event's
-   * `evt_…` id. `body` is the exact JSON sent on every attempt.
-   */
-  /** Told once the batch that recorded events has committed: the server wakes the sender with it. */
+  /** Told once the batch that recorded events has committed: the server wakes the pool with it. */
   onRecorded: (() => void) | null = null
 
-  recordEvent(programId: number, type: WebhookEventType, body: (eventId: string) => string, endpointIds: number[], now: number): string {
+  /**
+   * Records an event and a delivery to each endpoint given, due at `dueAt` (at once unless the
+   * test route attempts it itself); answers the event's `evt_…` id. `body` is the exact JSON
+   * sent on every attempt.
+   */
+  recordEvent(
+    programId: number,
+    type: WebhookEventType,
+    body: (eventId: string) => string,
+    endpointIds: number[],
+    now: number,
+    dueAt = now,
+  ): string {
     // Time first (12 hex digits of ms), then 80 random bits: the UNIQUE index on event_id grows at
     // its end instead of taking a random page per event.
     const eventId = `evt_${now.toString(16).padStart(12, '0')}${randomBytes(10).toString('base64url')}`
     const event = this.s.event.get(eventId, programId, type, body(eventId), now) as { id: number }
-    for (const endpointId of endpointIds) this.s.delivery.run(endpointId, event.id, now, now)
+    for (const endpointId of endpointIds) this.s.delivery.run(endpointId, event.id, dueAt, now)
     // The first attempt follows the commit at once rather than at the next poll.
     if (this.onRecorded) this.connection.writer.afterBatch(this.onRecorded)
     return eventId
   }
 
-  /** Whether a delivery may be due at `now` (a read outside the writer: an idle server writes nothing). */
-  anyDue(now: number): boolean {
-    return (
-      this.connection.db
-        .select({ id: webhookDeliveries.id })
-        .from(webhookDeliveries)
-        .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-        .where(and(eq(webhookDeliveries.status, 'pending'), lte(webhookDeliveries.nextAttemptAt, now), eq(webhookEndpoints.active, true)))
-        .limit(1)
-        .get() !== undefined
-    )
+  /**
+   * The active endpoints with a delivery due at `now`, with their program (a read outside the
+   * writer: an idle server writes nothing). Each endpoint's check is one seek of the partial index
+   * of pending deliveries.
+   */
+  dueEndpoints(now: number): { id: number; programId: number }[] {
+    return this.s.dueEndpoints.all(now) as { id: number; programId: number }[]
   }
 
   /**
-   * The `limit` deliveries of active endpoints due first at `now`, with their endpoint and event.
-   * Nothing is written: the one sender (src/outbox/sender.ts) takes a batch only once the one
-   * before it is recorded, so no two attempts of a delivery overlap, and a crash leaves nothing
-   * claimed (a lease row per delivery cost a write per event).
+   * Up to `limit` deliveries of one active endpoint due at `now`, oldest due first, with the
+   * endpoint and the event. Nothing is written: the pool (src/outbox/webhooks/pool.ts) is the one
+   * reader, keeps what it holds in memory until its attempt is recorded, and a crash leaves nothing
+   * claimed (a lease row per delivery cost the sale path a write).
    */
-  claim(now: number, limit: number): DueDelivery[] {
-    return this.connection.db
-      .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints, event: webhookEvents })
-      .from(webhookDeliveries)
-      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-      .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
-      .where(and(eq(webhookDeliveries.status, 'pending'), lte(webhookDeliveries.nextAttemptAt, now), eq(webhookEndpoints.active, true)))
-      .orderBy(webhookDeliveries.nextAttemptAt)
-      .limit(limit)
-      .all()
-      .map(({ delivery, endpoint, event }) => ({
-        delivery,
-        endpoint,
-        event: { eventId: event.eventId, type: event.type, body: event.body },
-      }))
+  claimOf(endpointId: number, now: number, limit: number): DueDelivery[] {
+    return (
+      this.s.claimOf.all(endpointId, now, limit) as { d: string; e: string; eventId: string; type: WebhookEventType; body: string }[]
+    ).map(dueDelivery)
+  }
+
+  /** One delivery with what sending it takes, whether due or not (the test route's), or null. */
+  dueDelivery(deliveryId: number): DueDelivery | null {
+    const row = this.s.deliveryById.get(deliveryId) as {
+      d: string
+      e: string
+      eventId: string
+      type: WebhookEventType
+      body: string
+    } | null
+    return row ? dueDelivery(row) : null
   }
 
   /** Records an attempt. `next` null on a failure makes the delivery `failed` for good. */

@@ -66,7 +66,7 @@ export function cliWebhookRoutes(deps: Deps) {
       async ({ request, params, body }) => {
         const endpoint = ownEndpoint(request, params.id)
         noBody(body)
-        return ok(presentDelivery(await sendTest(deps, endpoint, deps.webhookSender.wake)))
+        return ok(presentDelivery(await sendTest(deps, endpoint, deps.webhookPool.attemptNow)))
       },
       { detail: doc('Send a webhook.test event now; answers its delivery', 'cli', { security }) },
     )

@@ -1,9 +1,8 @@
 // docs/decisions.md, "Webhook delivery (decided in turn 4)": the event types commission.approved
 // (a held commission approved), partner.created (any new partner, however made) and payout.failed
-// (told by the one function the payout rails call), delivered to a real receiver and verified with
+// (test/tracking/payout-failed.test.ts drives the function the payout rails will call), delivered to a real receiver and verified with
 // the official standardwebhooks package.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { payoutFailed } from '../../../src/tracking/payout-failed.ts'
 import type { Api, Fixture } from '../../helpers.ts'
 import { type Receiver, startReceiver } from '../../outbox/receiver.ts'
 import { publicOrigin, signInAccount } from '../pages/sessions.ts'
@@ -87,24 +86,5 @@ describe('partner.created', () => {
       status: 'active',
       program_id: f.programId,
     })
-  })
-})
-
-describe('payout.failed', () => {
-  test('the payout rails tell a failure through payoutFailed: the payout with its failure is delivered', async () => {
-    // Payouts cannot fail through the API yet (sending them is a later issue): the test calls the
-    // one function the rails will call, on the running server's own dependencies.
-    const f = await api.setupProgram({ holding_period_days: 0 })
-    const hook = await endpoint(f, ['payout.failed'])
-    const key = unique('c')
-    await k.customer(f, key)
-    expect((await k.sale(f, { transaction_id: unique('t'), customer_key: key, amount_cents: 10000 })).status).toBe(200)
-    const run = await api.admin('POST', `/programs/${f.programId}/payouts`, {})
-    const payoutId = run.body.data[0].payout_id as number
-    const failure = { code: 'account_closed', message: 'The receiving account is closed' }
-    expect(await payoutFailed(api.server.deps, payoutId, failure)).toBe(true)
-    expect(await payoutFailed(api.server.deps, 999_999, failure)).toBe(false)
-    const [event] = await received(f, 'payout.failed', 1, hook.secret)
-    expect(event!.data).toMatchObject({ payout_id: payoutId, program_id: f.programId, amount_cents: 1000, status: 'pending', failure })
   })
 })
