@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { and, desc, eq, isNull, lt, lte, or, sql } from 'drizzle-orm'
+import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm'
 import type { Catalog } from './catalog.ts'
 import type { Connection } from './open.ts'
 import { type WebhookEventType, webhookDeliveries, webhookEndpoints, webhookEvents } from './schema.ts'
