@@ -9,6 +9,8 @@ export const POOL_LIMITS = { perEndpoint: 2, perProgram: 8, total: 16 }
 
 /** How many due deliveries of one endpoint a claim takes at most (few: a queued row carries the endpoint as claimed). */
 const CLAIM_BATCH = 8
+/** The longest an attempt's record waits to join a batch of other units (docs: src/db/writer.ts runSoon). */
+const RECORD_WAIT_MS = 25
 /** The least time between two looks for due endpoints (real time): a burst of commits looks once. */
 const LOOK_EVERY_MS = 10
 
@@ -62,7 +64,7 @@ export class WebhookPool {
   readonly peak = { total: 0, endpoint: 0, program: 0 }
 
   constructor(
-    private readonly writer: Pick<Writer, 'run'>,
+    private readonly writer: Pick<Writer, 'runSoon'>,
     private readonly clock: Clock,
     private readonly store: WebhookStore,
     private readonly options: PoolOptions,
@@ -185,8 +187,9 @@ export class WebhookPool {
   }
 
   /**
-   * Records an outcome as soon as it is known, many in one writer unit (a unit per attempt cost the
-   * sale path more than the sends); `release` runs once it is committed (or failed to be).
+   * Records an outcome as soon as it is known, many in one writer unit that joins the next batch
+   * (a unit, and a COMMIT, per attempt cost the sale path more than the sends); `release` runs
+   * once it is committed (or failed to be).
    */
   private record(row: DueDelivery, outcome: AttemptOutcome, release: () => void): void {
     const at = this.clock.now()
@@ -198,9 +201,11 @@ export class WebhookPool {
     while (this.outcomes.length > 0) {
       const batch = this.outcomes.splice(0)
       try {
-        await this.writer.run(() => {
+        // A record's COMMIT may wait for the next batch of sales: under load it costs no fsync of
+        // its own (those fsyncs were most of what an endpoint cost the sale path, issue 35).
+        await this.writer.runSoon(() => {
           for (const { record } of batch) record()
-        })
+        }, RECORD_WAIT_MS)
       } catch (error) {
         // Not recorded: the deliveries stay pending and are attempted again (at least once).
         this.options.log({ level: 'error', msg: 'webhook outcomes not recorded', error: shortError(error) })
