@@ -3,7 +3,8 @@ import type { Clock } from './clock.ts'
 import type { Email } from './db/email-store.ts'
 import { emailCourier } from './outbox/email.ts'
 import { webhookDisabled } from './outbox/messages.ts'
-import { ATTEMPT_MS, runAttempt, TEST_ATTEMPT_MS } from './outbox/webhooks/attempt.ts'
+import { ATTEMPT_MS, TEST_ATTEMPT_MS } from './outbox/webhooks/attempt.ts'
+import { SenderThread } from './outbox/webhooks/sender-thread.ts'
 import { WebhookPool } from './outbox/webhooks/pool.ts'
 import { Sender } from './outbox/sender.ts'
 import type { Config } from './config.ts'
@@ -99,13 +100,15 @@ export function startServer(options: StartOptions): Started {
     mail: { on: config.smtpUrl !== null, baseUrl: config.publicBaseUrl, wake: () => emailSender?.wake() },
     webhookPool: { wake: () => webhookPool.wake(), attemptNow: (row) => webhookPool.attemptNow(row) },
   }
-  // The webhook outbox's pool (src/outbox/webhooks/pool.ts): always on (an endpoint is what turns a program's events on).
+  // The webhook outbox's pool (src/outbox/webhooks/pool.ts): always on (an endpoint is what turns a
+  // program's events on); its attempts are sent from a worker thread started by the first one.
+  const senderThread = new SenderThread()
   const webhookPool = new WebhookPool(database.writer, clock, database.stores.webhooks, {
     intervalMs: Math.min(options.outboxIntervalMs ?? 500, 500),
     timeoutMs: options.webhookTimeoutMs ?? ATTEMPT_MS,
     testTimeoutMs: Math.min(options.webhookTimeoutMs ?? TEST_ATTEMPT_MS, TEST_ATTEMPT_MS),
     allowPrivate: config.webhooksAllowPrivate,
-    send: runAttempt,
+    send: (job) => senderThread.send(job),
     log: deps.log,
     onDisabled: (endpointId, programId, now) => {
       const program = database.stores.programs.findProgram(programId)
@@ -158,6 +161,7 @@ export function startServer(options: StartOptions): Started {
       await gate.drain(DRAIN_MS, quietMs)
       await emailSender?.stop()
       await webhookPool.stop()
+      senderThread.stop()
       // Bounded: Bun's stop(true) has been seen never to resolve while a handler is still pending,
       // and a stop must not hang the exit (docs/decisions.md, Shutdown: within 10 seconds).
       await Promise.race([served.stop(), new Promise<void>((resolve) => setTimeout(resolve, STOP_LISTENER_MS))])

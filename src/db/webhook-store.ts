@@ -10,26 +10,36 @@ export type DeliveryStatus = WebhookDelivery['status']
 
 /** A claimed delivery with what sending it takes: the endpoint's URL and secrets, the event's id and body. */
 export interface DueDelivery {
-  delivery: WebhookDelivery
+  delivery: Pick<WebhookDelivery, 'id' | 'attempts' | 'nextAttemptAt'>
   endpoint: Pick<WebhookEndpoint, 'id' | 'programId' | 'url' | 'secret' | 'previousSecret' | 'previousUntil' | 'active' | 'failingSince'>
   event: { eventId: string; type: WebhookEventType; body: string }
 }
 
-// The delivery and endpoint rows as JSON objects (one statement, prepared once, names as the schema's).
-const DUE_SELECT = `SELECT
-  json_object('id', d.id, 'endpointId', d.endpoint_id, 'eventId', d.event_id, 'status', d.status, 'attempts', d.attempts,
-    'nextAttemptAt', d.next_attempt_at, 'claimedUntil', d.claimed_until, 'lastStatusCode', d.last_status_code,
-    'lastError', d.last_error, 'createdAt', d.created_at, 'deliveredAt', d.delivered_at) AS d,
-  json_object('id', e.id, 'programId', e.program_id, 'url', e.url, 'secret', e.secret, 'previousSecret', e.previous_secret,
-    'previousUntil', e.previous_until, 'active', json(CASE e.active WHEN 1 THEN 'true' ELSE 'false' END),
-    'failingSince', e.failing_since) AS e,
-  v.event_id AS eventId, v.type AS type, v.body AS body
+// What an attempt needs of a delivery, its endpoint and its event: one statement, prepared once.
+const DUE_SELECT = `SELECT d.id, d.attempts, d.next_attempt_at AS nextAttemptAt, e.id AS endpointId, e.program_id AS programId,
+  e.url, e.secret, e.previous_secret AS previousSecret, e.previous_until AS previousUntil, e.active, e.failing_since AS failingSince,
+  v.event_id AS eventId, v.type, v.body
 FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id JOIN webhook_events v ON v.id = d.event_id`
 
-const dueDelivery = (row: { d: string; e: string; eventId: string; type: WebhookEventType; body: string }): DueDelivery => ({
-  delivery: JSON.parse(row.d),
-  endpoint: JSON.parse(row.e),
-  event: { eventId: row.eventId, type: row.type, body: row.body },
+type DueRow = Omit<DueDelivery['delivery'] & DueDelivery['endpoint'] & DueDelivery['event'], 'id' | 'active'> & {
+  id: number
+  endpointId: number
+  active: number
+}
+
+const dueDelivery = (r: DueRow): DueDelivery => ({
+  delivery: { id: r.id, attempts: r.attempts, nextAttemptAt: r.nextAttemptAt },
+  endpoint: {
+    id: r.endpointId,
+    programId: r.programId,
+    url: r.url,
+    secret: r.secret,
+    previousSecret: r.previousSecret,
+    previousUntil: r.previousUntil,
+    active: r.active === 1,
+    failingSince: r.failingSince,
+  },
+  event: { eventId: r.eventId, type: r.type, body: r.body },
 })
 
 /** A delivery as the deliveries route lists it, with its event's id and type. */
@@ -66,8 +76,8 @@ export class WebhookStore {
          AND EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= ?)`,
       ),
       claimOf: client.prepare(
-        `${DUE_SELECT} WHERE d.endpoint_id = ? AND d.status = 'pending' AND d.next_attempt_at <= ? AND e.active = 1
-         ORDER BY d.next_attempt_at LIMIT ?`,
+        `${DUE_SELECT} WHERE d.endpoint_id = ? AND d.status = 'pending' AND d.next_attempt_at <= ? AND (d.next_attempt_at, d.id) > (?, ?)
+         AND e.active = 1 ORDER BY d.next_attempt_at, d.id LIMIT ?`,
       ),
       deliveryById: client.prepare(`${DUE_SELECT} WHERE d.id = ?`),
       failed: client.prepare(
@@ -192,26 +202,19 @@ export class WebhookStore {
   }
 
   /**
-   * Up to `limit` deliveries of one active endpoint due at `now`, oldest due first, with the
-   * endpoint and the event. Nothing is written: the pool (src/outbox/webhooks/pool.ts) is the one
-   * reader, keeps what it holds in memory until its attempt is recorded, and a crash leaves nothing
-   * claimed (a lease row per delivery cost the sale path a write).
+   * Up to `limit` deliveries of one active endpoint due at `now`, in due order after `after` (the
+   * last one a previous claim took; null: from the first), with the endpoint and the event.
+   * Nothing is written: the pool (src/outbox/webhooks/pool.ts) is the one reader, keeps what it
+   * holds in memory until its attempt is recorded, and a crash leaves nothing claimed (a lease row
+   * per delivery cost the sale path a write).
    */
-  claimOf(endpointId: number, now: number, limit: number): DueDelivery[] {
-    return (
-      this.s.claimOf.all(endpointId, now, limit) as { d: string; e: string; eventId: string; type: WebhookEventType; body: string }[]
-    ).map(dueDelivery)
+  claimOf(endpointId: number, now: number, after: { at: number; id: number } | null, limit: number): DueDelivery[] {
+    return (this.s.claimOf.all(endpointId, now, after?.at ?? Number.MIN_SAFE_INTEGER, after?.id ?? 0, limit) as DueRow[]).map(dueDelivery)
   }
 
   /** One delivery with what sending it takes, whether due or not (the test route's), or null. */
   dueDelivery(deliveryId: number): DueDelivery | null {
-    const row = this.s.deliveryById.get(deliveryId) as {
-      d: string
-      e: string
-      eventId: string
-      type: WebhookEventType
-      body: string
-    } | null
+    const row = this.s.deliveryById.get(deliveryId) as DueRow | null
     return row ? dueDelivery(row) : null
   }
 

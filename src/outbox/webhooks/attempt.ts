@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer'
 import { createHmac } from 'node:crypto'
 import type { DueDelivery, WebhookStore } from '../../db/webhook-store.ts'
 import { webhookRetryAt } from '../schedule.ts'

@@ -36,6 +36,8 @@ interface Lane {
   inFlight: number
   /** Deliveries claimed and not yet recorded (queued, in flight, or being recorded). */
   held: number
+  /** Where the next claim starts: after the last delivery claimed (null: from the first). */
+  after: { at: number; id: number } | null
 }
 
 /**
@@ -124,12 +126,16 @@ export class WebhookPool {
     for (const { id, programId } of this.store.dueEndpoints(now)) {
       let lane = this.lanes.get(id)
       if (!lane) {
-        lane = { id, programId, queue: [], inFlight: 0, held: 0 }
+        lane = { id, programId, queue: [], inFlight: 0, held: 0, after: null }
         this.lanes.set(id, lane)
       }
       if (lane.queue.length > 0 || lane.inFlight >= this.limits.perEndpoint) continue
-      // What the lane holds is still pending and due: claimed again, and left out.
-      for (const row of this.store.claimOf(id, now, lane.held + CLAIM_BATCH)) {
+      // Claims go on in due order after the lane's last one, so that what it holds (pending and
+      // due until recorded) is not read again; a claim that reaches the end starts over next time,
+      // which finds anything made due behind it (a retry, a clock set back).
+      const rows = this.store.claimOf(id, now, lane.after, CLAIM_BATCH)
+      lane.after = rows.length < CLAIM_BATCH ? null : { at: rows.at(-1)!.delivery.nextAttemptAt, id: rows.at(-1)!.delivery.id }
+      for (const row of rows) {
         if (this.held.has(row.delivery.id)) continue
         this.held.add(row.delivery.id)
         lane.held++

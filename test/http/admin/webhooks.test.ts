@@ -137,8 +137,11 @@ describe('events, signatures and bodies', () => {
     expect(body('partner.created')).toMatchObject({ name: 'Jo' })
     expect(body('partner.applied')).toMatchObject({ name: 'Jo', status: 'active' })
     expect(body('partner.approved')).toMatchObject({ name: 'Jo', status: 'active' })
-    // The deliveries route reads the same story.
-    const listed = await deliveries(hook.webhook_id, '?status=delivered&limit=200')
+    // The deliveries route reads the same story, once the attempts are recorded (after the 2xx).
+    const listed = await until(
+      () => deliveries(hook.webhook_id, '?status=delivered&limit=200'),
+      (rows) => rows.length === expected.length,
+    )
     expect(listed).toHaveLength(expected.length)
     expect(listed[0]).toMatchObject({ status: 'delivered', attempts: 1, last_status_code: 200, last_error: null, next_attempt_at: null })
   })
