@@ -102,7 +102,7 @@ export function startServer(options: StartOptions): Started {
   }
   // The webhook outbox's pool (src/outbox/webhooks/pool.ts): always on (an endpoint is what turns a
   // program's events on); its attempts are sent from a worker thread started by the first one.
-  const senderThread = new SenderThread()
+  const senderThread = new SenderThread(deps.log)
   const webhookPool = new WebhookPool(database.writer, clock, database.stores.webhooks, {
     intervalMs: Math.min(options.outboxIntervalMs ?? 500, 500),
     timeoutMs: options.webhookTimeoutMs ?? ATTEMPT_MS,
