@@ -106,7 +106,9 @@ export function webhookAdminRoutes(deps: Deps) {
         const delivery = await sendTest(deps, endpoint, deps.webhookPool.attemptNow)
         return ok(presentDelivery(delivery))
       },
-      { detail: doc('Send a webhook.test event now; answers its delivery', 'operator', { security }) },
+      {
+        detail: doc('Send a webhook.test event now, outside the delivery pool; answers its delivery within 10 s', 'operator', { security }),
+      },
     )
     .get(
       '/api/v1/admin/webhooks/:id/deliveries',

@@ -8,7 +8,7 @@ import { type AttemptJob, type AttemptOutcome, jobOf, recordOutcome } from './at
 export const POOL_LIMITS = { perEndpoint: 2, perProgram: 8, total: 16 }
 
 /** How many due deliveries of one endpoint a claim takes at most (few: a queued row carries the endpoint as claimed). */
-const CLAIM_BATCH = 8
+const CLAIM_BATCH = 16
 /** The longest an attempt's record waits to join a batch of other units (docs: src/db/writer.ts runSoon). */
 const RECORD_WAIT_MS = 25
 /** The least time between two looks for due endpoints (real time): a burst of commits looks once. */
@@ -62,8 +62,6 @@ export class WebhookPool {
   private outcomes: { record: () => void; release: () => void }[] = []
   private flushing: Promise<void> | null = null
   private readonly inFlight = new Set<Promise<void>>()
-  /** The most attempts seen in flight at once: in all, for one endpoint, for one program (tests read them). */
-  readonly peak = { total: 0, endpoint: 0, program: 0 }
 
   constructor(
     private readonly writer: Pick<Writer, 'runSoon'>,
@@ -119,7 +117,7 @@ export class WebhookPool {
     while (this.flushing) await this.flushing
   }
 
-  /** Claims the due deliveries of endpoints whose lane is empty and has room, then fills the slots. */
+  /** Claims for the endpoints with due deliveries whose lane is empty, then fills the slots. */
   private look(): void {
     if (this.stopping || this.total >= this.limits.total) return
     const now = this.clock.now()
@@ -129,20 +127,29 @@ export class WebhookPool {
         lane = { id, programId, queue: [], inFlight: 0, held: 0, after: null }
         this.lanes.set(id, lane)
       }
-      if (lane.queue.length > 0 || lane.inFlight >= this.limits.perEndpoint) continue
-      // Claims go on in due order after the lane's last one, so that what it holds (pending and
-      // due until recorded) is not read again; a claim that reaches the end starts over next time,
-      // which finds anything made due behind it (a retry, a clock set back).
-      const rows = this.store.claimOf(id, now, lane.after, CLAIM_BATCH)
-      lane.after = rows.length < CLAIM_BATCH ? null : { at: rows.at(-1)!.delivery.nextAttemptAt, id: rows.at(-1)!.delivery.id }
-      for (const row of rows) {
-        if (this.held.has(row.delivery.id)) continue
-        this.held.add(row.delivery.id)
-        lane.held++
-        lane.queue.push(row)
-      }
+      if (lane.queue.length === 0) this.claim(lane, now)
     }
     this.fill()
+  }
+
+  /**
+   * Claims the lane's next due deliveries, when it and its program have room for an attempt (so
+   * that the memory held is bounded by what can run). Claims go on in due order after the lane's
+   * last one, so that what it holds (pending and due until recorded) is not read again; a claim
+   * that reaches the end starts over next time, which finds anything made due behind it (a
+   * retry, a clock set back).
+   */
+  private claim(lane: Lane, now: number): void {
+    if (lane.inFlight >= this.limits.perEndpoint || (this.perProgram.get(lane.programId) ?? 0) >= this.limits.perProgram) return
+    const rows = this.store.claimOf(lane.id, now, lane.after, CLAIM_BATCH)
+    const last = rows.at(-1)?.delivery
+    lane.after = rows.length < CLAIM_BATCH || !last ? null : { at: last.nextAttemptAt, id: last.id }
+    for (const row of rows) {
+      if (this.held.has(row.delivery.id)) continue
+      this.held.add(row.delivery.id)
+      lane.held++
+      lane.queue.push(row)
+    }
   }
 
   /** Gives free slots to the lanes in turn, one attempt per lane per round, until none fits. */
@@ -167,13 +174,9 @@ export class WebhookPool {
   }
 
   private launch(lane: Lane, row: DueDelivery): void {
-    const program = (this.perProgram.get(lane.programId) ?? 0) + 1
-    this.perProgram.set(lane.programId, program)
+    this.perProgram.set(lane.programId, (this.perProgram.get(lane.programId) ?? 0) + 1)
     lane.inFlight++
     this.total++
-    this.peak.total = Math.max(this.peak.total, this.total)
-    this.peak.endpoint = Math.max(this.peak.endpoint, lane.inFlight)
-    this.peak.program = Math.max(this.peak.program, program)
     const job = jobOf(row, Date.now(), this.options.timeoutMs, this.options.allowPrivate)
     const attempt = this.options.send(job).then((outcome) => {
       lane.inFlight--
@@ -184,9 +187,9 @@ export class WebhookPool {
         this.held.delete(row.delivery.id)
         lane.held--
       })
-      // The freed slot goes to the next lane in turn; an emptied lane claims again.
+      // A lane running low claims its next deliveries at once; the freed slot goes to the next lane in turn.
+      if (lane.queue.length < this.limits.perEndpoint) this.claim(lane, this.clock.now())
       this.fill()
-      if (lane.queue.length === 0) this.wake()
     })
     this.inFlight.add(attempt)
     void attempt.finally(() => this.inFlight.delete(attempt))
