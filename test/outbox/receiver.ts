@@ -1,6 +1,9 @@
+import { afterAll, beforeAll } from 'bun:test'
 import http from 'node:http'
 import type { Socket } from 'node:net'
 import { Webhook } from 'standardwebhooks'
+import type { Api } from '../helpers.ts'
+import { type Kit, trackingSetup } from '../http/track/kit.ts'
 
 export interface Hit {
   id: string
@@ -139,3 +142,20 @@ function writeHuge(response: http.ServerResponse, state: { written: number }) {
 }
 
 export type Receiver = Awaited<ReturnType<typeof startReceiver>>
+
+/**
+ * A tracking server that may post to 127.0.0.1 (WEBHOOKS_ALLOW_PRIVATE) and a receiver, started
+ * before the file's tests and stopped after them; read its fields inside the tests.
+ */
+export function hookedServer(env: Record<string, string> = {}) {
+  const server = {} as { api: Api; k: Kit; receiver: Receiver }
+  beforeAll(async () => {
+    server.receiver = await startReceiver()
+    ;({ api: server.api, k: server.k } = await trackingSetup(undefined, { WEBHOOKS_ALLOW_PRIVATE: 'true', ...env }))
+  })
+  afterAll(async () => {
+    await server.api.stop()
+    await server.receiver.close()
+  })
+  return server
+}

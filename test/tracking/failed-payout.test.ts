@@ -2,23 +2,15 @@
 // issue), so the test drives the one function the payout rails will call, on the running server's
 // own dependencies (Bun only: the Deno server runs in another process), and a real receiver
 // verifies the event with the official standardwebhooks package.
-import { afterAll, beforeAll, expect, test } from 'bun:test'
+import { expect, test } from 'bun:test'
 import { payoutFailed } from '../../src/tracking/failed-payout.ts'
-import type { Api } from '../helpers.ts'
-import { type Kit, trackingSetup, unique } from '../http/track/kit.ts'
-import { type Receiver, startReceiver } from '../outbox/receiver.ts'
+import { unique } from '../http/track/kit.ts'
+import { hookedServer } from '../outbox/receiver.ts'
 
-let api: Api, k: Kit, receiver: Receiver
-beforeAll(async () => {
-  receiver = await startReceiver()
-  ;({ api, k } = await trackingSetup(undefined, { WEBHOOKS_ALLOW_PRIVATE: 'true' }))
-})
-afterAll(async () => {
-  await api.stop()
-  await receiver.close()
-})
+const server = hookedServer()
 
 test('payoutFailed sends payout.failed with the payout as listed and its failure; an unknown payout sends nothing', async () => {
+  const { api, k, receiver } = server
   const f = await api.setupProgram({ holding_period_days: 0 })
   const made = await api.admin('POST', `/programs/${f.programId}/webhooks`, { url: receiver.url, events: ['payout.failed'] })
   const key = unique('c')

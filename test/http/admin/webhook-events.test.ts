@@ -1,25 +1,18 @@
 // docs/decisions.md, "Webhook delivery (decided in turn 4)": the event types commission.approved
 // (a held commission approved), partner.created (any new partner, however made) and payout.failed
-// (test/tracking/payout-failed.test.ts drives the function the payout rails will call), delivered to a real receiver and verified with
-// the official standardwebhooks package.
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import type { Api, Fixture } from '../../helpers.ts'
-import { type Receiver, startReceiver } from '../../outbox/receiver.ts'
+// (test/tracking/failed-payout.test.ts drives the function the payout rails
+// will call), delivered to a real receiver and verified with the official standardwebhooks package.
+import { describe, expect, test } from 'bun:test'
+import type { Fixture } from '../../helpers.ts'
+import { hookedServer } from '../../outbox/receiver.ts'
 import { publicOrigin, signInAccount } from '../pages/sessions.ts'
-import { type Kit, trackingSetup, unique } from '../track/kit.ts'
+import { unique } from '../track/kit.ts'
 
-let api: Api, k: Kit, receiver: Receiver
-beforeAll(async () => {
-  receiver = await startReceiver()
-  ;({ api, k } = await trackingSetup(undefined, { WEBHOOKS_ALLOW_PRIVATE: 'true' }))
-})
-afterAll(async () => {
-  await api.stop()
-  await receiver.close()
-})
+const server = hookedServer()
 
 /** An endpoint of the program taking `events`; answers its id and secret. */
 async function endpoint(f: Fixture, events: string[]) {
+  const { api, receiver } = server
   const made = await api.admin('POST', `/programs/${f.programId}/webhooks`, { url: receiver.url, events })
   expect(made.status).toBe(201)
   return made.body.data as { webhook_id: number; secret: string }
@@ -27,6 +20,7 @@ async function endpoint(f: Fixture, events: string[]) {
 
 /** The verified payloads of `type` for the program, once `count` of them have arrived. */
 async function received(f: Fixture, type: string, count: number, secret: string) {
+  const { receiver } = server
   const mine = () => receiver.hits.filter((h) => h.json.type === type && h.json.data.program_id === f.programId)
   await receiver.waitFor(() => mine().length >= count)
   return mine().map((hit) => receiver.verify(hit, secret) as { type: string; data: Record<string, any> })
@@ -34,6 +28,7 @@ async function received(f: Fixture, type: string, count: number, secret: string)
 
 describe('commission.approved', () => {
   test('approving a held commission sends commission.approved with the commission as it now stands', async () => {
+    const { api, k } = server
     const f = await api.setupProgram({ holding_period_days: 0 })
     const hook = await endpoint(f, ['commission.approved'])
     await api.admin('PATCH', `/programs/${f.programId}/partners/${f.partnerId}`, { email: 'ann@acme-corp.com' })
@@ -57,6 +52,7 @@ describe('commission.approved', () => {
 
 describe('partner.created', () => {
   test('a partner made by the operator API, the dashboard, the join page or the CLI test chain is a partner.created', async () => {
+    const { api } = server
     const f = await api.setupProgram({ partner_signup: 'open' })
     const hook = await endpoint(f, ['partner.created'])
     const byApi = await api.admin('POST', `/programs/${f.programId}/partners`, { name: 'By API' })
