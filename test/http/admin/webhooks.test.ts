@@ -2,6 +2,9 @@
 // body, signatures verified with the official `standardwebhooks` package by a real receiver,
 // retries as the injected clock moves, a receiver that fails, hangs or resets, rotation, SSRF.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { lookup } from 'node:dns/promises'
+import { hostname } from 'node:os'
+import { isPrivateAddress } from '../../../src/domain/address.ts'
 import { type Api, startApi } from '../../helpers.ts'
 import { type Receiver, startReceiver } from '../../outbox/receiver.ts'
 import { type Kit, kit, unique } from '../track/kit.ts'
@@ -276,6 +279,19 @@ describe('SSRF', () => {
       const attempt = await strict.admin('POST', `/webhooks/${made.body.data.webhook_id}/test`)
       expect(attempt.body.data.last_error).toContain('url must not point at a loopback')
       expect(receiver.hits.length).toBe(start)
+      // A name that resolves to a private address (this machine's own name, where /etc/hosts says
+      // so): refused at delivery, named without what it resolved to.
+      const host = hostname()
+      const resolved = await lookup(host, { all: true }).catch(() => [])
+      if (resolved.length > 0 && resolved.every((a) => isPrivateAddress(a.address))) {
+        strict.server.deps.database.client
+          .prepare('UPDATE webhook_endpoints SET url = ? WHERE id = ?')
+          .run(`http://${host}:${receiver.port}/hooks`, made.body.data.webhook_id)
+        const named = await strict.admin('POST', `/webhooks/${made.body.data.webhook_id}/test`)
+        expect(named.body.data.last_error).toBe(`${host} resolves to a private address: refused`)
+        for (const { address } of resolved) expect(named.body.data.last_error).not.toContain(address)
+        expect(receiver.hits.length).toBe(start)
+      }
     } finally {
       await strict.stop()
     }
