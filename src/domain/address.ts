@@ -51,10 +51,11 @@ function privateV4([a = 0, b = 0]: number[]): boolean {
 /** The eight 16-bit groups of an IPv6 address (no zone), `::` expanded, a dotted IPv4 tail as two groups. */
 function expandV6(address: string): number[] {
   let text = address.split('%')[0]!
-  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text)
-  if (dotted) {
-    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number]
-    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`
+  // A dotted IPv4 tail (`::ffff:1.2.3.4`) becomes its two groups (isIP has checked its shape).
+  const v4 = text.slice(text.lastIndexOf(':') + 1)
+  if (v4.includes('.')) {
+    const [a = 0, b = 0, c = 0, d = 0] = v4.split('.').map(Number)
+    text = `${text.slice(0, text.length - v4.length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`
   }
   const [head = '', tail] = text.split('::') as [string, string | undefined]
   const part = (piece: string) => (piece === '' ? [] : piece.split(':').map((g) => Number.parseInt(g, 16) || 0))
