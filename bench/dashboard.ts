@@ -86,7 +86,7 @@ INSERT INTO api_keys (program_id, key_hash, key_prefix, created_at) VALUES (1, '
     log: () => {},
     firstRun: { code: null },
     mail: { delivery: 'log', baseUrl: '', wake: () => {} },
-    webhookSender: { wake: () => {} },
+    webhookPool: { wake: () => {}, attemptNow: async () => {} },
   })
   const owner = await database.writer.run(() =>
     database.stores.webSessions.createWebSession({ kind: 'account', accountId: 1 }, Date.now(), DAY),

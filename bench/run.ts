@@ -20,8 +20,9 @@
 import { readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { createPrograms, post, prepareCustomers, visitorIp, type ProgramFixture } from './lib/fixtures.ts'
-import { generator, load, type LoadResult, type Shape } from './lib/load.ts'
-import { cpuSeconds, freePort, runFolder, rssMb, spawnChild, stopAll, stopChild, waitReady, type Child } from './lib/proc.ts'
+import { generator, type LoadResult, type Shape } from './lib/load.ts'
+import { runFolder, rssMb, stopAll, stopChild } from './lib/proc.ts'
+import { runner } from './lib/runner.ts'
 import { pct, printTable, ratio, type Row } from './lib/report.ts'
 import { startBenchReceiver } from './lib/receiver.ts'
 import { checkClicks, checkSales, type Check } from './lib/verify.ts'
@@ -60,8 +61,6 @@ async function subscribe(base: string, programs: ProgramFixture[]) {
   }
 }
 
-const ROOT = join(import.meta.dir, '..')
-const BUN = process.execPath
 const TMP = runFolder('svc-bench-')
 const ADMIN_TOKEN = `bench-admin-${crypto.randomUUID()}`
 const RUN = Date.now().toString(36)
@@ -73,69 +72,26 @@ const watchdog = setTimeout(() => {
   process.exit(1) // the exit handler of runFolder kills the children and removes the folder
 }, budgetMs)
 
-/** A warm-up run (discarded figures, counted 2xx), then the measured run. */
-async function measure(child: Child, shape: Shape): Promise<{ main: LoadResult; warm2xx: number }> {
-  let warm2xx = 0
-  if (WARMUP > 0) warm2xx = (await load(child.url, shape, { connections: CONNECTIONS, seconds: WARMUP })).ok2xx
-  const cpuBefore = cpuSeconds(child)
-  const main = await load(child.url, shape, { connections: CONNECTIONS, seconds: SECONDS })
-  const cpuAfter = cpuSeconds(child)
-  if (cpuBefore !== null && cpuAfter !== null && main.requests > 0) {
-    const perRequest = (seconds: number) => (seconds * 1e6) / main.requests
-    main.systemUs = perRequest(cpuAfter.system - cpuBefore.system)
-    main.cpuUs = perRequest(cpuAfter.user - cpuBefore.user) + main.systemUs
-  }
-  return { main, warm2xx }
-}
+const {
+  measure,
+  baseline,
+  startService: startWith,
+} = runner({
+  seconds: SECONDS,
+  warmup: WARMUP,
+  connections: CONNECTIONS,
+  tmp: TMP,
+  adminToken: ADMIN_TOKEN,
+  cpuProf: CPU_PROF,
+  serviceMain: SERVICE_MAIN,
+})
+const startService = (name: string, extra: Record<string, string>) =>
+  startWith(name, { ...(WEBHOOKS ? { WEBHOOKS_ALLOW_PRIVATE: 'true' } : {}), ...extra })
 
 const saleLikeBody: Shape = {
   method: 'POST',
   path: '/',
   variants: [{ body: JSON.stringify({ transaction_id: `bench-${RUN}-{n}`, amount_cents: 1999, customer_key: 'c1' }) }],
-}
-
-async function baseline(
-  name: string,
-  mode: 'commit' | 'group' | 'group-elysia' | 'elysia',
-  sync: 'FULL' | 'NORMAL',
-  shape: Shape,
-): Promise<LoadResult | null> {
-  const port = freePort()
-  const child = spawnChild(name, [BUN, join(ROOT, 'bench/baseline-serve.ts'), mode, String(port), join(TMP, `${name}.db`), sync], {
-    port,
-    logPath: join(TMP, `${name}.log`),
-  })
-  try {
-    await waitReady(child)
-    const { main } = await measure(child, shape)
-    console.error(`  ${name}: ${Math.round(main.rps)} req/s, p99 ${main.p99.toFixed(2)} ms`)
-    return main
-  } finally {
-    await stopChild(child)
-  }
-}
-
-async function startService(name: string, extra: Record<string, string>): Promise<{ child: Child; dbPath: string }> {
-  const port = freePort()
-  const dbPath = join(TMP, `${name}.db`)
-  const prof = CPU_PROF ? ['--cpu-prof', '--cpu-prof-md', `--cpu-prof-dir=${CPU_PROF}`, `--cpu-prof-name=${name}`] : []
-  const child = spawnChild(name, [BUN, ...prof, SERVICE_MAIN], {
-    port,
-    logPath: join(TMP, `${name}.log`),
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATABASE_PATH: dbPath,
-      SVC_ADMIN_TOKEN: ADMIN_TOKEN,
-      TRUST_PROXY: 'true',
-      SVC_LOG_REQUESTS: 'false',
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      ...(WEBHOOKS ? { WEBHOOKS_ALLOW_PRIVATE: 'true' } : {}),
-      ...extra,
-    },
-  })
-  await waitReady(child, '/healthz')
-  return { child, dbPath }
 }
 
 /** Requests that may be unanswered when `runs` timed runs (warm-ups included) stop. */

@@ -3,7 +3,9 @@ import type { Clock } from './clock.ts'
 import type { Email } from './db/email-store.ts'
 import { emailCourier, logCourier, programFrom } from './outbox/email.ts'
 import { webhookDisabled } from './outbox/messages.ts'
-import { webhookCourier } from './outbox/webhook.ts'
+import { ATTEMPT_MS, TEST_ATTEMPT_MS } from './outbox/webhooks/attempt.ts'
+import { SenderThread } from './outbox/webhooks/sender-thread.ts'
+import { WebhookPool } from './outbox/webhooks/pool.ts'
 import { Sender } from './outbox/sender.ts'
 import type { Config } from './config.ts'
 import { MigrationEditedError } from './db/migrate.ts'
@@ -100,29 +102,28 @@ export function startServer(options: StartOptions): Started {
       baseUrl: config.publicBaseUrl,
       wake: () => emailSender.wake(),
     },
-    webhookSender: { wake: () => webhookSender.wake() },
+    webhookPool: { wake: () => webhookPool.wake(), attemptNow: (row) => webhookPool.attemptNow(row) },
   }
-  // The webhook outbox's sender: always on (an endpoint is what turns a program's events on).
-  const webhookSender = new Sender(
-    database.writer,
-    clock,
-    webhookCourier(database.stores.webhooks, {
-      allowPrivate: config.webhooksAllowPrivate,
-      realNow: () => Date.now(),
-      timeoutMs: options.webhookTimeoutMs,
-      onDisabled: (endpointId, programId, now) => {
-        const program = database.stores.programs.findProgram(programId)
-        const owner = program && database.stores.accounts.ownerEmailOf(program.advertiserId)
-        if (!program || !owner) return
-        const page = `${config.publicBaseUrl}/dashboard/programs/${programId}/webhooks`
-        const endpoint = database.stores.webhooks.find(endpointId)
-        database.stores.emails.queue(webhookDisabled(program, owner, endpoint?.url ?? '', page), now)
-      },
-    }),
-    // 1,000 attempts a second at most: a burst of sales is never slowed by its own events (bench/README.md, issue 25).
-    { intervalMs: Math.min(options.outboxIntervalMs ?? 500, 500), concurrency: 8, perSecond: 1000, log: deps.log, name: 'webhook' },
-  )
-  database.stores.webhooks.onRecorded = () => webhookSender.wake()
+  // The webhook outbox's pool (src/outbox/webhooks/pool.ts): always on (an endpoint is what turns a
+  // program's events on); its attempts are sent from a worker thread started by the first one.
+  const senderThread = new SenderThread(deps.log)
+  const webhookPool = new WebhookPool(database.writer, clock, database.stores.webhooks, {
+    intervalMs: Math.min(options.outboxIntervalMs ?? 500, 500),
+    timeoutMs: options.webhookTimeoutMs ?? ATTEMPT_MS,
+    testTimeoutMs: Math.min(options.webhookTimeoutMs ?? TEST_ATTEMPT_MS, TEST_ATTEMPT_MS),
+    allowPrivate: config.webhooksAllowPrivate,
+    send: (job) => senderThread.send(job),
+    log: deps.log,
+    onDisabled: (endpointId, programId, now) => {
+      const program = database.stores.programs.findProgram(programId)
+      const owner = program && database.stores.accounts.ownerEmailOf(program.advertiserId)
+      if (!program || !owner) return
+      const page = `${config.publicBaseUrl}/dashboard/programs/${programId}/webhooks`
+      const endpoint = database.stores.webhooks.find(endpointId)
+      database.stores.emails.queue(webhookDisabled(program, owner, endpoint?.url ?? '', page), now)
+    },
+  })
+  database.stores.webhooks.onRecorded = () => webhookPool.wake()
   // The email outbox's sender (src/outbox/README.md): claims left by a process that died are this
   // one's now. Without SMTP_URL each email is a line on stderr, recorded as logged: nothing is lost.
   database.stores.emails.releaseClaims()
@@ -154,7 +155,7 @@ export function startServer(options: StartOptions): Started {
   }
   emailSender.start()
   emailSender.wake()
-  webhookSender.start()
+  webhookPool.start()
   // Said once the server listens, so that the page it names answers.
   if (deps.firstRun.code !== null) {
     const line = `svc: first run: open ${config.publicBaseUrl}/setup and enter the setup code ${deps.firstRun.code}`
@@ -168,7 +169,8 @@ export function startServer(options: StartOptions): Started {
     async stop(quietMs = 0) {
       await gate.drain(DRAIN_MS, quietMs)
       await emailSender.stop()
-      await webhookSender.stop()
+      await webhookPool.stop()
+      senderThread.stop()
       // Bounded: Bun's stop(true) has been seen never to resolve while a handler is still pending,
       // and a stop must not hang the exit (docs/decisions.md, Shutdown: within 10 seconds).
       await Promise.race([served.stop(), new Promise<void>((resolve) => setTimeout(resolve, STOP_LISTENER_MS))])

@@ -13,6 +13,8 @@ export interface TestFixture {
   partnerId: number
   linkId: number
   shortLink: string
+  /** Whether this call made the test partner (its `partner.created` is the caller's to emit). */
+  created: boolean
 }
 
 /**
@@ -158,7 +160,7 @@ export class CliStore {
     if (existing) {
       db.update(links).set({ active: true, programId, partnerId: existing.partnerId }).where(eq(links.id, existing.linkId)).run()
       db.update(testFixtures).set({ refreshedAt: now }).where(eq(testFixtures.programId, programId)).run()
-      return existing
+      return { ...existing, created: false }
     }
     const partner = db.insert(partners).values({ programId, name: 'svc test partner', createdAt: now }).returning({ id: partners.id }).get()
     // short_link is unique across programs: a random suffix keeps test links from taking real names.
@@ -168,6 +170,6 @@ export class CliStore {
       .values({ programId, partnerId: partner.id, linkId: link.id, refreshedAt: now })
       .onConflictDoUpdate({ target: testFixtures.programId, set: { partnerId: partner.id, linkId: link.id, refreshedAt: now } })
       .run()
-    return { partnerId: partner.id, linkId: link.id, shortLink }
+    return { partnerId: partner.id, linkId: link.id, shortLink, created: true }
   }
 }

@@ -79,5 +79,9 @@ export const migrations: { tag: string; sql: string }[] = [
   {
     "tag": "0019_email_keys_key_scopes_site_url",
     "sql": "ALTER TABLE `accounts` ADD `email_key` text;--> statement-breakpoint\nCREATE INDEX `accounts_email_key` ON `accounts` (`email_key`);--> statement-breakpoint\nALTER TABLE `api_keys` ADD `scope` text DEFAULT 'manage' NOT NULL;--> statement-breakpoint\nALTER TABLE `api_keys` ADD `name` text;--> statement-breakpoint\nALTER TABLE `partners` ADD `email_key` text;--> statement-breakpoint\nALTER TABLE `partners` ADD `applicant_key` text;--> statement-breakpoint\nALTER TABLE `partners` ADD `last_applied_at` integer;--> statement-breakpoint\nCREATE INDEX `partners_email_key` ON `partners` (`email_key`);--> statement-breakpoint\nCREATE INDEX `partners_applicant_key` ON `partners` (`applicant_key`);--> statement-breakpoint\nALTER TABLE `programs` ADD `site_url` text;--> statement-breakpoint\nUPDATE `programs` SET `site_url` = 'https://' || `domain`;\n"
+  },
+  {
+    "tag": "0020_webhook_pool",
+    "sql": "DROP INDEX `webhook_deliveries_due`;--> statement-breakpoint\nCREATE INDEX `webhook_deliveries_pending` ON `webhook_deliveries` (`endpoint_id`,`next_attempt_at`) WHERE status = 'pending';"
   }
 ]

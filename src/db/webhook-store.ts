@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { and, desc, eq, isNull, lt, lte, or, sql } from 'drizzle-orm'
+import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm'
 import type { Catalog } from './catalog.ts'
 import type { Connection } from './open.ts'
 import { type WebhookEventType, webhookDeliveries, webhookEndpoints, webhookEvents } from './schema.ts'
@@ -10,10 +10,37 @@ export type DeliveryStatus = WebhookDelivery['status']
 
 /** A claimed delivery with what sending it takes: the endpoint's URL and secrets, the event's id and body. */
 export interface DueDelivery {
-  delivery: WebhookDelivery
+  delivery: Pick<WebhookDelivery, 'id' | 'attempts' | 'nextAttemptAt'>
   endpoint: Pick<WebhookEndpoint, 'id' | 'programId' | 'url' | 'secret' | 'previousSecret' | 'previousUntil' | 'active' | 'failingSince'>
   event: { eventId: string; type: WebhookEventType; body: string }
 }
+
+// What an attempt needs of a delivery, its endpoint and its event: one statement, prepared once.
+const DUE_SELECT = `SELECT d.id, d.attempts, d.next_attempt_at AS nextAttemptAt, e.id AS endpointId, e.program_id AS programId,
+  e.url, e.secret, e.previous_secret AS previousSecret, e.previous_until AS previousUntil, e.active, e.failing_since AS failingSince,
+  v.event_id AS eventId, v.type, v.body
+FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id JOIN webhook_events v ON v.id = d.event_id`
+
+type DueRow = Omit<DueDelivery['delivery'] & DueDelivery['endpoint'] & DueDelivery['event'], 'id' | 'active'> & {
+  id: number
+  endpointId: number
+  active: number
+}
+
+const dueDelivery = (r: DueRow): DueDelivery => ({
+  delivery: { id: r.id, attempts: r.attempts, nextAttemptAt: r.nextAttemptAt },
+  endpoint: {
+    id: r.endpointId,
+    programId: r.programId,
+    url: r.url,
+    secret: r.secret,
+    previousSecret: r.previousSecret,
+    previousUntil: r.previousUntil,
+    active: r.active === 1,
+    failingSince: r.failingSince,
+  },
+  event: { eventId: r.eventId, type: r.type, body: r.body },
+})
 
 /** A delivery as the deliveries route lists it, with its event's id and type. */
 export type ListedDelivery = WebhookDelivery & { eventKey: string; type: WebhookEventType }
@@ -39,13 +66,22 @@ export class WebhookStore {
       ),
       delivery: client.prepare('INSERT INTO webhook_deliveries (endpoint_id, event_id, next_attempt_at, created_at) VALUES (?, ?, ?, ?)'),
       delivered: client.prepare(
-        "UPDATE webhook_deliveries SET attempts = attempts + 1, claimed_until = NULL, last_status_code = ?, last_error = NULL, status = 'delivered', delivered_at = ? WHERE id = ?",
+        "UPDATE webhook_deliveries SET attempts = attempts + 1, claimed_until = NULL, last_status_code = ?, last_error = NULL, status = 'delivered', delivered_at = ? WHERE id = ? AND status = 'pending'",
       ),
       retry: client.prepare(
-        'UPDATE webhook_deliveries SET attempts = attempts + 1, claimed_until = NULL, last_status_code = ?, last_error = ?, next_attempt_at = ? WHERE id = ?',
+        "UPDATE webhook_deliveries SET attempts = attempts + 1, claimed_until = NULL, last_status_code = ?, last_error = ?, next_attempt_at = ? WHERE id = ? AND status = 'pending'",
       ),
+      dueEndpoints: client.prepare(
+        `SELECT e.id, e.program_id AS programId FROM webhook_endpoints e WHERE e.active = 1 AND e.deleted_at IS NULL
+         AND EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= ?)`,
+      ),
+      claimOf: client.prepare(
+        `${DUE_SELECT} WHERE d.endpoint_id = ? AND d.status = 'pending' AND d.next_attempt_at <= ? AND (d.next_attempt_at, d.id) > (?, ?)
+         AND e.active = 1 ORDER BY d.next_attempt_at, d.id LIMIT ?`,
+      ),
+      deliveryById: client.prepare(`${DUE_SELECT} WHERE d.id = ?`),
       failed: client.prepare(
-        "UPDATE webhook_deliveries SET attempts = attempts + 1, claimed_until = NULL, last_status_code = ?, last_error = ?, status = 'failed' WHERE id = ?",
+        "UPDATE webhook_deliveries SET attempts = attempts + 1, claimed_until = NULL, last_status_code = ?, last_error = ?, status = 'failed' WHERE id = ? AND status = 'pending'",
       ),
     }
   }
@@ -130,58 +166,56 @@ export class WebhookStore {
     )
   }
 
-  /**
-   * Records an event and a delivery to each endpoint given, due at once; answers the event's
-   * `evt_…` id. `body` is the exact JSON sent on every attempt.
-   */
-  /** Told once the batch that recorded events has committed: the server wakes the sender with it. */
+  /** Told once the batch that recorded events has committed: the server wakes the pool with it. */
   onRecorded: (() => void) | null = null
 
-  recordEvent(programId: number, type: WebhookEventType, body: (eventId: string) => string, endpointIds: number[], now: number): string {
+  /**
+   * Records an event and a delivery to each endpoint given, due at `dueAt` (at once unless the
+   * test route attempts it itself); answers the event's `evt_…` id. `body` is the exact JSON
+   * sent on every attempt.
+   */
+  recordEvent(
+    programId: number,
+    type: WebhookEventType,
+    body: (eventId: string) => string,
+    endpointIds: number[],
+    now: number,
+    dueAt = now,
+  ): string {
     // Time first (12 hex digits of ms), then 80 random bits: the UNIQUE index on event_id grows at
     // its end instead of taking a random page per event.
     const eventId = `evt_${now.toString(16).padStart(12, '0')}${randomBytes(10).toString('base64url')}`
     const event = this.s.event.get(eventId, programId, type, body(eventId), now) as { id: number }
-    for (const endpointId of endpointIds) this.s.delivery.run(endpointId, event.id, now, now)
+    for (const endpointId of endpointIds) this.s.delivery.run(endpointId, event.id, dueAt, now)
     // The first attempt follows the commit at once rather than at the next poll.
     if (this.onRecorded) this.connection.writer.afterBatch(this.onRecorded)
     return eventId
   }
 
-  /** Whether a delivery may be due at `now` (a read outside the writer: an idle server writes nothing). */
-  anyDue(now: number): boolean {
-    return (
-      this.connection.db
-        .select({ id: webhookDeliveries.id })
-        .from(webhookDeliveries)
-        .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-        .where(and(eq(webhookDeliveries.status, 'pending'), lte(webhookDeliveries.nextAttemptAt, now), eq(webhookEndpoints.active, true)))
-        .limit(1)
-        .get() !== undefined
-    )
+  /**
+   * The active endpoints with a delivery due at `now`, with their program (a read outside the
+   * writer: an idle server writes nothing). Each endpoint's check is one seek of the partial index
+   * of pending deliveries.
+   */
+  dueEndpoints(now: number): { id: number; programId: number }[] {
+    return this.s.dueEndpoints.all(now) as { id: number; programId: number }[]
   }
 
   /**
-   * The `limit` deliveries of active endpoints due first at `now`, with their endpoint and event.
-   * Nothing is written: the one sender (src/outbox/sender.ts) takes a batch only once the one
-   * before it is recorded, so no two attempts of a delivery overlap, and a crash leaves nothing
-   * claimed (a lease row per delivery cost a write per event).
+   * Up to `limit` deliveries of one active endpoint due at `now`, in due order after `after` (the
+   * last one a previous claim took; null: from the first), with the endpoint and the event.
+   * Nothing is written: the pool (src/outbox/webhooks/pool.ts) is the one reader, keeps what it
+   * holds in memory until its attempt is recorded, and a crash leaves nothing claimed (a lease row
+   * per delivery cost the sale path a write).
    */
-  claim(now: number, limit: number): DueDelivery[] {
-    return this.connection.db
-      .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints, event: webhookEvents })
-      .from(webhookDeliveries)
-      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
-      .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
-      .where(and(eq(webhookDeliveries.status, 'pending'), lte(webhookDeliveries.nextAttemptAt, now), eq(webhookEndpoints.active, true)))
-      .orderBy(webhookDeliveries.nextAttemptAt)
-      .limit(limit)
-      .all()
-      .map(({ delivery, endpoint, event }) => ({
-        delivery,
-        endpoint,
-        event: { eventId: event.eventId, type: event.type, body: event.body },
-      }))
+  claimOf(endpointId: number, now: number, after: { at: number; id: number } | null, limit: number): DueDelivery[] {
+    return (this.s.claimOf.all(endpointId, now, after?.at ?? Number.MIN_SAFE_INTEGER, after?.id ?? 0, limit) as DueRow[]).map(dueDelivery)
+  }
+
+  /** One delivery with what sending it takes, whether due or not (the test route's), or null. */
+  dueDelivery(deliveryId: number): DueDelivery | null {
+    const row = this.s.deliveryById.get(deliveryId) as DueRow | null
+    return row ? dueDelivery(row) : null
   }
 
   /** Records an attempt. `next` null on a failure makes the delivery `failed` for good. */

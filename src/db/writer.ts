@@ -19,6 +19,7 @@ interface Pending {
 export class Writer {
   private queue: Pending[] = []
   private scheduled = false
+  private soonTimer: ReturnType<typeof setTimeout> | null = null
   private flushing = false
   private afterBatchCallbacks: (() => void)[] = []
   private readonly batchEnds: (() => void)[] = []
@@ -40,6 +41,24 @@ export class Writer {
   /** Runs `unit` inside the next batch; resolves with its result after COMMIT, rejects with what it threw. */
   run<T>(unit: () => T): Promise<T> {
     return this.enqueue(unit, false)
+  }
+
+  /**
+   * `run` for a unit whose commit may wait (an outbox attempt's record): it joins the next batch
+   * that other units start, and only when none starts within `maxWaitMs` does it start one. Under
+   * load it costs no COMMIT (no fsync) of its own; its promise settles after the COMMIT, like run's.
+   */
+  runSoon<T>(unit: () => T, maxWaitMs: number): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ unit, single: false, resolve: resolve as (value: unknown) => void, reject })
+      if (this.scheduled || this.soonTimer) return
+      this.soonTimer = setTimeout(() => {
+        this.soonTimer = null
+        if (this.scheduled || this.queue.length === 0) return
+        this.scheduled = true
+        setImmediate(() => this.flush())
+      }, maxWaitMs)
+    })
   }
 
   /**
@@ -108,6 +127,8 @@ export class Writer {
 
   private flush(): void {
     this.scheduled = false
+    if (this.soonTimer) clearTimeout(this.soonTimer)
+    this.soonTimer = null
     const batch = this.queue
     this.queue = []
     if (batch.length === 0) return

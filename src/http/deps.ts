@@ -2,6 +2,7 @@ import type { Clock } from '../clock.ts'
 import type { Config } from '../config.ts'
 import type { KeyMatch } from '../db/credentials.ts'
 import type { Database } from '../db/open.ts'
+import type { DueDelivery } from '../db/webhook-store.ts'
 import type { Mail } from '../outbox/mail.ts'
 import type { VisitorCounts } from '../tracking/visitor-counts.ts'
 import type { RateLimiter } from './pipeline/rate-limit.ts'
@@ -29,8 +30,8 @@ export interface Deps {
   firstRun: { code: string | null }
   /** Email (docs/decisions.md, Email): on when SMTP_URL is set; use cases queue rows and wake the sender. */
   mail: Mail
-  /** The webhook outbox's sender: woken when a route made deliveries due (test, retry). */
-  webhookSender: { wake(): void }
+  /** The webhook outbox's pool: woken when a route made deliveries due (retry); the test route's attempt. */
+  webhookPool: { wake(): void; attemptNow(row: DueDelivery): Promise<void> }
   /** The runtime drops a small body the app did not read (Runtime.discardsUnreadBodies); unset: the app drains it. */
   discardsUnreadBodies?: boolean
 }

@@ -21,11 +21,6 @@ export interface SenderOptions {
   intervalMs: number
   /** Deliveries in flight at once: a slow receiver never holds more than these. */
   concurrency: number
-  /**
-   * At most this many attempts a second (none: no limit). Under a burst of events the outbox
-   * then falls behind rather than take the cores from the tracking routes, and catches up after.
-   */
-  perSecond?: number
   log: (line: Record<string, unknown>) => void
   name: string
 }
@@ -49,27 +44,6 @@ export class Sender<Row, Result = void> {
     private readonly courier: Courier<Row, Result>,
     private readonly options: SenderOptions,
   ) {}
-
-  private windowStart = 0
-  private windowCount = 0
-
-  /** Waits while this second's attempts are spent (options.perSecond). */
-  private async pace(): Promise<void> {
-    const limit = this.options.perSecond
-    if (!limit) return
-    for (;;) {
-      const now = Date.now()
-      if (now - this.windowStart >= 1000) {
-        this.windowStart = now
-        this.windowCount = 0
-      }
-      if (this.windowCount < limit) {
-        this.windowCount++
-        return
-      }
-      await new Promise((resolve) => setTimeout(resolve, this.windowStart + 1000 - now))
-    }
-  }
 
   /** Starts polling. */
   start(): void {
@@ -134,7 +108,6 @@ export class Sender<Row, Result = void> {
     }
     const worker = async () => {
       for (let row = queue.shift(); row !== undefined; row = queue.shift()) {
-        await this.pace()
         let record: () => void
         try {
           const result = await this.courier.deliver(row)

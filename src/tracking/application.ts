@@ -3,7 +3,7 @@ import type { Mail } from '../outbox/mail.ts'
 import { applicationReceived, newApplication } from '../outbox/messages.ts'
 import type { TrackingDeps } from './deps.ts'
 import { ipHash } from './ip-hash.ts'
-import { approveInUnit, partnerData } from './partner-status.ts'
+import { approveInUnit, partnerCreated, partnerData } from './partner-status.ts'
 import { emitEvent } from './webhook-events.ts'
 
 /** An application from the join page, its fields already checked. */
@@ -64,6 +64,7 @@ export async function applyToProgram(
       lastAppliedAt: now,
     })
     const partner = stores.partners.find(programId, partnerId)!
+    partnerCreated(deps, programId, partnerId)
     const hash = ipHash(deps.secret, ip)
     if (hash !== null) stores.partners.rememberIp(partnerId, hash, now)
     emitEvent(deps, programId, 'partner.applied', () => partnerData(partner))

@@ -18,6 +18,14 @@ export function partnerData(partner: Partner): Record<string, unknown> {
   return presentRow('partner', rest)
 }
 
+/**
+ * Emits `partner.created` for a partner just made, inside the unit that made it (docs/webhooks.md:
+ * every new partner, however made: operator API, dashboard, join page, the CLI's test partner).
+ */
+export function partnerCreated(deps: TrackingDeps, programId: number, partnerId: number): void {
+  emitEvent(deps, programId, 'partner.created', () => partnerData(deps.database.stores.partners.find(programId, partnerId)!))
+}
+
 /** What the owner does to a partner's status (docs/decisions.md, Partners who join on their own). */
 export type StatusAction = 'approve' | 'reject' | 'suspend' | 'unsuspend'
 

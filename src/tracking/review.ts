@@ -16,6 +16,7 @@ export type ReviewDecision = { action: 'approve' } | { action: 'reject'; reason:
  * Approve puts it back on the holding-period path: `pending` or `due`, counted from its creation.
  * Reject writes its reversal entry (a negative amount, in the partner's hash chain like a
  * refund's), so that it is `reversed` and never paid; `commission.reversed` carries the reversal.
+ * An approval emits `commission.approved` with the commission as it now stands.
  * `programId` scopes the lookup (a program key, an owner's program); null is the operator's.
  * Answers the commission as the read route shows it.
  */
@@ -46,6 +47,8 @@ export function reviewCommission(
       })
       emitEvent(deps, entry.programId, 'commission.reversed', () => commissionData(deps, sales.entry(reversal)!))
     }
-    return { kind: 'reviewed', commission: commissionData(deps, sales.entry(entry.id)!) }
+    const commission = commissionData(deps, sales.entry(entry.id)!)
+    if (decision.action === 'approve') emitEvent(deps, entry.programId, 'commission.approved', () => commission)
+    return { kind: 'reviewed', commission }
   })
 }

@@ -1,5 +1,6 @@
 import { decideSale, type SaleFacts, type SaleRejection, termsFor } from '../domain/attribution.ts'
 import { MAX_CENTS } from '../domain/commission.ts'
+import { entryStatus } from '../domain/payout.ts'
 import { uniqueViolation } from '../db/errors.ts'
 import type { NewSale, SaleStore } from '../db/sale-store.ts'
 import type { Commission, Program } from '../db/schema.ts'
@@ -195,7 +196,15 @@ function book(
     }),
   )
   if (!booked.ok) return { kind: 'commission_failed', sale, error: booked.error }
-  const data = () => commissionData(deps, sales.commissionOf(sale.id)!)
+  // A commission just booked is in no payout and has no reversal: its status is the domain's word on
+  // its terms alone. The ledger read commissionData makes was most of what an endpoint cost the sale
+  // path (bench/README.md, issue 35).
+  const status = entryStatus(
+    { kind: 'commission', createdAt: now, payout: null, pair: null, held: review.held },
+    program.holdingPeriodDays,
+    now,
+  )
+  const data = () => ({ ...presentRow('commission', sales.commissionOf(sale.id)!), status })
   emitEvent(deps, program.id, 'commission.created', data)
   if (review.held) emitEvent(deps, program.id, 'commission.held', data)
   return { kind: 'recorded', sale, commission: { id: booked.value, ...entry } }

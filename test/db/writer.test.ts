@@ -64,6 +64,21 @@ describe('the group-commit writer', () => {
     expect(keys).toEqual([{ key: 'one' }, { key: 'three' }])
   })
 
+  test('a unit that need not commit soon joins the next batch, or commits alone once its wait is over', async () => {
+    const before = database.writer.stats.batches
+    const late = database.writer.runSoon(insert('soon-a'), 10_000)
+    await Bun.sleep(30)
+    // Nothing else ran: it waits, uncommitted.
+    expect(database.writer.stats.batches).toBe(before)
+    await Promise.all([late, database.writer.run(insert('soon-b'))])
+    expect(database.writer.stats.batches - before).toBe(1)
+    const alone = database.writer.runSoon(insert('soon-c'), 20)
+    expect(await alone).toBeDefined()
+    expect(database.writer.stats.batches - before).toBe(2)
+    const keys = database.client.prepare("SELECT key FROM settings WHERE key LIKE 'soon-%' ORDER BY key").all()
+    expect(keys).toEqual([{ key: 'soon-a' }, { key: 'soon-b' }, { key: 'soon-c' }])
+  })
+
   test('a single-write unit needs no SAVEPOINT: its failed statement is undone alone, beside units with one', async () => {
     const outcomes = await Promise.allSettled([
       database.writer.runSingleWrite(insert('s1')),

@@ -21,6 +21,17 @@ const refused = [
   '::ffff:10.0.0.1',
   '::ffff:7f00:1',
   '64:ff9b::a00:1',
+  // docs/decisions.md, Webhook delivery (turn 4): IPv6 forms that embed a private IPv4 address.
+  '::127.0.0.1',
+  '::7f00:1',
+  '::10.0.0.1',
+  '::ffff:0:127.0.0.1',
+  '::ffff:0:a00:1',
+  '2002:7f00:1::1',
+  '2002:a00:1::',
+  '2002:c0a8:101::5',
+  '2001:0:4136:e378:8000:63bf:80ff:fffe', // Teredo: client 127.0.0.1 (bits inverted)
+  '2001:0:a00:1:8000:63bf:f7f7:f7f7', // Teredo: server 10.0.0.1
   'not-an-ip',
 ]
 const allowed = [
@@ -32,6 +43,9 @@ const allowed = [
   '::ffff:93.184.216.34',
   '::ffff:5db8:d822',
   '100.128.0.1',
+  '::8.8.8.8',
+  '2002:5db8:d822::1',
+  '2001:0:4136:e378:8000:63bf:f7f7:f7f7', // Teredo: server 65.54.227.120, client 8.8.8.8
 ]
 
 for (const address of refused) test(`${address} is refused`, () => expect(isPrivateAddress(address)).toBe(true))

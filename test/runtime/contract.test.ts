@@ -5,10 +5,14 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ADMIN_TOKEN, startApi } from '../helpers.ts'
+import { startReceiver } from '../outbox/receiver.ts'
 import { spawnServer } from './spawn.ts'
 
 const root = join(import.meta.dir, '../..')
 const deno = join(root, 'node_modules/.bin/deno')
+
+/** Webhooks to the receiver on 127.0.0.1. */
+const hooks = { WEBHOOKS_ALLOW_PRIVATE: 'true' }
 
 interface Target {
   url: string
@@ -16,25 +20,29 @@ interface Target {
 }
 
 const targets: [string, boolean, (dir: string) => Promise<Target>][] = [
-  ['bun (in process)', true, async () => startApi()],
+  ['bun (in process)', true, async () => startApi({ env: hooks })],
   [
     'the compiled binary',
     true,
     async (dir) => {
       const binary = join(dir, 'svc-server')
-      const build = Bun.spawnSync([process.execPath, 'build', '--compile', 'src/main.ts', '--outfile', binary], {
-        cwd: root,
-        stderr: 'pipe',
-      })
+      // As `npm run build:server` builds it: the webhook delivery worker is a second entry point.
+      const build = Bun.spawnSync(
+        [process.execPath, 'build', '--compile', 'src/main.ts', 'src/outbox/webhooks/worker.ts', '--outfile', binary],
+        {
+          cwd: root,
+          stderr: 'pipe',
+        },
+      )
       if (build.exitCode !== 0) throw new Error(build.stderr.toString())
-      return spawnServer([binary], { DATABASE_PATH: join(dir, 'bin.db') })
+      return spawnServer([binary], { DATABASE_PATH: join(dir, 'bin.db'), ...hooks })
     },
   ],
   [
     'deno',
     existsSync(deno),
     async (dir) =>
-      spawnServer([deno, 'run', '--node-modules-dir=manual', '-A', 'src/main-deno.ts'], { DATABASE_PATH: join(dir, 'deno.db') }),
+      spawnServer([deno, 'run', '--node-modules-dir=manual', '-A', 'src/main-deno.ts'], { DATABASE_PATH: join(dir, 'deno.db'), ...hooks }),
   ],
 ]
 
@@ -116,6 +124,26 @@ for (const [name, available, start] of targets) {
         data: { sale_id: sale.body.data.sale_id, transaction_id: `txn-${name}`, status: 'refunded' },
         error: null,
       })
+    })
+
+    test('a webhook test delivery is signed and delivered from the delivery worker', async () => {
+      const receiver = await startReceiver()
+      try {
+        const account = await admin('POST', '/accounts', { email: `hooks-${Date.now()}@shop.test` })
+        const program = await admin('POST', '/programs', {
+          account_id: account.body.data.account_id,
+          name: 'Hooks',
+          domain: 'shop.test',
+          commission_type: 'percent',
+          commission_rate: 10,
+        })
+        const hook = await admin('POST', `/programs/${program.body.data.program_id}/webhooks`, { url: receiver.url })
+        const tested = await admin('POST', `/webhooks/${hook.body.data.webhook_id}/test`)
+        expect(tested.body.data).toMatchObject({ type: 'webhook.test', status: 'delivered', attempts: 1, last_status_code: 200 })
+        expect(receiver.verify(receiver.hits[0]!, hook.body.data.secret)).toMatchObject({ type: 'webhook.test' })
+      } finally {
+        await receiver.close()
+      }
     })
 
     test('errors keep their envelopes: 401 with code on sale, typed invalid_key on readiness, 404 for unknown routes', async () => {

@@ -1,4 +1,5 @@
 // Work after a commit (src/outbox/README.md): the email outbox and outbound webhooks.
+import { sql } from 'drizzle-orm'
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import { attemptColumns, bool, createdAt } from './shared.ts'
 import { programs } from './programs.ts'
@@ -44,7 +45,7 @@ export const emails = sqliteTable(
   (t) => [index('emails_due').on(t.status, t.nextAttemptAt), index('emails_program').on(t.programId, t.id)],
 )
 
-/** Outbound webhook event types (docs/decisions.md, Outbound webhooks). */
+/** Outbound webhook event types (docs/decisions.md, Outbound webhooks; the turn-4 three of Webhook delivery). */
 export const WEBHOOK_EVENT_TYPES = [
   'lead.created',
   'sale.created',
@@ -52,8 +53,11 @@ export const WEBHOOK_EVENT_TYPES = [
   'commission.created',
   'commission.reversed',
   'commission.held',
+  'commission.approved',
   'payout.created',
   'payout.paid',
+  'payout.failed',
+  'partner.created',
   'partner.applied',
   'partner.approved',
   'webhook.test',
@@ -125,9 +129,12 @@ export const webhookDeliveries = sqliteTable(
   },
   // Both indexes grow at their end as events are made (event rows and times only increase), so
   // that a delivery's insert writes no random page at COMMIT; an endpoint's list reads its index.
+  // The pool (src/outbox/webhooks/pool.ts) claims each endpoint's due deliveries in turn: the partial
+  // index holds only the pending ones, by endpoint, so that a claim is one seek however many
+  // deliveries other endpoints have waiting or an endpoint has delivered (issue 35).
   (t) => [
     uniqueIndex('webhook_deliveries_once').on(t.eventId, t.endpointId),
     index('webhook_deliveries_endpoint').on(t.endpointId, t.id),
-    index('webhook_deliveries_due').on(t.status, t.nextAttemptAt),
+    index('webhook_deliveries_pending').on(t.endpointId, t.nextAttemptAt).where(sql`status = 'pending'`),
   ],
 )

@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import { rateFits } from '../../domain/commission.ts'
 import { money, partner as messages } from '../../domain/messages.ts'
-import { changePartnerStatus, type StatusAction } from '../../tracking/partner-status.ts'
+import { changePartnerStatus, partnerCreated, type StatusAction } from '../../tracking/partner-status.ts'
 import type { Deps } from '../deps.ts'
 import { noBody } from '../pipeline/body.ts'
 import { doc } from '../pipeline/doc.ts'
@@ -62,7 +62,7 @@ export function partnerAdminRoutes(deps: Deps) {
           // The rate it will be paid at (its own, or the program's) is judged with the type it will be paid by.
           if (!rateFits(input.commission_type ?? program.commissionType, rate ?? program.commissionRate))
             throw new HttpError(400, money.percentRate)
-          return stores.programs.createPartner({
+          const id = stores.programs.createPartner({
             programId,
             name: input.name,
             email: input.email,
@@ -71,6 +71,8 @@ export function partnerAdminRoutes(deps: Deps) {
             recurringMonths: input.recurring_months ?? null,
             createdAt: deps.clock.now(),
           })
+          partnerCreated(deps, programId, id)
+          return id
         })
         set.status = 201
         return ok({ partner_id: partnerId })

@@ -103,10 +103,12 @@ export function webhookAdminRoutes(deps: Deps) {
       async ({ params, body }) => {
         noBody(body)
         const endpoint = endpointOf(params.id)
-        const delivery = await sendTest(deps, endpoint, deps.webhookSender.wake)
+        const delivery = await sendTest(deps, endpoint, deps.webhookPool.attemptNow)
         return ok(presentDelivery(delivery))
       },
-      { detail: doc('Send a webhook.test event now; answers its delivery', 'operator', { security }) },
+      {
+        detail: doc('Send a webhook.test event now, outside the delivery pool; answers its delivery within 10 s', 'operator', { security }),
+      },
     )
     .get(
       '/api/v1/admin/webhooks/:id/deliveries',
@@ -126,7 +128,7 @@ export function webhookAdminRoutes(deps: Deps) {
         noBody(body)
         const endpoint = endpointOf(params.id)
         const queued = await writer.run(() => webhooks.retryAll(endpoint.id, deps.clock.now()))
-        deps.webhookSender.wake()
+        deps.webhookPool.wake()
         return ok({ webhook_id: endpoint.id, queued })
       },
       { detail: doc('Attempt every undelivered delivery of the endpoint now', 'operator', { security }) },

@@ -10,6 +10,7 @@ import { quoteValue } from '../pipeline/quote.ts'
 import { HttpError, ok } from '../pipeline/envelope.ts'
 import { cli, shared } from '../../domain/messages.ts'
 import { stateOf } from '../pipeline/request-state.ts'
+import { partnerCreated } from '../../tracking/partner-status.ts'
 
 const eventTypes = ['click', 'lead', 'sale'] as const
 type EventType = (typeof eventTypes)[number]
@@ -64,6 +65,12 @@ async function single(ctx: StepContext, eventType: EventType) {
 export function cliTestEventRoutes(deps: Deps) {
   const { writer, stores } = deps.database
   const now = () => deps.clock.now()
+  /** The test partner and link, inside the caller's unit; a partner made here is a new partner (`partner.created`). */
+  const prepareFixture = (programId: number, at: number) => {
+    const fixture = stores.cli.prepareFixture(programId, at)
+    if (fixture.created) partnerCreated(deps, programId, fixture.partnerId)
+    return fixture
+  }
 
   /**
    * The chain: the fixture is prepared, then the cap checked and the run counted, in one unit
@@ -74,7 +81,7 @@ export function cliTestEventRoutes(deps: Deps) {
     const gate = await writer
       .run(() => {
         const at = now()
-        const fixture = stores.cli.prepareFixture(program.id, at)
+        const fixture = prepareFixture(program.id, at)
         const decision = decideChain(stores.cli.recentChainRuns(program.id, at, CHAIN_WINDOW_MS), at)
         if (decision.ok) stores.cli.recordChainRun(program.id, at, CHAIN_WINDOW_MS)
         return { fixture, decision }
@@ -121,7 +128,7 @@ export function cliTestEventRoutes(deps: Deps) {
       if (input.type === 'chain') return ok(await chain(request, program))
       const eventType = input.event_type
       if (!(eventTypes as readonly unknown[]).includes(eventType)) throw new HttpError(400, cli.testEventType(quoteValue(eventType)))
-      const fixture = await writer.run(() => stores.cli.prepareFixture(program.id, now()))
+      const fixture = await writer.run(() => prepareFixture(program.id, now()))
       const result = await single({ deps, request, program, fixture }, eventType as EventType)
       return ok({ event_type: eventType, test_mode: true, ...result })
     },

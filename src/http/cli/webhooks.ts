@@ -66,9 +66,9 @@ export function cliWebhookRoutes(deps: Deps) {
       async ({ request, params, body }) => {
         const endpoint = ownEndpoint(request, params.id)
         noBody(body)
-        return ok(presentDelivery(await sendTest(deps, endpoint, deps.webhookSender.wake)))
+        return ok(presentDelivery(await sendTest(deps, endpoint, deps.webhookPool.attemptNow)))
       },
-      { detail: doc('Send a webhook.test event now; answers its delivery', 'cli', { security }) },
+      { detail: doc('Send a webhook.test event now, outside the delivery pool; answers its delivery within 10 s', 'cli', { security }) },
     )
     .get(
       '/api/v1/cli/webhooks/:id/deliveries',

@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import type { PartnerChanges } from '../../db/partner-store.ts'
 import { COMMISSION_TYPES, rateFits } from '../../domain/commission.ts'
 import { isEmail } from '../../domain/email.ts'
-import { changePartnerStatus, type StatusAction } from '../../tracking/partner-status.ts'
+import { changePartnerStatus, partnerCreated, type StatusAction } from '../../tracking/partner-status.ts'
 import { issueSignInLink } from '../../tracking/sign-in-link.ts'
 import type { Deps } from '../deps.ts'
 import { partnerFilterOf } from '../pipeline/filters.ts'
@@ -108,6 +108,7 @@ export function partnerRoutes(deps: Deps) {
         const made = await writer
           .run(() => {
             const id = store.createPartner(program.id, name, email || null, now())
+            partnerCreated(deps, program.id, id)
             if (shortLink !== '' && store.createLink(program.id, id, shortLink, now()).kind === 'taken') throw new LinkTaken()
             return id
           })

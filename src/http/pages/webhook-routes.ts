@@ -69,7 +69,7 @@ export function webhookRoutes(deps: Deps) {
     .post(
       '/dashboard/programs/:id/webhooks/:webhook_id/test',
       onEndpoint(async ({ program, endpoint }) => {
-        const delivery = await sendTest(deps, endpoint, deps.webhookSender.wake)
+        const delivery = await sendTest(deps, endpoint, deps.webhookPool.attemptNow)
         return back(
           program,
           '/webhooks',
@@ -83,7 +83,7 @@ export function webhookRoutes(deps: Deps) {
       '/dashboard/programs/:id/webhooks/:webhook_id/retry',
       onEndpoint(async ({ program, endpoint }) => {
         await writer.run(() => webhooks.retryAll(endpoint.id, now()))
-        deps.webhookSender.wake()
+        deps.webhookPool.wake()
         return back(program, '/webhooks', 'webhook_retried')
       }),
       { detail: { hide: true } },

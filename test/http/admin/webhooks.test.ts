@@ -2,6 +2,9 @@
 // body, signatures verified with the official `standardwebhooks` package by a real receiver,
 // retries as the injected clock moves, a receiver that fails, hangs or resets, rotation, SSRF.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { lookup } from 'node:dns/promises'
+import { hostname } from 'node:os'
+import { isPrivateAddress } from '../../../src/domain/address.ts'
 import { type Api, startApi } from '../../helpers.ts'
 import { type Receiver, startReceiver } from '../../outbox/receiver.ts'
 import { type Kit, kit, unique } from '../track/kit.ts'
@@ -26,8 +29,11 @@ const ALL = [
   'commission.created',
   'commission.reversed',
   'commission.held',
+  'commission.approved',
   'payout.created',
   'payout.paid',
+  'payout.failed',
+  'partner.created',
   'partner.applied',
   'partner.approved',
   'webhook.test',
@@ -102,6 +108,7 @@ describe('events, signatures and bodies', () => {
       'commission.created',
       'payout.created',
       'payout.paid',
+      'partner.created',
       'partner.applied',
       'partner.approved',
       'webhook.test',
@@ -130,10 +137,14 @@ describe('events, signatures and bodies', () => {
     expect(body('lead.created')).toMatchObject({ status: 'lead' })
     expect(body('payout.created')).toMatchObject({ payout_id: run.body.data[0].payout_id, status: 'pending' })
     expect(body('payout.paid')).toMatchObject({ status: 'paid', reference: 'W-1' })
+    expect(body('partner.created')).toMatchObject({ name: 'Jo' })
     expect(body('partner.applied')).toMatchObject({ name: 'Jo', status: 'active' })
     expect(body('partner.approved')).toMatchObject({ name: 'Jo', status: 'active' })
-    // The deliveries route reads the same story.
-    const listed = await deliveries(hook.webhook_id, '?status=delivered&limit=200')
+    // The deliveries route reads the same story, once the attempts are recorded (after the 2xx).
+    const listed = await until(
+      () => deliveries(hook.webhook_id, '?status=delivered&limit=200'),
+      (rows) => rows.length === expected.length,
+    )
     expect(listed).toHaveLength(expected.length)
     expect(listed[0]).toMatchObject({ status: 'delivered', attempts: 1, last_status_code: 200, last_error: null, next_attempt_at: null })
   })
@@ -268,6 +279,19 @@ describe('SSRF', () => {
       const attempt = await strict.admin('POST', `/webhooks/${made.body.data.webhook_id}/test`)
       expect(attempt.body.data.last_error).toContain('url must not point at a loopback')
       expect(receiver.hits.length).toBe(start)
+      // A name that resolves to a private address (this machine's own name, where /etc/hosts says
+      // so): refused at delivery, named without what it resolved to.
+      const host = hostname()
+      const resolved = await lookup(host, { all: true }).catch(() => [])
+      if (resolved.length > 0 && resolved.every((a) => isPrivateAddress(a.address))) {
+        strict.server.deps.database.client
+          .prepare('UPDATE webhook_endpoints SET url = ? WHERE id = ?')
+          .run(`http://${host}:${receiver.port}/hooks`, made.body.data.webhook_id)
+        const named = await strict.admin('POST', `/webhooks/${made.body.data.webhook_id}/test`)
+        expect(named.body.data.last_error).toBe(`${host} resolves to a private address: refused`)
+        for (const { address } of resolved) expect(named.body.data.last_error).not.toContain(address)
+        expect(receiver.hits.length).toBe(start)
+      }
     } finally {
       await strict.stop()
     }
