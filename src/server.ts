@@ -105,6 +105,7 @@ export function startServer(options: StartOptions): Started {
     webhookCourier(database.stores.webhooks, {
       allowPrivate: config.webhooksAllowPrivate,
       realNow: () => Date.now(),
+      now: () => clock.now(),
       timeoutMs: options.webhookTimeoutMs,
       onDisabled: (endpointId, programId, now) => {
         const program = database.stores.programs.findProgram(programId)

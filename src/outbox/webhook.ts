@@ -115,6 +115,8 @@ export function webhookCourier(
   options: {
     allowPrivate: boolean
     realNow: () => number
+    /** The injected clock: the old secret's 24 hours are a time rule like the others (docs/decisions.md, Time). */
+    now: () => number
     onDisabled: (endpointId: number, programId: number, now: number) => void
     /** 15 s (docs/decisions.md); a test of a receiver that never answers may wait less. */
     timeoutMs?: number
@@ -127,7 +129,7 @@ export function webhookCourier(
       // The header carries the attempt's real time: receivers compare it with their own clocks.
       const timestamp = Math.floor(options.realNow() / 1000)
       const signatures = [signature(endpoint.secret, event.eventId, timestamp, event.body)]
-      if (endpoint.previousSecret && endpoint.previousUntil !== null && endpoint.previousUntil > options.realNow()) {
+      if (endpoint.previousSecret && endpoint.previousUntil !== null && endpoint.previousUntil > options.now()) {
         signatures.push(signature(endpoint.previousSecret, event.eventId, timestamp, event.body))
       }
       const status = await post(
