@@ -1,0 +1,82 @@
+import { describe, expect, test } from 'bun:test'
+import { readinessChecks } from '../../src/domain/readiness.ts'
+
+const none = { clicks: 0, leads: 0, provisional_leads: 0, sales: 0 }
+const program = { id: 4, domain: 'shop.test', allowedOrigins: ['http://localhost:5173'] }
+const facts = (live = {}, test = {}, activeLinks = 0, processorEvents = 0) => ({
+  counts: { live: { ...none, ...live }, test: { ...none, ...test } },
+  activeLinks,
+  processorEvents,
+})
+const check = (id: string, checks: ReturnType<typeof readinessChecks>) => checks.find((c) => c.id === id)
+
+describe('readinessChecks', () => {
+  test('a new program: every check in order, and what each one misses', () => {
+    expect(readinessChecks(program, { rotateBy: null }, facts())).toEqual([
+      { id: 'api_key', ok: true, message: 'The API key is valid.' },
+      {
+        id: 'browser_origins',
+        ok: true,
+        message: 'Browser calls are accepted from https://shop.test, https://*.shop.test, http://localhost:5173.',
+      },
+      { id: 'active_link', ok: false, message: 'No active referral link with a partner: create a partner and a link.' },
+      { id: 'first_click', ok: false, message: 'No live click yet: load the tracker on a page opened with ?aff=<short_link>.' },
+      { id: 'first_lead', ok: false, message: 'No live lead yet: report signups to POST /api/v1/track/lead.' },
+      {
+        id: 'first_sale',
+        ok: false,
+        message: 'No live sale yet: report payments to POST /api/v1/track/sale or connect the payment processor.',
+      },
+      { id: 'live_data', ok: false, message: 'No data yet.' },
+    ])
+  })
+
+  test('a program with live data: every check passes', () => {
+    const checks = readinessChecks(program, { rotateBy: null }, facts({ clicks: 1, leads: 1, sales: 1 }, {}, 2))
+    expect(checks.map((c) => [c.id, c.ok])).toEqual([
+      ['api_key', true],
+      ['browser_origins', true],
+      ['active_link', true],
+      ['first_click', true],
+      ['first_lead', true],
+      ['first_sale', true],
+      ['live_data', true],
+    ])
+    expect(checks.slice(2).map((c) => c.message)).toEqual([
+      '2 active partner link(s).',
+      'Clicks received.',
+      'Leads received.',
+      'Sales or payment-processor events received.',
+      'Live data is flowing.',
+    ])
+  })
+
+  test('a key marked for rotation says until when and how to regenerate it', () => {
+    expect(check('api_key', readinessChecks(program, { rotateBy: Date.parse('2026-07-01T00:00:00Z') }, facts()))).toEqual({
+      id: 'api_key',
+      ok: false,
+      message:
+        'The API key is marked for rotation and stops working at 2026-07-01T00:00:00.000Z; regenerate it: POST /api/v1/admin/programs/4/api-key (operator API).',
+    })
+  })
+
+  test('only provisional leads, a processor event without a sale, a single kind of live data, test data only, no domain', () => {
+    expect(check('first_lead', readinessChecks(program, { rotateBy: null }, facts({ provisional_leads: 1 })))).toEqual({
+      id: 'first_lead',
+      ok: false,
+      message: 'Only provisional (browser-mode) leads: report signups from the server with the API key.',
+    })
+    expect(check('first_sale', readinessChecks(program, { rotateBy: null }, facts({}, {}, 0, 1)))?.ok).toBe(true)
+    for (const live of [{ clicks: 1 }, { leads: 1 }, { sales: 1 }]) {
+      expect(check('live_data', readinessChecks(program, { rotateBy: null }, facts(live)))?.ok).toBe(true)
+    }
+    for (const test of [{ clicks: 1 }, { leads: 1 }, { sales: 1 }]) {
+      expect(check('live_data', readinessChecks(program, { rotateBy: null }, facts({}, test)))).toEqual({
+        id: 'live_data',
+        ok: false,
+        message: 'Only test-mode data so far.',
+      })
+    }
+    expect(check('browser_origins', readinessChecks({ ...program, domain: '' }, { rotateBy: null }, facts()))?.ok).toBe(false)
+  })
+})
