@@ -56,7 +56,8 @@ const act = (programId: number, partnerId: number, action: string) =>
 
 /** A program under `approval` with one pending applicant (by the join form): its ids and the applicant's email. */
 async function pendingApplicant() {
-  const f = await api.setupProgram({ partner_signup: 'approval' })
+  const programName = unique('Shop')
+  const f = await api.setupProgram({ partner_signup: 'approval', name: programName })
   const email = `${unique('applicant')}@partner.test`
   const applied = await api.call('POST', `/join/${f.programId}`, {
     body: { name: 'Applicant', email },
@@ -65,16 +66,84 @@ async function pendingApplicant() {
   expect(applied.status).toBeLessThan(300)
   const pending = (await api.admin('GET', `/programs/${f.programId}/partners?status=pending`)).body.data
   const partnerId = pending.find((p: { email: string }) => p.email === email).partner_id as number
-  return { ...f, partnerId, email }
+  return { ...f, partnerId, email, programName }
 }
+
+/** The emails the SMTP server got for `to` whose text holds `words` (waits up to 2 s for the first). */
+async function mailsTo(to: string, words: string) {
+  const found = () => smtp.received.filter((m) => m.to.includes(to) && m.text.includes(words))
+  for (let i = 0; i < 100 && found().length === 0; i++) await Bun.sleep(20)
+  return found()
+}
+
+describe('the session cookie', () => {
+  test('two links made in a row both work, and a second browser signing in leaves the first signed in', async () => {
+    const f = await api.setupProgram()
+    const first = await portalLink(f.programId, f.partnerId)
+    const second = await portalLink(f.programId, f.partnerId)
+    const one = cookieOf(await followLink(api, first))
+    const two = cookieOf(await followLink(api, second))
+    expect([await portal(one), await portal(two)]).toEqual([signedIn, signedIn])
+  })
+
+  test('is read among other cookies, by its exact name, and only with a token of its shape', async () => {
+    const f = await api.setupProgram()
+    const cookie = cookieOf(await followLink(api, await portalLink(f.programId, f.partnerId)))
+    const value = cookie.slice('svc_session='.length)
+    expect(await portal(`theme=dark; ${cookie} ; lang=en`)).toEqual(signedIn)
+    expect(await portal(`svc_session = ${value}`)).toEqual(signedIn)
+    for (const other of [
+      `xsvc_session=${value}`,
+      `svc_session_old=${value}`,
+      `svc_session=${value}!`,
+      `svc_session=!${value}`,
+      `=${value}`,
+    ]) {
+      expect({ other, ...(await portal(other)) }).toEqual({ other, ...signedOut })
+    }
+  })
+
+  test('signing out clears the cookie, with Secure when PUBLIC_BASE_URL is https', async () => {
+    const out = async (server: Api) => {
+      const reply = await fetch(`${server.url}/sign-out`, { method: 'POST', redirect: 'manual' })
+      return reply.headers.get('set-cookie')
+    }
+    expect(await out(api)).toBe('svc_session=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0')
+    const secure = await startApi({ env: { PUBLIC_BASE_URL: 'https://svc.example' } })
+    try {
+      expect(await out(secure)).toBe('svc_session=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0; Secure')
+    } finally {
+      await secure.stop()
+    }
+  })
+
+  test('a form without an Origin header is judged by its token alone', async () => {
+    const f = await api.setupProgram()
+    const owner = await signInAccount(api, f.accountId)
+    const page = await (await fetch(`${api.url}/dashboard`, { headers: { cookie: owner } })).text()
+    const csrf = page.match(/name="_csrf" value="([0-9a-f]{64})"/)![1]!
+    const post = (form: Record<string, string>) =>
+      fetch(`${api.url}/sign-out`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { cookie: owner, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(form).toString(),
+      })
+    expect((await post({ _csrf: 'f'.repeat(64) })).status).toBe(403)
+    expect((await post({ _csrf: csrf })).headers.get('location')).toBe('/sign-in?signed_out=1')
+  })
+})
 
 describe("a partner's sessions end with their standing", () => {
   test('suspending a partner ends their sessions and unused links; unsuspending brings none back', async () => {
     const f = await api.setupProgram()
     const partner = await signedInPartner(f.programId, f.partnerId)
     expect(await portal(partner.cookie)).toEqual(signedIn)
+    const second = await portalLink(f.programId, f.partnerId)
     expect((await act(f.programId, f.partnerId, 'suspend')).status).toBe(200)
     expect(await portal(partner.cookie)).toEqual(signedOut)
+    // Used up at the suspension itself, not only refused while it lasts.
+    expect((await followLink(api, second)).status).toBe(410)
     expect((await act(f.programId, f.partnerId, 'unsuspend')).status).toBe(200)
     // The attack: a stolen cookie or a link in a mailbox comes back to life with the partner.
     await expectEnded(partner)
@@ -85,8 +154,29 @@ describe("a partner's sessions end with their standing", () => {
     const a = await pendingApplicant()
     const partner = await signedInPartner(a.programId, a.partnerId)
     expect((await act(a.programId, a.partnerId, 'reject')).status).toBe(200)
+    const [rejection] = await mailsTo(a.email, 'did not accept your application')
+    expect(rejection!.text).toContain('Their note: no')
     expect((await act(a.programId, a.partnerId, 'approve')).status).toBe(200)
     await expectEnded(partner)
+  })
+
+  test('approving an applicant makes them active, emailed with a sign-in link that works', async () => {
+    const a = await pendingApplicant()
+    const approved = await act(a.programId, a.partnerId, 'approve')
+    expect(approved.body.data).toMatchObject({ partner_id: a.partnerId, status: 'active' })
+    const [mail] = await mailsTo(a.email, 'approved your application')
+    expect(mail!.subject).toBe(`You are a ${a.programName} partner`)
+    const link = mail!.text.match(/(http:\/\/\S+\/sign-in\/[A-Za-z0-9_-]+)/)![1]!
+    expect(await portal(cookieOf(await followLink(api, link)))).toEqual(signedIn)
+  })
+
+  test("a suspended account's partners are refused while it lasts, and let in again after", async () => {
+    const f = await api.setupProgram()
+    const partner = await signedInPartner(f.programId, f.partnerId)
+    await api.admin('POST', `/accounts/${f.accountId}/suspend`)
+    expect(await portal(partner.cookie)).toEqual(signedOut)
+    await api.admin('POST', `/accounts/${f.accountId}/unsuspend`)
+    expect(await portal(partner.cookie)).toEqual(signedIn)
   })
 
   test('deleting a partner through the operator API ends their sessions and unused links', async () => {
@@ -165,7 +255,7 @@ async function partnerWithEmail(programId: number) {
 
 describe('sign-in links by email', () => {
   test('only an active partner is emailed a link: a pending, suspended, rejected or deleted one is sent nothing', async () => {
-    const f = await api.setupProgram()
+    const f = await api.setupProgram({ name: 'Shop of Links' })
     const suspended = await partnerWithEmail(f.programId)
     await act(f.programId, suspended.partnerId, 'suspend')
     const deleted = await partnerWithEmail(f.programId)
@@ -177,8 +267,27 @@ describe('sign-in links by email', () => {
     for (const { email } of [suspended, deleted, pending, rejected, active]) expect((await askForLink(email)).status).toBe(200)
     // The active partner's link was queued after the others were refused or not.
     expect(await signInMails(active.email)).toBe(1)
+    const [mail] = await mailsTo(active.email, 'asked to sign in')
+    expect(mail!.subject).toBe('Your sign-in link for the Shop of Links partner portal')
     for (const { email } of [suspended, deleted, pending, rejected])
       expect({ email, links: await signInMails(email) }).toEqual({ email, links: 0 })
+  })
+
+  test('an owner asking at /sign-in is emailed a dashboard link that signs them in; a form without an email gets the same words', async () => {
+    const owner = `${unique('owner')}@shop.test`
+    expect((await api.admin('POST', '/accounts', { email: owner })).status).toBe(201)
+    const ask = (body: string) =>
+      fetch(`${api.url}/sign-in`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': unique('ip') },
+        body,
+      }).then(async (r) => ({ status: r.status, text: await r.text() }))
+    const asked = await ask(new URLSearchParams({ email: owner }).toString())
+    const [mail] = await mailsTo(owner, 'asked to sign in')
+    expect(mail!.subject).toBe('Your sign-in link for your svc dashboard')
+    const link = mail!.text.match(/(http:\/\/\S+\/sign-in\/[A-Za-z0-9_-]+)/)![1]!
+    expect((await followLink(api, link)).headers.get('location')).toBe('/dashboard')
+    expect(await ask('other=1')).toEqual(asked)
   })
 
   test('at most 5 links to one email an hour, whatever the address asking; the same words every time', async () => {
@@ -191,6 +300,9 @@ describe('sign-in links by email', () => {
       answers.add(asked.text)
     }
     expect(answers.size).toBe(1)
+    expect([...answers][0]).toContain(
+      'If that email belongs to an account here, a sign-in link is on its way. It works once, for 10 minutes.',
+    )
     expect(await signInMails(email)).toBe(5)
     api.clock.advance(minutes(60))
     await askForLink(email)
@@ -202,6 +314,7 @@ describe('sign-in links by email', () => {
     for (let i = 0; i < 20; i++) expect((await askForLink(`${unique('nobody')}@shop.test`, ip)).status).toBe(200)
     const refused = await askForLink(`${unique('nobody')}@shop.test`, ip)
     expect(refused.status).toBe(429)
+    expect(refused.text).toContain('Too many sign-in links asked from this address: try again later.')
     expect(Number(refused.retryAfter)).toBeGreaterThan(0)
     expect(Number(refused.retryAfter)).toBeLessThanOrEqual(3600)
     expect((await askForLink(`${unique('nobody')}@shop.test`)).status).toBe(200)

@@ -25,6 +25,17 @@ describe('WindowLimit', () => {
     limit.hit('a', HOUR + 5)
     expect(limit.retryAfter('a', HOUR + 6)).toBe(3600)
     expect(limit.retryAfter('a', 2 * HOUR + 5)).toBeNull()
+    // An event exactly a window after the first starts the next window.
+    limit.hit('a', 2 * HOUR + 5)
+    expect(limit.retryAfter('a', 2 * HOUR + 5)).toBe(3600)
+  })
+
+  test('a full table makes room before it adds: the oldest live key starts again', () => {
+    const limit = new WindowLimit(1, HOUR, 2)
+    limit.hit('a', 0)
+    limit.hit('b', 1)
+    limit.hit('c', 2)
+    expect([limit.retryAfter('a', 3), limit.retryAfter('b', 3), limit.retryAfter('c', 3)]).toEqual([null, 3600, 3600])
   })
 
   test('past maxKeys, expired windows go first, then the oldest; a kept key keeps its count', () => {
