@@ -61,7 +61,9 @@ export function serviceEnv(s3: LocalS3, dir: string, path: string): Record<strin
 /** Waits (10 s at most) until the replica under `prefix` holds a snapshot and a WAL segment. */
 export async function replicaStarted(s3: LocalS3, prefix: string): Promise<void> {
   for (const deadline = Date.now() + 10_000; Date.now() < deadline; await Bun.sleep(100)) {
-    const keys = await s3.keys(prefix)
+    // s3rver reads each object's metadata file while listing; one Litestream is writing at that
+    // moment reads as empty JSON and throws ("JSON Parse error: Unexpected EOF"): list again.
+    const keys = await s3.keys(prefix).catch(() => [] as string[])
     if (keys.some((k) => k.includes('/snapshots/')) && keys.some((k) => k.includes('/wal/'))) return
   }
   throw new Error(`no Litestream generation under ${prefix} after 10 s`)
