@@ -2,18 +2,17 @@
 // how long. A partner's sessions and unused links end when they are suspended, rejected or deleted
 // (by the operator API or the dashboard) and stay ended; a session lasts 7 days. Each rule here was
 // broken by hand once and seen to fail its test (docs/testing.md).
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { type Api, days, minutes, startApi } from '../../helpers.ts'
-import { cookieOf, type PortalKit, signedIn, signedOut, startPortalKit } from './portal-kit.ts'
+import { cookieOf, type PortalKit, signedIn, signedOut, withPortalKit } from './portal-kit.ts'
 import { followLink, publicOrigin, signInAccount } from './sessions.ts'
 
 let kit: PortalKit
 let api: Api
-beforeAll(async () => {
-  kit = await startPortalKit()
-  api = kit.api
+withPortalKit((started) => {
+  kit = started
+  api = started.api
 })
-afterAll(() => kit.stop())
 
 describe('the session cookie', () => {
   test('two links made in a row both work, and a second browser signing in leaves the first signed in', async () => {

@@ -1,7 +1,7 @@
 // The partner portal's test kit: a server with SMTP (smtp-server) behind a trusted proxy, and the
 // steps the session and sign-in tests take through it (links, portal visits, status changes,
 // applicants, received emails).
-import { expect } from 'bun:test'
+import { afterAll, beforeAll, expect } from 'bun:test'
 import { type Api, startApi } from '../../helpers.ts'
 import { type Smtp, startSmtp } from '../../outbox/smtp.ts'
 import { followLink } from './sessions.ts'
@@ -14,6 +14,16 @@ let n = 0
 export const unique = (prefix: string) => `${prefix}-${++n}-${Math.random().toString(36).slice(2, 7)}`
 
 export type PortalKit = Awaited<ReturnType<typeof startPortalKit>>
+
+/** Starts a kit before the file's tests (handing it to `started`) and stops it after them. */
+export function withPortalKit(started: (kit: PortalKit) => void): void {
+  let kit: PortalKit
+  beforeAll(async () => {
+    kit = await startPortalKit()
+    started(kit)
+  })
+  afterAll(() => kit.stop())
+}
 
 /** Starts the SMTP server and the server; `stop()` ends both. */
 export async function startPortalKit() {

@@ -2,18 +2,17 @@
 // link, at most 5 per email and 20 per client IP an hour, and the page answers the same words
 // whether or not the email is known. Each rule here was broken by hand once and seen to fail its
 // test (docs/testing.md).
-import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
+import { describe, expect, test } from 'bun:test'
 import { type Api, minutes } from '../../helpers.ts'
-import { cookieOf, type PortalKit, signedIn, startPortalKit, unique } from './portal-kit.ts'
+import { cookieOf, type PortalKit, signedIn, withPortalKit, unique } from './portal-kit.ts'
 import { followLink } from './sessions.ts'
 
 let kit: PortalKit
 let api: Api
-beforeAll(async () => {
-  kit = await startPortalKit()
-  api = kit.api
+withPortalKit((started) => {
+  kit = started
+  api = started.api
 })
-afterAll(() => kit.stop())
 
 /** POST /partner/sign-in from client address `ip`: the status, Retry-After and the page. */
 async function askForLink(email: string, ip = unique('ip')) {
