@@ -55,8 +55,9 @@ export async function startService(env: Record<string, string>, logPath: string,
       const timedOut = Symbol('timed out')
       const result = await Promise.race([exited, Bun.sleep(20_000).then(() => timedOut)])
       if (result !== timedOut) return result as number | null
+      const tree = Bun.spawnSync(['ps', '-o', 'pid,ppid,stat,wchan:20,etime,args', '-g', String(pid)]).stdout.toString()
       await service.kill9()
-      throw new Error(`${cmd.join(' ')} still running 20 s after SIGTERM:\n${log().slice(-3000)}`)
+      throw new Error(`${cmd.join(' ')} still running 20 s after SIGTERM:\n${tree}\n${log().slice(-3000)}`)
     },
     async kill9() {
       try {

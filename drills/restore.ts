@@ -30,6 +30,7 @@ import {
   setUpProgram,
   startService,
   storedTransactions,
+  type Program,
 } from './lib.ts'
 
 export interface RestoreResult {
@@ -60,10 +61,30 @@ export function serviceEnv(s3: LocalS3, dir: string, path: string): Record<strin
 /** Waits (10 s at most) until the replica under `prefix` holds a snapshot and a WAL segment. */
 export async function replicaStarted(s3: LocalS3, prefix: string): Promise<void> {
   for (const deadline = Date.now() + 10_000; Date.now() < deadline; await Bun.sleep(100)) {
-    const keys = await s3.keys(prefix)
+    // s3rver reads each object's metadata file while listing; one Litestream is writing at that
+    // moment reads as empty JSON and throws ("JSON Parse error: Unexpected EOF"): list again.
+    const keys = await s3.keys(prefix).catch(() => [] as string[])
     if (keys.some((k) => k.includes('/snapshots/')) && keys.some((k) => k.includes('/wal/'))) return
   }
   throw new Error(`no Litestream generation under ${prefix} after 10 s`)
+}
+
+/** Writes `sales` sales through the API, `width` at a time; every `refundEvery`-th is refunded (every other one of those as a chargeback). */
+async function writeSales(url: string, program: Program, sales: number, refundEvery: number, width: number): Promise<void> {
+  const { send } = client(url)
+  await inParallel(sales, width, async (i) => {
+    const reply = await send('POST', '/api/v1/track/sale', saleBody(program, 'r', i), program.apiKey)
+    if (reply.status !== 200 && reply.status !== 201) throw new Error(`sale ${i}: ${reply.status} ${JSON.stringify(reply.json)}`)
+    if (i % refundEvery === 0) {
+      const refund = await send(
+        'POST',
+        '/api/v1/track/refund',
+        { transaction_id: `txn_r_${i}`, reason: i % (refundEvery * 2) === 0 ? 'chargeback' : 'refund' },
+        program.apiKey,
+      )
+      if (refund.status !== 200) throw new Error(`refund ${i}: ${refund.status} ${JSON.stringify(refund.json)}`)
+    }
+  })
 }
 
 /** Part 1: write `sales` sales (every `refundEvery`-th refunded, some as chargebacks), stop, delete, restore, compare. */
@@ -79,26 +100,21 @@ export async function restoreDrill(options: {
   try {
     const env = serviceEnv(s3, dir, 'svc')
     const first = await startService(env, join(dir, 'first.log'))
-    // Litestream starts its generation at its first sync (1 s after start): a stop before that
-    // leaves nothing to restore.
-    await replicaStarted(s3, 'svc/')
-    const program = await setUpProgram(first.url, 'r', customers)
-    const { send } = client(first.url)
-    await inParallel(sales, width, async (i) => {
-      const reply = await send('POST', '/api/v1/track/sale', saleBody(program, 'r', i), program.apiKey)
-      if (reply.status !== 200 && reply.status !== 201) throw new Error(`sale ${i}: ${reply.status} ${JSON.stringify(reply.json)}`)
-      if (i % refundEvery === 0) {
-        const refund = await send(
-          'POST',
-          '/api/v1/track/refund',
-          { transaction_id: `txn_r_${i}`, reason: i % (refundEvery * 2) === 0 ? 'chargeback' : 'refund' },
-          program.apiKey,
-        )
-        if (refund.status !== 200) throw new Error(`refund ${i}: ${refund.status} ${JSON.stringify(refund.json)}`)
-      }
-    })
-    // Litestream forwards SIGTERM to the server, waits for it, then makes its last sync.
-    const firstExit = await first.term()
+    let firstExit: number | null
+    let program: Awaited<ReturnType<typeof setUpProgram>>
+    try {
+      // Litestream starts its generation at its first sync (1 s after start): a stop before that
+      // leaves nothing to restore.
+      await replicaStarted(s3, 'svc/')
+      program = await setUpProgram(first.url, 'r', customers)
+      await writeSales(first.url, program, sales, refundEvery, width)
+      // Litestream forwards SIGTERM to the server, waits for it, then makes its last sync.
+      firstExit = await first.term()
+    } catch (error) {
+      // A failed step must not leave the entrypoint, Litestream and the server running behind it.
+      await first.kill9()
+      throw error
+    }
     const before = figures(env.DATABASE_PATH)
 
     rmSync(join(dir, 'data'), { recursive: true, force: true })

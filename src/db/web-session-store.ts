@@ -95,7 +95,8 @@ export class WebSessionStore {
 
   /**
    * The session of a cookie value: null when unknown, revoked, expired, or when its account is
-   * suspended (a suspension ends the dashboard too, as it does CLI tokens).
+   * suspended (a suspension ends the dashboard too, as it does CLI tokens), or when its partner is
+   * deleted or not active (docs/decisions.md, Hostile input, turn 3: only an active partner signs in).
    */
   findWebSession(token: string, now: number): SessionOf | null {
     const { db } = this.connection
@@ -116,6 +117,8 @@ export class WebSessionStore {
         programId: partners.programId,
         accountId: advertisers.accountId,
         suspended: accounts.suspended,
+        status: partners.status,
+        deletedAt: partners.deletedAt,
         name: partners.name,
         programName: programs.name,
       })
@@ -125,8 +128,8 @@ export class WebSessionStore {
       .innerJoin(accounts, eq(accounts.id, advertisers.accountId))
       .where(eq(partners.id, row.partnerId))
       .get()
-    if (!partner || partner.suspended) return null
-    const { suspended: _, ...of } = partner
+    if (!partner || partner.suspended || partner.status !== 'active' || partner.deletedAt !== null) return null
+    const { suspended: _, status: __, deletedAt: ___, ...of } = partner
     return { kind: 'partner', sessionId: row.id, partnerId: row.partnerId, ...of }
   }
 

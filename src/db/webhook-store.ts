@@ -231,7 +231,8 @@ export class WebhookStore {
 
   /**
    * Notes an endpoint's attempt: a success ends its run of failures; a failure starts one when
-   * none runs. Answers when the run began (null after a success).
+   * none runs. Answers when the run began (null after a success, and once the endpoint is
+   * disabled: the other failures of the batch that disabled it neither disable nor email again).
    */
   noteEndpoint(id: number, ok: boolean, now: number): number | null {
     const { db } = this.connection
@@ -243,7 +244,12 @@ export class WebhookStore {
       .set({ failingSince: now })
       .where(and(eq(webhookEndpoints.id, id), isNull(webhookEndpoints.failingSince)))
       .run()
-    return db.select({ since: webhookEndpoints.failingSince }).from(webhookEndpoints).where(eq(webhookEndpoints.id, id)).get()?.since ?? now
+    const row = db
+      .select({ since: webhookEndpoints.failingSince, disabledAt: webhookEndpoints.disabledAt })
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.id, id))
+      .get()
+    return row?.disabledAt != null ? null : (row?.since ?? now)
   }
 
   /** Sets an endpoint inactive after 3 days of failures. */

@@ -61,10 +61,10 @@ export async function addEndpoint(
   return { endpoint, secret }
 }
 
-/** A new signing secret for an endpoint; the current one signs too for 24 hours (real time: receivers judge by their clocks). */
+/** A new signing secret for an endpoint; the current one signs too for 24 hours (on the injected clock, as every time rule). */
 export async function rotateSecret(deps: TrackingDeps, endpointId: number): Promise<string> {
   const secret = newSecret()
-  await deps.database.writer.run(() => deps.database.stores.webhooks.rotate(endpointId, secret, Date.now() + 24 * 3_600_000))
+  await deps.database.writer.run(() => deps.database.stores.webhooks.rotate(endpointId, secret, deps.clock.now() + 24 * 3_600_000))
   return secret
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
+import { seeded } from '../property.ts'
 import { affOf, decideLink } from '../../src/domain/click.ts'
 
 describe('affOf', () => {
@@ -23,7 +24,7 @@ describe('affOf', () => {
         const expected = new URL(url).searchParams.get('aff')?.trim()
         expect(affOf(url)).toEqual(expected ? { ok: true, aff: expected, search: new URL(url).search } : { ok: false, reason: 'no_aff' })
       }),
-      { numRuns: 2000 },
+      seeded({ numRuns: 2000 }),
     )
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test'
-import { commissionCents, type CommissionType } from '../../src/domain/commission.ts'
+import { commissionCents, type CommissionType, isCurrency, MAX_FIXED_RATE, minorDigitsOf, rateFits } from '../../src/domain/commission.ts'
 
 type Row = [CommissionType, number, number, string, boolean, number | null, string]
 
@@ -37,5 +37,43 @@ describe('commissionCents', () => {
     expect(
       commissionCents({ type: 'percent', rate: 33.333333, amountCents: 8_999_999_999_999_999, currency: 'VND', firstSale: true }),
     ).toBe(2_999_999_970_000_000)
+  })
+})
+
+describe('rateFits', () => {
+  // A percentage is at most 100 (docs/decisions.md, Hostile input, turn 3: money stays exact); a fixed rate at most MAX_FIXED_RATE.
+  const rows: [CommissionType, number, boolean][] = [
+    ['percent', 100, true],
+    ['percent', 100.01, false],
+    ['recurring_percent', 100, true],
+    ['recurring_percent', 101, false],
+    ['percent', 0.01, true],
+    ['percent', 0, false],
+    ['fixed', -1, false],
+    ['fixed', 101, true],
+    ['recurring_fixed', 101, true],
+    ['fixed', MAX_FIXED_RATE, true],
+    ['recurring_fixed', MAX_FIXED_RATE + 1, false],
+    ['fixed', Number.NaN, false],
+    ['fixed', Number.POSITIVE_INFINITY, false],
+  ]
+  for (const [type, rate, fits] of rows) test(`${type} ${rate} → ${fits}`, () => expect(rateFits(type, rate)).toBe(fits))
+})
+
+describe('isCurrency and minorDigitsOf', () => {
+  const rows: [unknown, boolean][] = [
+    ['USD', true],
+    ['EUR', true],
+    ['VND', true],
+    ['usd', false],
+    ['XXX', false],
+    ['toString', false],
+    ['hasOwnProperty', false],
+    [42, false],
+    [null, false],
+  ]
+  for (const [value, expected] of rows) test(`${String(value)} → ${expected}`, () => expect(isCurrency(value)).toBe(expected))
+  test('each currency counts its own minor digits; an unknown one two', () => {
+    expect([minorDigitsOf('USD'), minorDigitsOf('VND'), minorDigitsOf('toString'), minorDigitsOf('XXX')]).toEqual([2, 0, 2, 2])
   })
 })

@@ -92,6 +92,8 @@ describe.each(runtimes)('SIGTERM on %s', (_name, cmd) => {
       const late = idle.received.slice(before)
       expect(late).toStartWith('HTTP/1.1 503')
       expect(late.toLowerCase()).toContain('connection: close')
+      // The client is told when to come back (the next process is up within seconds).
+      expect(Number(late.toLowerCase().match(/\r\nretry-after: (\d+)\r\n/)?.[1])).toBeGreaterThan(0)
       expect(JSON.parse(late.slice(late.indexOf('\r\n\r\n') + 4))).toEqual({
         data: null,
         error: { status: 503, name: 'ServiceUnavailableError', message: 'Service is shutting down', details: {} },

@@ -35,10 +35,13 @@ export interface AttemptJob {
 /** An attempt's outcome: the status of a 2xx answer, or why it failed (with the status when there was one). */
 export type AttemptOutcome = { ok: true; status: number } | { ok: false; error: string; statusCode: number | null }
 
-/** The attempt of a claimed delivery: its endpoint's URL and signing secrets now (`realNow`: receivers compare with their clocks). */
-export function jobOf({ endpoint, event }: DueDelivery, realNow: number, timeoutMs: number, allowPrivate: boolean): AttemptJob {
+/**
+ * The attempt of a claimed delivery: its endpoint's URL and signing secrets at `now`, the injected
+ * clock's time (the old secret's 24 hours are a time rule like the others).
+ */
+export function jobOf({ endpoint, event }: DueDelivery, now: number, timeoutMs: number, allowPrivate: boolean): AttemptJob {
   const secrets = [endpoint.secret]
-  if (endpoint.previousSecret && endpoint.previousUntil !== null && endpoint.previousUntil > realNow) secrets.push(endpoint.previousSecret)
+  if (endpoint.previousSecret && endpoint.previousUntil !== null && endpoint.previousUntil > now) secrets.push(endpoint.previousSecret)
   return { url: endpoint.url, secrets, eventId: event.eventId, body: event.body, timeoutMs, allowPrivate }
 }
 

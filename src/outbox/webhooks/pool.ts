@@ -99,7 +99,7 @@ export class WebhookPool {
    */
   async attemptNow(row: DueDelivery): Promise<void> {
     this.held.add(row.delivery.id)
-    const outcome = await this.options.send(jobOf(row, Date.now(), this.options.testTimeoutMs, this.options.allowPrivate))
+    const outcome = await this.options.send(jobOf(row, this.clock.now(), this.options.testTimeoutMs, this.options.allowPrivate))
     await new Promise<void>((resolve) => this.record(row, outcome, () => (this.held.delete(row.delivery.id), resolve())))
   }
 
@@ -177,7 +177,7 @@ export class WebhookPool {
     this.perProgram.set(lane.programId, (this.perProgram.get(lane.programId) ?? 0) + 1)
     lane.inFlight++
     this.total++
-    const job = jobOf(row, Date.now(), this.options.timeoutMs, this.options.allowPrivate)
+    const job = jobOf(row, this.clock.now(), this.options.timeoutMs, this.options.allowPrivate)
     const attempt = this.options.send(job).then((outcome) => {
       lane.inFlight--
       this.total--

@@ -118,8 +118,10 @@ describe('programs', () => {
     const fixture = await api.setupProgram()
     const reply = await api.admin('POST', `/programs/${fixture.programId}/api-key`)
     expect(reply.body.data.api_key).not.toBe(fixture.apiKey)
-    expect(api.server.deps.findKey(fixture.apiKey)).toBeNull()
-    expect(api.server.deps.findKey(reply.body.data.api_key)?.program.id).toBe(fixture.programId)
+    const readiness = (key: string) => api.call('GET', '/api/v1/programs/me/readiness', { token: key })
+    expect((await readiness(fixture.apiKey)).status).toBe(401)
+    const fresh = await readiness(reply.body.data.api_key)
+    expect({ status: fresh.status, program_id: fresh.body.data.program_id }).toEqual({ status: 200, program_id: fixture.programId })
   })
 
   test('rotation needs an ISO 8601 rotate_by and shows on the program', async () => {

@@ -170,13 +170,31 @@ describe('exports and date filters', () => {
     expect(commissions[1]).toMatch(/,\d+,-12\.35,USD,/)
     expect(commissions).toHaveLength(4)
     const reversed = lines((await csv(`/programs/${f.programId}/commissions.csv?status=reversed`)).text)
-    expect(reversed.slice(1).every((l) => l.includes(',reversed,'))).toBe(true)
+    // The refunded sale's commission and its reversal entry; the EUR sale's commission is not reversed.
+    // (The partner's name holds a comma: the status is found by its cell, not by position.)
+    expect(reversed.slice(1).map((l) => `${l.split(',')[2]} ${l.includes(',reversed,') ? 'reversed' : '?'}`)).toEqual([
+      'reversal reversed',
+      'commission reversed',
+    ])
 
     const partners = lines((await csv(`/programs/${f.programId}/partners.csv`)).text)
     expect(partners[0]).toBe('partner_id,name,email,status,links,created_at,commission_type,commission_rate,payout_method,payout_details')
     expect(partners[1]).toMatch(
       new RegExp(`^${f.partnerId},"'=HYPERLINK\\(""http://x.test"",""a, b""\\)",,active,1,[^,]+,,,paypal,pay@partner.test$`),
     )
+  })
+
+  test("every text cell a spreadsheet would run (=, +, -, @, tab, CR first) gets a leading ', and no other", async () => {
+    const f = await api.setupProgram()
+    const names = ['=1+1', '+1+1', '-1+1', '@SUM(A1)', '\tcmd', '\rcmd', 'Ada-Lovelace', "Bob's"]
+    for (const name of names) expect((await api.admin('POST', `/programs/${f.programId}/partners`, { name })).status).toBe(201)
+    const text = (await csv(`/programs/${f.programId}/partners.csv`)).text
+    // Newest first; the fixture's own partner is last. A cell holding a CR is quoted (RFC 4180).
+    const cells = lines(text)
+      .slice(1, names.length + 1)
+      .map((l) => l.split(',')[1])
+      .reverse()
+    expect(cells).toEqual(["'=1+1", "'+1+1", "'-1+1", "'@SUM(A1)", "'\tcmd", `"'\rcmd"`, 'Ada-Lovelace', "Bob's"])
   })
 
   test('?from= and ?to= are inclusive UTC dates on the sales and commissions lists and CSVs; a bad one is 400 naming it', async () => {

@@ -114,20 +114,6 @@ describe('statements', () => {
     expect((await verify(next, s)).code).toBe(0)
   })
 
-  test('entries booked before the chain existed are linked when the database opens, exactly as if they had been linked when booked', async () => {
-    const { f, ids } = await partnerWithSales(3)
-    await k.refund(f, { transaction_id: ids[1] })
-    const run = await api.admin('POST', `/programs/${f.programId}/payouts`)
-    expect((await api.admin('POST', `/payouts/${run.body.data[0].payout_id}/cancel`)).status).toBe(200)
-    const live = await statementOf(f, month(api.clock.now()))
-    expect(live.entries.map((e) => e.kind)).toEqual(['commission', 'commission', 'commission', 'reversal', 'payout', 'payout_canceled'])
-    // As a database from before migration 0016: no links at all; openDatabase runs this backfill.
-    rebuild(f, () => {})
-    const linked = await statementOf(f, month(api.clock.now()))
-    expect(linked.entries).toEqual(live.entries)
-    expect((await verify(linked, live)).code).toBe(0)
-  })
-
   test('400 for a month that is not YYYY-MM or is in the future, 404 for an unknown partner', async () => {
     const { f } = await partnerWithSales(0)
     for (const bad of ['2026-13', '2026-1', '26-06', 'june', '2026-06-01', '0050-01', '1969-12']) {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
+import { seeded } from '../../property.ts'
 import net from 'node:net'
 import { RateLimiter } from '../../../src/http/pipeline/rate-limit.ts'
 import { minutes, startApi, testRuntime, type Api } from '../../helpers.ts'
@@ -282,7 +283,7 @@ describe('the bucket store', () => {
           expect(limiter.take(name, limit)).toEqual({ allowed, limit, remaining: bucket.remaining, resetAt: bucket.resetAt })
         }
       }),
-      { numRuns: 200 },
+      seeded({ numRuns: 200 }),
     )
   })
 

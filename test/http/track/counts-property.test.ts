@@ -5,6 +5,7 @@
 // refused writes (a repeated transaction_id) sharing a batch with accepted ones.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import fc from 'fast-check'
+import { seeded } from '../../property.ts'
 import { days, type Api, type Fixture } from '../../helpers.ts'
 import { trackingSetup, type Kit, unique } from './kit.ts'
 
@@ -95,6 +96,6 @@ test('clicks and sales counted from the rollups equal the rows, live and test ap
         })
       }
     }),
-    { numRuns: 12 },
+    seeded({ numRuns: 12 }),
   )
 }, 60_000)
