@@ -1,7 +1,9 @@
-// Cold start and idle memory (issue 36): the compiled svc binary against the stack's floor
-// (bench/floor/server.ts, compiled the same way), started in turns, each on a fresh database.
-// Prints the median time from spawn to the first 200 on /healthz, and the RSS a second after it.
+// Cold start and idle memory (issue 36): the compiled svc binary (as `npm run build:server` makes
+// it) against the stack's floor (bench/floor/server.ts) compiled both ways, with and without
+// --bytecode, started in turns, each on a fresh database. Prints the median time from spawn to the
+// first 200 on /healthz, and the RSS a second after it.
 //   bun bench/cold-start.ts            (8 starts each; COLD_STARTS=16 for more; COLD_SKIP_BUILD=1 reuses dist/)
+//   COLD_BEFORE=/path/to/an/older/checkout bun bench/cold-start.ts   adds that tree's server, built as it was then
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -10,10 +12,20 @@ import { freePort } from '../test/helpers.ts'
 const ROOT = join(import.meta.dir, '..')
 const STARTS = Number(process.env.COLD_STARTS ?? 8)
 
-async function build(entry: string, out: string): Promise<void> {
-  const args = ['build', '--compile', '--minify', '--compile-exec-argv=--max-http-header-size=65536', entry, '--outfile', out]
-  const child = Bun.spawn([process.execPath, ...args], { cwd: ROOT, stdout: 'ignore', stderr: 'inherit' })
-  if ((await child.exited) !== 0) throw new Error(`build of ${entry} failed`)
+async function build(cwd: string, args: string[]): Promise<void> {
+  const child = Bun.spawn([process.execPath, ...args], { cwd, stdout: 'ignore', stderr: 'inherit' })
+  if ((await child.exited) !== 0) throw new Error(`build in ${cwd} failed: ${args.join(' ')}`)
+}
+
+/** A tree's own `build:server` command, its output sent to `out`. */
+function serverBuild(tree: string, out: string): string[] {
+  const script: string = JSON.parse(readFileSync(join(tree, 'package.json'), 'utf8')).scripts['build:server']
+  const args = script
+    .replace(/^bun /, '')
+    .replace(/--outfile \S+/, '')
+    .split(' ')
+    .filter(Boolean)
+  return [...args, '--outfile', out]
 }
 
 /** Resident memory of a process, in MB (Linux /proc). */
@@ -51,21 +63,28 @@ async function start(binary: string): Promise<{ ms: number; rss: number }> {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
+const before = process.env.COLD_BEFORE
+const binaries: Record<string, string> = {
+  floor: join(ROOT, 'dist/floor-server'),
+  'floor-bytecode': join(ROOT, 'dist/floor-server-bytecode'),
+  ...(before ? { before: join(ROOT, 'dist/svc-server-before') } : {}),
+  svc: join(ROOT, 'dist/svc-server'),
+}
 if (!process.env.COLD_SKIP_BUILD) {
-  await build('bench/floor/server.ts', 'dist/floor-server')
-  await build('src/main.ts', 'dist/svc-server')
+  await build(ROOT, ['build', '--compile', '--minify', 'bench/floor/server.ts', '--outfile', binaries.floor!])
+  await build(ROOT, ['build', '--compile', '--minify', '--bytecode', 'bench/floor/server.ts', '--outfile', binaries['floor-bytecode']!])
+  if (before) await build(before, serverBuild(before, binaries.before!))
+  await build(ROOT, serverBuild(ROOT, binaries.svc!))
 }
-const runs = { floor: [] as { ms: number; rss: number }[], svc: [] as { ms: number; rss: number }[] }
-for (let i = 0; i < STARTS; i++) {
-  runs.floor.push(await start(join(ROOT, 'dist/floor-server')))
-  runs.svc.push(await start(join(ROOT, 'dist/svc-server')))
-}
-const floorMs = median(runs.floor.map((r) => r.ms))
-const floorRss = median(runs.floor.map((r) => r.rss))
+const runs: Record<string, { ms: number; rss: number }[]> = Object.fromEntries(Object.keys(binaries).map((name) => [name, []]))
+for (let i = 0; i < STARTS; i++) for (const [name, binary] of Object.entries(binaries)) runs[name]!.push(await start(binary))
+const floorMs = median(runs.floor!.map((r) => r.ms))
+const floorRss = median(runs.floor!.map((r) => r.rss))
+const bytecodeMs = median(runs['floor-bytecode']!.map((r) => r.ms))
 for (const [name, list] of Object.entries(runs)) {
   const ms = median(list.map((r) => r.ms))
   const rss = median(list.map((r) => r.rss))
   console.log(
-    `${name.padEnd(6)} start median ${ms.toFixed(1)} ms (min ${Math.min(...list.map((r) => r.ms)).toFixed(1)}, ${(ms / floorMs).toFixed(2)} × floor)  idle RSS ${rss.toFixed(1)} MB (${(rss / floorRss).toFixed(2)} × floor)`,
+    `${name.padEnd(15)} start median ${ms.toFixed(1)} ms (min ${Math.min(...list.map((r) => r.ms)).toFixed(1)}; ${(ms / floorMs).toFixed(2)} × floor, ${(ms / bytecodeMs).toFixed(2)} × floor-bytecode)  idle RSS ${rss.toFixed(1)} MB (${(rss / floorRss).toFixed(2)} × floor)`,
   )
 }

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { migrate, MigrationEditedError } from '../../src/db/migrate.ts'
-import { migrations } from '../../src/db/migrations.gen.ts'
+import { baseline, migrations } from '../../src/db/migrations.gen.ts'
 import type { SqliteDatabase } from '../../src/runtime/runtime.ts'
 
 test('a database in use is carried through every later migration, table rebuilds included, with its rows and foreign keys intact', () => {
@@ -42,6 +42,32 @@ test('a database in use is carried through every later migration, table rebuilds
     db.close()
     rmSync(dir, { recursive: true, force: true })
   }
+})
+
+describe('a new database is given the baseline', () => {
+  const schema = (db: Database) =>
+    db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_autoindex%' ORDER BY type, name").all()
+  const recorded = (db: Database) => db.prepare('SELECT tag, hash FROM _migrations ORDER BY tag').all()
+
+  test('the same schema, seeds and records as every migration replayed', () => {
+    const replayed = new Database(':memory:')
+    migrate(replayed as unknown as SqliteDatabase, migrations, null)
+    const given = new Database(':memory:')
+    migrate(given as unknown as SqliteDatabase)
+    expect(schema(given)).toEqual(schema(replayed))
+    expect(recorded(given)).toEqual(recorded(replayed))
+    expect(given.prepare("SELECT count(*) AS n FROM settings WHERE key = 'click_id_key'").get()).toEqual({ n: 1 })
+    expect(baseline.tags).toEqual(migrations.map((m) => m.tag))
+  })
+
+  test('a database with any table is migrated step by step, never given the baseline', () => {
+    const db = new Database(':memory:')
+    db.exec('CREATE TABLE something_of_mine (id INTEGER)')
+    migrate(db as unknown as SqliteDatabase, migrations.slice(0, 3))
+    expect(recorded(db)).toHaveLength(3)
+    migrate(db as unknown as SqliteDatabase)
+    expect(recorded(db)).toHaveLength(migrations.length)
+  })
 })
 
 describe('applied migrations are checked against their recorded SHA-256', () => {

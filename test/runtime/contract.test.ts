@@ -26,9 +26,9 @@ const targets: [string, boolean, (dir: string) => Promise<Target>][] = [
     true,
     async (dir) => {
       const binary = join(dir, 'svc-server')
-      // As `npm run build:server` builds it: the webhook delivery worker is a second entry point.
+      // As `npm run build:server` builds it: bytecode, and the webhook delivery worker a second entry point.
       const build = Bun.spawnSync(
-        [process.execPath, 'build', '--compile', 'src/main.ts', 'src/outbox/webhooks/worker.ts', '--outfile', binary],
+        [process.execPath, 'build', '--compile', '--bytecode', 'src/main.ts', 'src/outbox/webhooks/worker.ts', '--outfile', binary],
         {
           cwd: root,
           stderr: 'pipe',
