@@ -207,7 +207,7 @@ export function applicationsPage(
 <p class="muted">${program.partnerSignup === 'off' ? 'The join page is off (Settings).' : html`People apply at <a href="${data.joinUrl}">${data.joinUrl}</a>.`}
 ${' Approving emails the partner their link and a portal sign-in link; rejecting emails your note.'}${
   data.mail === 'log'
-    ? " This server has no SMTP_URL: those emails are written to the server's log instead."
+    ? html` This server has no SMTP_URL: the link was written to the server's log instead (one line per email, starting svc: mail to).`
     : data.mail === 'off'
       ? ' This server sends no email and logs none (MAIL_LOG=off): send the partner a portal link from their page.'
       : ''

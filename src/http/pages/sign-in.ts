@@ -124,7 +124,8 @@ export function signInRoutes(deps: Deps) {
         200,
         {
           smtp: 'If that email belongs to an account here, a sign-in link is on its way. It works once, for 10 minutes.',
-          log: "If that email belongs to an account here, a sign-in link was written to the server's log. It works once, for 10 minutes.",
+          // Markup, not a string: the apostrophe reaches the page as it is written.
+          log: html`If that email belongs to an account here, the link was written to the server's log. It works once, for 10 minutes.`,
           off: "This server sends no email: ask the server's operator for a sign-in link.",
         }[deps.mail.delivery],
       )
