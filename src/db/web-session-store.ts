@@ -55,14 +55,15 @@ export class WebSessionStore {
    * Whom an unused, unexpired sign-in link would sign in, without using it: opening a link (GET,
    * HEAD) only shows its page, since mail scanners and chat previews open links too.
    */
-  peekSignInLink(token: string, now: number): Principal | null {
+  peekSignInLink(token: string, now: number): (Principal & { expiresAt: number }) | null {
     const { db } = this.connection
     const row = db
-      .select({ accountId: signInLinks.accountId, partnerId: signInLinks.partnerId })
+      .select({ accountId: signInLinks.accountId, partnerId: signInLinks.partnerId, expiresAt: signInLinks.expiresAt })
       .from(signInLinks)
       .where(and(eq(signInLinks.tokenHash, hashSecret(token)), isNull(signInLinks.usedAt), gt(signInLinks.expiresAt, now)))
       .get()
-    return row ? principalOf(row) : null
+    const who = row ? principalOf(row) : null
+    return who && row ? { ...who, expiresAt: row.expiresAt } : null
   }
 
   /**

@@ -60,7 +60,7 @@ function joinForm(
   return page(
     { title: `Join ${program.name}`, brand: program.name },
     html`<h1>Become a partner of ${program.name}</h1>
-<p class="muted">${program.domain}</p>
+<p class="muted">${siteUrlOf(program)}</p>
 <section class="panel"><h2>What you earn</h2>${termsList(program)}</section>
 ${problem ? html`<p class="error" role="alert" data-field="${problem.field}">${problem.message}</p>` : ''}
 <section class="panel"><h2>Apply</h2><form class="stack" method="post" action="/join/${program.id}">
@@ -81,11 +81,10 @@ ${problem ? html`<p class="error" role="alert" data-field="${problem.field}">${p
 function receivedPage(program: Program, mailed: boolean): Response {
   return page(
     { title: `Join ${program.name}`, brand: program.name },
-    html`<h1>Check your email</h1><section class="panel"><p>${program.name} has your application.</p>
-<p>What happens next is sent to the email address you gave: look in your inbox (and its spam folder).</p>${
+    html`<h1>Check your email</h1><section class="panel"><p>${program.name} has your application.</p>${
       mailed
-        ? ''
-        : html`<p class="muted">This server has no mail server set up yet: the email was written to the server's log, where the owner of ${program.name} reads it.</p>`
+        ? html`<p>What happens next is sent to the email address you gave: look in your inbox (and its spam folder).</p>`
+        : html`<p>This server sends no email yet: what happens next was written to the server's log, where the owner of ${program.name} reads it. They will send you your link.</p>`
     }</section>`,
   )
 }

@@ -140,7 +140,7 @@ export function programHeader(program: Program & { pendingApplications?: number;
   const all: readonly (readonly [string, string | Safe])[] = shown
     ? [...withCounts.slice(0, 2), ['/applications', counted('Applications', pending, 'pending')], ...withCounts.slice(2)]
     : withCounts
-  return html`<p class="muted"><a href="/dashboard">All programs</a></p><h1>${program.name} <span class="muted">#${program.id} · ${program.domain}</span></h1>
+  return html`<p class="muted"><a href="/dashboard">All programs</a></p><h1>${program.name} <span class="muted">#${program.id} · ${siteUrlOf(program)}</span></h1>
 <nav class="tabs">${all.map(([path, label]) => html`<a href="${base}${path}"${path === current ? html` aria-current="page"` : ''}>${label}</a>`)}</nav>`
 }
 
@@ -200,7 +200,7 @@ ${problem?.message ? html`<p class="error" role="alert" data-field="${problem.fi
       program,
       funnel,
       money: m,
-    }) => html`<section class="panel"><h2><a href="/dashboard/programs/${program.id}">${program.name}</a> <span class="muted">#${program.id} · ${program.domain}</span></h2>
+    }) => html`<section class="panel"><h2><a href="/dashboard/programs/${program.id}">${program.name}</a> <span class="muted">#${program.id} · ${siteUrlOf(program)}</span></h2>
 ${funnelCards(funnel)}<h3>Revenue and commissions</h3>${moneyTable(m)}</section>`,
   )}${form}`
 }
@@ -351,7 +351,7 @@ function mailPanel(mail: MailState | undefined): Safe {
   if (!mail) return html``
   return html`<section class="panel" id="email"><h2>Email</h2>${
     mail.server === null
-      ? html`<p class="bad">Email is off: the server has no SMTP_URL. Nothing is emailed; sign-in links are given out by hand.</p>`
+      ? html`<p class="bad">Email is not sent: the server has no SMTP_URL. Every email is written to the server's log instead (one line each, <code>svc: mail to …</code>, with its link; listed as logged). Set SMTP_URL to send them.</p>`
       : html`<p class="ok">Email is on: sent through ${mail.server} as ${mail.from}.</p>`
   }${
     mail.problems.length === 0
@@ -411,7 +411,7 @@ ${data.newKey ? html`<section class="note" role="status"><h2>New API key</h2><p>
 <label>Minimum payout (major units) <input name="minimum_payout" value="${program.minimumPayout}" inputmode="decimal" required></label>
 <label>Recurring months <input name="recurring_months" value="${program.recurringMonths ?? ''}" inputmode="numeric" placeholder="no limit">
 <span class="muted">For the recurring types: months after a customer's first sale that their sales still pay. Empty: every sale, forever.</span></label>
-<label>Signups (leads) count when reported <select name="lead_auth">${signupOption('server_required', 'by your server, with the API key (recommended)', program.leadAuth)}${signupOption('browser_allowed', 'by the browser too (the tracker)', program.leadAuth)}</select></label>
+<label>Signups (leads) count when reported <select name="lead_auth">${signupOption('server_required', 'by your server, with a key (recommended)', program.leadAuth)}${signupOption('browser_allowed', 'by the browser too (the tracker)', program.leadAuth)}</select></label>
 <label>Partners may join <select name="partner_signup">${signupOption('off', 'no: you add partners yourself', program.partnerSignup)}${signupOption('approval', 'by applying on the join page; you approve each', program.partnerSignup)}${signupOption('open', 'on the join page, approved at once', program.partnerSignup)}</select>
 ${program.partnerSignup === 'off' ? '' : html`<span class="muted">Join page: <a href="${baseUrl}/join/${program.id}">${baseUrl}/join/${program.id}</a></span>`}</label>
 <label id="fraud-review">Fraud signals <select name="fraud_review">${signupOption('hold', 'hold for review (recommended)', program.fraudReview)}${signupOption('flag', 'flag only, pay as usual', program.fraudReview)}${signupOption('off', 'off: check nothing', program.fraudReview)}</select>

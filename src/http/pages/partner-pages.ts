@@ -1,3 +1,4 @@
+import { siteUrlOf } from '../../domain/site.ts'
 import type { Mail } from '../../outbox/mail.ts'
 import type { LinkRow } from '../../db/dashboard-store.ts'
 import type { PartnerFigures } from '../../db/figure-store.ts'
@@ -97,7 +98,7 @@ ${rows.map(
 }</section>
 <section class="panel"><h2>Links</h2>${
     data.links.length === 0
-      ? html`<p class="muted">No link yet: create one below. A link is the <code>aff</code> value partners add to any page of ${program.domain}.</p>`
+      ? html`<p class="muted">No link yet: create one below. A link is the <code>aff</code> value partners add to any page of ${siteUrlOf(program)}.</p>`
       : linkList(program, data.links, csrf, names)
   }</section>
 <div class="columns"><section class="panel"><h2>Create a partner</h2><form class="stack" method="post" action="${base}/partners">${csrfField(csrf)}

@@ -59,7 +59,7 @@ ${
 <p class="muted">Where your audience cannot click (a podcast, a video), give them a code to enter at checkout: a new customer's purchase with it is credited to you.</p>`
       : ''
   }</section>
-<div class="cards" data-funnel>${card(data.funnel.clicks, 'clicks')}${card(data.funnel.leads, 'leads')}${card(data.funnel.sales, 'sales')}</div>
+<div class="cards" data-funnel>${card(data.funnel.clicks, data.funnel.clicks === 1 ? 'click' : 'clicks')}${card(data.funnel.leads, data.funnel.leads === 1 ? 'lead' : 'leads')}${card(data.funnel.sales, data.funnel.sales === 1 ? 'sale' : 'sales')}</div>
 <section class="panel"><h2>Earnings</h2>${
     data.money.length === 0
       ? html`<p class="muted">No commission yet.</p>`

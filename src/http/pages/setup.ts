@@ -59,7 +59,7 @@ function donePage(data: { programId: number; apiKey: string; baseUrl: string }):
 <section class="panel"><h2>Next steps</h2><ol>
 <li>Put the tracker on every page of your site:<pre>${snippet}</pre></li>
 <li>Add a partner and a referral link on the Partners page.</li>
-<li>Report signups and sales from your server with the API key (the reference is at <a href="/docs">/docs</a>).</li></ol>
+<li>Report signups and sales from your server with a track key: make one in Settings → Track keys (the reference is at <a href="/docs">/docs</a>). Keep this API key for the <code>svc</code> command line.</li></ol>
 <p><a class="button" href="/dashboard/programs/${data.programId}">Open your dashboard</a></p></section>`
 }
 

@@ -7,6 +7,7 @@ import { emailSignInLinks } from '../../tracking/sign-in-link.ts'
 import { stateOf } from '../pipeline/request-state.ts'
 import { WindowLimit } from '../pipeline/window-limit.ts'
 import { type Form, forbidden, pageKit } from './guard.ts'
+import { when } from './format.ts'
 import { html, type Safe } from './html.ts'
 import { page, seeOther } from './layout.ts'
 import { clearedCookie, fromOwnOrigin, sameSitePost, SESSION_LIFETIME_MS, sessionCookie, signedIn } from './session.ts'
@@ -55,7 +56,9 @@ function emailForm(deps: Deps, door: Door): Safe {
   const action = door === 'account' ? '/sign-in' : '/partner/sign-in'
   const logged =
     deps.mail.delivery === 'log'
-      ? html`<p class="muted">This server has no SMTP_URL: the link is written to the server's log (the terminal running svc), one line starting <code>svc: mail to</code>.</p>`
+      ? door === 'account'
+        ? html`<p class="muted">This server has no SMTP_URL: the link is written to the server's log (the terminal running svc), one line starting <code>svc: mail to</code>.</p>`
+        : html`<p class="muted">This server sends no email yet: the link is written to the server's log, which the program's owner reads. Ask them for it.</p>`
       : deps.mail.delivery === 'off'
         ? html`<p class="muted">This server sends no email and logs none (MAIL_LOG=off): ${door === 'account' ? "ask the server's operator for a sign-in link" : "ask the program's owner for a portal sign-in link"}.</p>`
         : ''
@@ -125,85 +128,93 @@ export function signInRoutes(deps: Deps) {
         {
           smtp: 'If that email belongs to an account here, a sign-in link is on its way. It works once, for 10 minutes.',
           // Markup, not a string: the apostrophe reaches the page as it is written.
-          log: html`If that email belongs to an account here, the link was written to the server's log. It works once, for 10 minutes.`,
+          log:
+            door === 'account'
+              ? html`If that email belongs to an account here, the link was written to the server's log. It works once, for 10 minutes.`
+              : html`If that email belongs to a partner here, the link was written to the server's log: ask the program's owner for it. It works once, for 10 minutes.`,
           off: "This server sends no email: ask the server's operator for a sign-in link.",
         }[deps.mail.delivery],
       )
     }
-  return new Elysia({ name: 'sign-in' })
-    .post('/sign-in', askForLink('account'), { detail: { hide: true } })
-    .get(
-      '/partner/sign-in',
-      ({ request, query }) => {
-        const signed = signedIn(deps, request)
-        if (signed?.session.kind === 'partner') return seeOther('/partner')
-        return signInPage(deps, 'partner', 200, query.signed_out === '1' ? 'You are signed out.' : 'Sign in to your partner portal.')
-      },
-      { detail: { hide: true } },
-    )
-    .post('/partner/sign-in', askForLink('partner'), { detail: { hide: true } })
-    .get(
-      '/sign-in',
-      ({ request, query }) => {
-        const signed = signedIn(deps, request)
-        if (signed) return seeOther(signed.session.kind === 'account' ? '/dashboard' : '/partner')
-        return signInHelp(deps, 200, query.signed_out === '1' ? 'You are signed out.' : 'You need a sign-in link to see this page.')
-      },
-      { detail: { hide: true } },
-    )
-    .get(
-      '/sign-in/:token',
-      ({ params }) => {
-        // Opening a link (GET, and HEAD, which answers the same without a body) uses nothing up:
-        // mail scanners and chat previews open links. The page's one button posts it.
-        const token = linkToken(params.token)
-        const who = token === null ? null : stores.webSessions.peekSignInLink(token, now())
-        if (!who) return linkGone()
-        const to = who.kind === 'account' ? 'your dashboard' : 'your partner portal'
-        return page(
-          { title: 'Sign in' },
-          html`<h1>Sign in to svc</h1><p>This one-time link signs you in to ${to}.</p>
+  return (
+    new Elysia({ name: 'sign-in' })
+      .post('/sign-in', askForLink('account'), { detail: { hide: true } })
+      .get(
+        '/partner/sign-in',
+        ({ request, query }) => {
+          const signed = signedIn(deps, request)
+          if (signed?.session.kind === 'partner') return seeOther('/partner')
+          return signInPage(deps, 'partner', 200, query.signed_out === '1' ? 'You are signed out.' : 'Sign in to your partner portal.')
+        },
+        { detail: { hide: true } },
+      )
+      .post('/partner/sign-in', askForLink('partner'), { detail: { hide: true } })
+      .get(
+        '/sign-in',
+        ({ request, query }) => {
+          const signed = signedIn(deps, request)
+          if (signed) return seeOther(signed.session.kind === 'account' ? '/dashboard' : '/partner')
+          return signInHelp(deps, 200, query.signed_out === '1' ? 'You are signed out.' : 'You need a sign-in link to see this page.')
+        },
+        { detail: { hide: true } },
+      )
+      .get(
+        '/sign-in/:token',
+        ({ params }) => {
+          // Opening a link (GET, and HEAD, which answers the same without a body) uses nothing up:
+          // mail scanners and chat previews open links. The page's one button posts it.
+          const token = linkToken(params.token)
+          const who = token === null ? null : stores.webSessions.peekSignInLink(token, now())
+          if (!who) return linkGone()
+          const to = who.kind === 'account' ? 'your dashboard' : 'your partner portal'
+          return page(
+            { title: 'Sign in' },
+            html`<h1>Sign in to svc</h1><p>This one-time link signs you in to ${to}.</p>
 <form method="post" action="/sign-in/${token}"><button>Sign in</button></form>
-<p class="muted">The link works once and for 10 minutes. If you did not ask for it, close this page: nothing happens.</p>`,
-        )
-      },
-      { detail: { hide: true } },
-    )
-    .post(
-      '/sign-in/:token',
-      async ({ request, params }) => {
-        const token = linkToken(params.token)
-        if (token === null) return linkGone()
-        // A browser's post must come from this server's own page (login CSRF: another site
-        // posting its own link to sign a visitor in to the attacker's account).
-        if (!fromOwnOrigin(deps, request)) return forbidden(baseUrl)
-        const previous = signedIn(deps, request)
-        const session = await writer.run(() => {
-          const who = stores.webSessions.useSignInLink(token, now())
-          if (!who) return null
-          // A partner's sign-in IP, as a keyed hash, for the same_ip fraud signal.
-          const hash = ipHash(deps.secret, stateOf(request).ip)
-          if (who.kind === 'partner' && hash !== null) stores.partners.rememberIp(who.partnerId, hash, now())
-          // The session this browser came with ends here: one browser, one session.
-          if (previous) stores.webSessions.revokeWebSession(previous.session.sessionId, now())
-          return { who, cookie: stores.webSessions.createWebSession(who, now(), SESSION_LIFETIME_MS) }
-        })
-        if (!session) return linkGone()
-        return seeOther(session.who.kind === 'account' ? '/dashboard' : '/partner', { 'set-cookie': sessionCookie(deps, session.cookie) })
-      },
-      { detail: { hide: true } },
-    )
-    .post(
-      '/sign-out',
-      async ({ request, body }) => {
-        const signed = signedIn(deps, request)
-        if (!signed) return seeOther('/sign-in?signed_out=1', { 'set-cookie': clearedCookie(deps) })
-        if (!sameSitePost(deps, request, signed, (body ?? {}) as Form)) return forbidden(baseUrl)
-        await writer.run(() => stores.webSessions.revokeWebSession(signed.session.sessionId, now()))
-        // A partner lands on the partner sign-in (docs/decisions.md, The first hour), an owner on theirs.
-        const to = signed.session.kind === 'partner' ? '/partner/sign-in?signed_out=1' : '/sign-in?signed_out=1'
-        return seeOther(to, { 'set-cookie': clearedCookie(deps) })
-      },
-      { detail: { hide: true } },
-    )
+<p class="muted">The link works once, until ${when(who.expiresAt)}. If you did not expect it, close this page: nothing happens.</p>`,
+          )
+        },
+        { detail: { hide: true } },
+      )
+      .post(
+        '/sign-in/:token',
+        async ({ request, params }) => {
+          const token = linkToken(params.token)
+          if (token === null) return linkGone()
+          // A browser's post must come from this server's own page (login CSRF: another site
+          // posting its own link to sign a visitor in to the attacker's account).
+          if (!fromOwnOrigin(deps, request)) return forbidden(baseUrl)
+          const previous = signedIn(deps, request)
+          const session = await writer.run(() => {
+            const who = stores.webSessions.useSignInLink(token, now())
+            if (!who) return null
+            // A partner's sign-in IP, as a keyed hash, for the same_ip fraud signal.
+            const hash = ipHash(deps.secret, stateOf(request).ip)
+            if (who.kind === 'partner' && hash !== null) stores.partners.rememberIp(who.partnerId, hash, now())
+            // The session this browser came with ends here: one browser, one session.
+            if (previous) stores.webSessions.revokeWebSession(previous.session.sessionId, now())
+            return { who, cookie: stores.webSessions.createWebSession(who, now(), SESSION_LIFETIME_MS) }
+          })
+          if (!session) return linkGone()
+          return seeOther(session.who.kind === 'account' ? '/dashboard' : '/partner', { 'set-cookie': sessionCookie(deps, session.cookie) })
+        },
+        { detail: { hide: true } },
+      )
+      // A sign-out is a form's post (a link another site shows must not sign anyone out): opened by
+      // hand, the address leads to the page that has the button.
+      .get('/sign-out', () => seeOther('/'), { detail: { hide: true } })
+      .post(
+        '/sign-out',
+        async ({ request, body }) => {
+          const signed = signedIn(deps, request)
+          if (!signed) return seeOther('/sign-in?signed_out=1', { 'set-cookie': clearedCookie(deps) })
+          if (!sameSitePost(deps, request, signed, (body ?? {}) as Form)) return forbidden(baseUrl)
+          await writer.run(() => stores.webSessions.revokeWebSession(signed.session.sessionId, now()))
+          // A partner lands on the partner sign-in (docs/decisions.md, The first hour), an owner on theirs.
+          const to = signed.session.kind === 'partner' ? '/partner/sign-in?signed_out=1' : '/sign-in?signed_out=1'
+          return seeOther(to, { 'set-cookie': clearedCookie(deps) })
+        },
+        { detail: { hide: true } },
+      )
+  )
 }

@@ -18,6 +18,7 @@ export const pageRows: Record<string, Route> = {
   'POST /partner/sign-in': page,
   'GET /sign-in/:token': page,
   'POST /sign-in/:token': page,
+  'GET /sign-out': page,
   'POST /sign-out': page,
   'GET /dashboard': page,
   'POST /dashboard/programs': page,

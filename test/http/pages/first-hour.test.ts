@@ -161,7 +161,11 @@ describe("a program's site keeps its scheme and port", () => {
     // The stderr line names the email's first link: the one-time portal link.
     const line = await mailLine(email, 'Program')
     expect(line).toMatch(new RegExp(` approved your application ${base}/sign-in/[A-Za-z0-9_-]{20,}$`))
-    const cookie = (await followLink(api, line!.split(' ').at(-1)!)).headers.get('set-cookie')!.split(';')[0]!
+    // The link's page says how long it really works: 3 days for an approval's.
+    const link = line!.split(' ').at(-1)!
+    const until = new Date(api.clock.now() + 3 * 86_400_000).toISOString().slice(0, 16).replace('T', ' ')
+    expect(await (await onBase(new URL(link).pathname)).text()).toContain(`The link works once, until ${until} UTC.`)
+    const cookie = (await followLink(api, link)).headers.get('set-cookie')!.split(';')[0]!
     const portal = await (await onBase('/partner', { headers: { cookie } })).text()
     expect(portal).toContain(`value="http://localhost:3901/?aff=${short}"`)
   })
