@@ -26,10 +26,11 @@ export interface ClickSeen {
  * a restart starts them afresh (at most one hour of bursts is forgotten).
  */
 export class VisitorCounts {
-  private readonly fingerprints: Uint32Array
-  private readonly hours: Int32Array
-  private readonly current: Uint16Array
-  private readonly previous: Uint16Array
+  // Allocated with the first click, not at start: an idle server keeps none of it resident (issue 36).
+  private fingerprints = new Uint32Array(0)
+  private hours = new Int32Array(0)
+  private current = new Uint16Array(0)
+  private previous = new Uint16Array(0)
   private readonly mask: number
   private readonly seed = crypto.getRandomValues(new Uint32Array(2))
   private readonly hashes = new Uint32Array(2)
@@ -38,19 +39,24 @@ export class VisitorCounts {
     let size = PROBES
     while (size < slots) size *= 2
     this.mask = size - 1
+  }
+
+  /** The table's memory in bytes: fixed by its size, allocated with the first click. */
+  get bytes(): number {
+    return (this.mask + 1) * (4 + 4 + 2 + 2)
+  }
+
+  private allocate(): void {
+    const size = this.mask + 1
     this.fingerprints = new Uint32Array(size)
     this.hours = new Int32Array(size)
     this.current = new Uint16Array(size)
     this.previous = new Uint16Array(size)
   }
 
-  /** The table's memory in bytes: fixed at construction. */
-  get bytes(): number {
-    return this.fingerprints.byteLength + this.hours.byteLength + this.current.byteLength + this.previous.byteLength
-  }
-
   /** Counts a click of `ip` on `linkId` at `now` and tells whether it is unique and in a burst. */
   see(linkId: number, testMode: boolean, ip: string, now: number): ClickSeen {
+    if (this.fingerprints.length === 0) this.allocate()
     const hour = Math.floor(now / HOUR_MS)
     // The link and mode salt the seed: one IP on two links is two keys.
     hashKey(visitorKey(ip), this.seed[0] ^ Math.imul(linkId * 2 + (testMode ? 1 : 0), 0x9e3779b1), this.seed[1], this.hashes)

@@ -39,11 +39,12 @@ const PROBES = 32
  * choose keys that crowd one neighbourhood.
  */
 export class RateLimiter {
-  private readonly fingerprints: Uint32Array
-  private readonly resets: Float64Array
-  private readonly lastUsed: Float64Array
+  // Allocated with the first bucket, not at start: an idle server keeps none of it resident (issue 36).
+  private fingerprints = new Uint32Array(0)
+  private resets = new Float64Array(0)
+  private lastUsed = new Float64Array(0)
   // Float64: a limit times SVC_RATE_LIMIT_SCALE (no upper bound) may pass 2^31.
-  private readonly remaining: Float64Array
+  private remaining = new Float64Array(0)
   private readonly mask: number
   private readonly seed = crypto.getRandomValues(new Uint32Array(2))
   private readonly hashes = new Uint32Array(2)
@@ -56,6 +57,10 @@ export class RateLimiter {
     let size = PROBES
     while (size < slots) size *= 2
     this.mask = size - 1
+  }
+
+  private allocate(): void {
+    const size = this.mask + 1
     this.fingerprints = new Uint32Array(size)
     this.resets = new Float64Array(size)
     this.lastUsed = new Float64Array(size)
@@ -95,6 +100,10 @@ export class RateLimiter {
    * least recently used one.
    */
   private slotOf(key: string, now: number, create: boolean, limit = 0): number {
+    if (this.fingerprints.length === 0) {
+      if (!create) return -1
+      this.allocate()
+    }
     hashKey(key, this.seed[0], this.seed[1], this.hashes)
     const h1 = this.hashes[0]
     const fingerprint = this.hashes[1]
