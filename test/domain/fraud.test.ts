@@ -13,7 +13,6 @@ import {
   isSharedDomain,
   reviewOf,
   installDomainLists,
-  visitorKey,
 } from '../../src/domain/fraud.ts'
 import { domainLists } from '../../src/domain/fraud-lists.ts'
 
@@ -116,18 +115,7 @@ describe('click_burst', () => {
     test(`${name}: ${fires}`, () => expect(inBurst(previous, current, now)).toBe(fires))
 })
 
-describe('visitorKey', () => {
-  const rows: [string, string][] = [
-    ['203.0.113.7', '203.0.113.7'],
-    ['2001:db8:1:2:aaaa:bbbb:cccc:dddd', '2001:db8:1:2::/64'],
-    ['2001:DB8:1:2::1', '2001:db8:1:2::/64'],
-    ['2001:0db8:0001:0002:ffff::9', '2001:db8:1:2::/64'],
-    ['2001:db8::1', '2001:db8:0:0::/64'],
-    ['::1', '0:0:0:0::/64'],
-    ['not an ip', 'not an ip'],
-  ]
-  for (const [ip, key] of rows) test(`${ip} → ${key}`, () => expect(visitorKey(ip)).toBe(key))
-})
+// visitorKey is networkOf (domain/network.ts): its table is test/domain/network.test.ts.
 
 describe('click signal bits', () => {
   test('none is null, so that an ordinary click stores nothing', () => expect(clickSignals('?aff=ann', false)).toBeNull())
