@@ -132,17 +132,15 @@ export function joinRoutes(deps: Deps) {
         const ip = stateOf(request).ip
         const now = deps.clock.now()
         const tooMany = (limit: WindowLimit, key: string, message: string) => {
-          const wait = limit.retryAfter(key, now)
+          const wait = limit.take(key, now)
           return wait === null ? null : refuse(429, { field: 'ip', message }, { 'retry-after': String(wait) })
         }
-        const network = networkOf(ip)
         const refused = tooMany(
           perIp,
-          network,
+          networkOf(ip),
           'Too many applications from this address. Retry after the number of seconds in Retry-After.',
         )
         if (refused) return refused
-        perIp.hit(network, now)
         const received = () => (asJson ? json(RECEIVED, 202) : receivedPage(program, deps.mail.delivery === 'smtp'))
         // The honeypot: a person never fills the hidden field. Answered as any application; nothing is stored or sent.
         if ((form.company ?? '').trim() !== '') return received()
@@ -154,15 +152,10 @@ export function joinRoutes(deps: Deps) {
           'Too many applications to this program. Retry after the number of seconds in Retry-After.',
         )
         if (busy) return busy
-        perProgram.hit(String(program.id), now)
         // Past its emails for the day an address is still answered the same, and sent nothing. Only
         // an email actually queued to it counts (a repeat applicant is sent none).
         const address = applicantKey(read.value.email)
-        const mayMail = () => {
-          if (perAddress.retryAfter(address, now) !== null) return false
-          perAddress.hit(address, now)
-          return true
-        }
+        const mayMail = () => perAddress.take(address, now) === null
         const outcome = await applyToProgram(deps, deps.mail, program.id, read.value, ip, mayMail)
         if (outcome.kind === 'closed') return missing(asJson)
         return received()

@@ -109,18 +109,14 @@ export function signInRoutes(deps: Deps) {
       const email = ((body ?? {}) as Form).email?.trim() ?? ''
       const network = networkOf(stateOf(request).ip)
       const now = deps.clock.now()
-      const wait = perIp.retryAfter(network, now)
+      const wait = perIp.take(network, now)
       if (wait !== null) {
         return signInPage(deps, door, 429, 'Too many sign-in links asked from this address: try again later.', {
           'retry-after': String(wait),
         })
       }
-      perIp.hit(network, now)
       const address = isEmail(email) ? applicantKey(email) : null
-      if (address !== null && perEmail.retryAfter(address, now) === null) {
-        perEmail.hit(address, now)
-        later.push({ door, email })
-      }
+      if (address !== null && perEmail.take(address, now) === null) later.push({ door, email })
       return signInPage(
         deps,
         door,

@@ -20,6 +20,13 @@ export class WindowLimit {
     return Math.max(1, Math.ceil((window.start + this.windowMs - now) / 1000))
   }
 
+  /** Counts an event of `key` at `now` when it has one left: null when counted, else the seconds until it has. */
+  take(key: string, now: number): number | null {
+    const wait = this.retryAfter(key, now)
+    if (wait === null) this.hit(key, now)
+    return wait
+  }
+
   /** Counts an event of `key` at `now`. */
   hit(key: string, now: number): void {
     let window = this.windows.get(key)
