@@ -36,6 +36,8 @@ type ModeTable = SQLiteTable & { programId: SQLiteColumn; testMode: SQLiteColumn
  * rate limited). Test-mode records count under `test` only (issue 4), never under `live`.
  */
 export class CountStore {
+  private latestIps: ReturnType<Connection['client']['prepare']> | null = null
+
   constructor(private readonly connection: Connection) {}
 
   /** A program's clicks, leads, provisional leads, sales and commissions, live and test apart. */
@@ -74,12 +76,12 @@ export class CountStore {
    * last 10,000 clicks: clicks have no index by program (issue 14), so the look stays bounded.
    */
   recentAddresses(programId: number): RecentAddresses {
-    const rows = this.connection.client
-      .prepare(
-        `SELECT ip FROM (SELECT ip, program_id, test_mode FROM clicks ORDER BY id DESC LIMIT 10000)
-         WHERE program_id = ? AND test_mode = 0 AND ip IS NOT NULL LIMIT 100`,
-      )
-      .all(programId) as { ip: string }[]
+    // Prepared with the first readiness read, then kept: the overview and readiness ask it often.
+    this.latestIps ??= this.connection.client.prepare(
+      `SELECT ip FROM (SELECT ip, program_id, test_mode FROM clicks ORDER BY id DESC LIMIT 10000)
+       WHERE program_id = ? AND test_mode = 0 AND ip IS NOT NULL LIMIT 100`,
+    )
+    const rows = this.latestIps.all(programId) as { ip: string }[]
     const distinct = [...new Set(rows.map((r) => r.ip))].slice(0, 2)
     return { clicks: rows.length, distinct }
   }

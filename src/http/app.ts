@@ -157,6 +157,7 @@ export function createApp(deps: Deps) {
   const directByPath = new Map(direct.map((route) => [route.path, route.handle]))
   const { config, clock, limiter } = deps
   const scale = config.rateLimitScale
+  const originOf = foreignOrigin(config.publicBaseUrl, config.trustProxy !== false)
 
   /**
    * `peer` is the runtime's lookup of the TCP peer address (absent under app.handle in tests). An
@@ -204,7 +205,7 @@ export function createApp(deps: Deps) {
       else if (unroutable) response = renderError(deps, request, new HttpError(404, shared.notFound), null)
       // Only the browser routes answer preflights; elsewhere OPTIONS is a route that does not exist.
       else if (method === 'OPTIONS' && entry?.browser) response = preflight(deps, request, entry)
-      else origin = foreignOrigin(received, entry, config.publicBaseUrl, config.trustProxy !== false)
+      else origin = originOf(received, entry)
       if (origin === 'redirect') response = toPublicOrigin(config.publicBaseUrl, path, target.query)
     } catch (error) {
       response = failedOutside(error, state, request)

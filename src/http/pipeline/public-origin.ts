@@ -17,27 +17,28 @@ function hostPort(host: string, defaultPort: string): { name: string; port: stri
 }
 
 /**
- * Whether a page request came through another name than PUBLIC_BASE_URL: 'redirect' (both
- * loopback), 'banner', or null. Behind a proxy (TRUST_PROXY set) the Host header is the proxy's
- * choice (nginx sends its upstream's address), so it says nothing of what the browser opened.
+ * The check of a page request's name, made once for the server: whether the request came through
+ * another name than PUBLIC_BASE_URL: 'redirect' (both loopback), 'banner', or null. Behind a proxy
+ * (TRUST_PROXY set) the Host header is the proxy's choice (nginx sends its upstream's address), so
+ * it says nothing of what the browser opened.
  */
 export function foreignOrigin(
-  request: Request,
-  entry: RouteEntry | null,
   publicBaseUrl: string,
   behindProxy: boolean,
-): 'redirect' | 'banner' | null {
-  if (behindProxy || request.method !== 'GET' || entry?.methods.GET?.reads !== 'form') return null
-  const host = request.headers.get('host')
-  if (!host) return null
+): (request: Request, entry: RouteEntry | null) => 'redirect' | 'banner' | null {
   const base = new URL(publicBaseUrl)
   const defaultPort = base.protocol === 'https:' ? '443' : '80'
   const ours = hostPort(base.host, defaultPort)
   // PORT=0 (an ephemeral port, tests) leaves the default PUBLIC_BASE_URL on port 0: no address to send anyone to.
-  if (ours.port === '0') return null
-  const theirs = hostPort(host, defaultPort)
-  if (ours.name === theirs.name && ours.port === theirs.port) return null
-  return LOOPBACK.has(ours.name) && LOOPBACK.has(theirs.name) ? 'redirect' : 'banner'
+  if (behindProxy || ours.port === '0') return () => null
+  return (request, entry) => {
+    if (request.method !== 'GET' || entry?.methods.GET?.reads !== 'form') return null
+    const host = request.headers.get('host')
+    if (!host) return null
+    const theirs = hostPort(host, defaultPort)
+    if (ours.name === theirs.name && ours.port === theirs.port) return null
+    return LOOPBACK.has(ours.name) && LOOPBACK.has(theirs.name) ? 'redirect' : 'banner'
+  }
 }
 
 /** The 303 to the same path and query on PUBLIC_BASE_URL. */
