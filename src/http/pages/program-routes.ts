@@ -11,6 +11,7 @@ import { commissionStatusTotals } from './payouts.ts'
 import { html } from './html.ts'
 import { page, seeOther } from './layout.ts'
 import * as owner from './owner-pages.ts'
+import { type MailState, settingsPage } from './settings-page.ts'
 import { sameSitePost, signedIn } from './session.ts'
 
 /** The owner's programs: the list, a program's overview and its settings. */
@@ -53,7 +54,7 @@ export function programRoutes(deps: Deps) {
         // The key is shown on this answer only: it is kept nowhere but as a hash.
         return page(
           { title: `Settings · ${program.name}`, who: whoOf(signed) },
-          html`<p class="note" role="status">Program created.</p>${owner.settingsPage(program, { ...keysOf(program.id), baseUrl, csrf: signed.csrf, newKey: created.apiKey })}`,
+          html`<p class="note" role="status">Program created.</p>${settingsPage(program, { ...keysOf(program.id), baseUrl, csrf: signed.csrf, newKey: created.apiKey })}`,
         )
       },
       { detail: { hide: true } },
@@ -83,7 +84,7 @@ export function programRoutes(deps: Deps) {
       '/dashboard/programs/:id/settings',
       ownerPage(
         ({ program, signed, query }) =>
-          html`${owner.notice(query)}${owner.settingsPage(program, {
+          html`${owner.notice(query)}${settingsPage(program, {
             ...keysOf(program.id),
             baseUrl,
             csrf: signed.csrf,
@@ -136,7 +137,7 @@ export function programRoutes(deps: Deps) {
         // Shown on this answer only (never after a redirect): the key is not kept anywhere.
         return page(
           { title: `Settings · ${program.name}`, who: whoOf(signed) },
-          owner.settingsPage(program, { ...keysOf(program.id), baseUrl, csrf: signed.csrf, newKey }),
+          settingsPage(program, { ...keysOf(program.id), baseUrl, csrf: signed.csrf, newKey }),
         )
       }),
       { detail: { hide: true } },
@@ -150,7 +151,7 @@ export function programRoutes(deps: Deps) {
         // Shown on this answer only, as a new manage key is.
         return page(
           { title: `Settings · ${program.name}`, who: whoOf(signed) },
-          owner.settingsPage(program, { ...keysOf(program.id), baseUrl, csrf: signed.csrf, newTrackKey: made.apiKey }),
+          settingsPage(program, { ...keysOf(program.id), baseUrl, csrf: signed.csrf, newTrackKey: made.apiKey }),
         )
       }),
       { detail: { hide: true } },
@@ -226,7 +227,7 @@ function readSettings(form: Form): { settings: Parameters<ProgramStore['updatePr
 }
 
 /** The Settings page's Email panel: the SMTP server without its credentials, and the program's failures. */
-function mailState(deps: Deps, programId: number): owner.MailState {
+function mailState(deps: Deps, programId: number): MailState {
   const url = deps.config.smtpUrl === null ? null : new URL(deps.config.smtpUrl)
   return {
     server: url ? `${url.protocol}//${url.hostname}${url.port ? `:${url.port}` : ''}` : null,
