@@ -77,14 +77,18 @@ function owedPanel(owed: Owed[]): Safe {
     missing > 0
       ? html`<p class="bad" role="alert">${missing === 1 ? '1 partner has' : `${missing} partners have`} no payout details yet: they add them under "Payout details" in their partner portal.</p>`
       : ''
-  }<table><thead><tr><th>Partner</th><th class="n">Due now</th><th class="n">Pending</th><th>Paid with</th></tr></thead><tbody>${owed.map(
-    (o) => html`<tr data-owed="${o.partnerId}"><td>${o.name}</td>
+  }<table><thead><tr><th>Partner</th><th class="n">Due now</th><th class="n">Pending</th><th class="hide-narrow">Paid with</th></tr></thead><tbody>${owed.map(
+    (o) => {
+      const method = o.payoutMethod ? (METHODS[o.payoutMethod] ?? o.payoutMethod) : html`<span class="bad">⚠ not given</span>`
+      // On a phone the method goes under the name: a fourth column would scroll out of view.
+      return html`<tr data-owed="${o.partnerId}"><td class="owed-name">${o.name}<div class="show-narrow muted">paid with ${method}</div></td>
 <td class="n">${o.totals.map((t) => html`<span class="amount">${money(t.dueCents, t.currency)}</span>`)}</td>
 <td class="n">${o.totals.map((t) => {
-      const next = o.nextDue.get(t.currency)
-      return html`<span class="amount">${money(t.pendingCents, t.currency)}${t.pendingCents > 0 && next ? html`<span class="muted"> · due from ${dateOf(next)}</span>` : ''}</span>`
-    })}</td>
-<td>${o.payoutMethod ? (METHODS[o.payoutMethod] ?? o.payoutMethod) : html`<span class="bad">⚠ not given</span>`}</td></tr>`,
+        const next = o.nextDue.get(t.currency)
+        return html`<span class="amount">${money(t.pendingCents, t.currency)}${t.pendingCents > 0 && next ? html`<span class="muted"> · due from ${dateOf(next)}</span>` : ''}</span>`
+      })}</td>
+<td class="hide-narrow">${method}</td></tr>`
+    },
   )}</tbody></table></section>`
 }
 
