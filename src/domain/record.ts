@@ -7,12 +7,27 @@ import { iso } from './time.ts'
  */
 export function presentRow(name: string, row: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(row)) {
+  for (const key in row) {
     if (hiddenColumns.has(key)) continue
-    const snake = key === 'id' ? `${name}_id` : key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
-    out[snake] = key.endsWith('At') || key === 'rotateBy' ? iso(value as number | null) : value
+    const value = row[key]
+    if (key === 'id') out[`${name}_id`] = value
+    else {
+      const shown = shownKey(key)
+      out[shown.name] = shown.time ? iso(value as number | null) : value
+    }
   }
   return out
+}
+
+/** A column's name as shown, and whether it is a time: worked out once per column name (a few dozen), as every webhook event and API row presents rows. */
+const shownKeys = new Map<string, { name: string; time: boolean }>()
+function shownKey(key: string): { name: string; time: boolean } {
+  let shown = shownKeys.get(key)
+  if (!shown) {
+    shown = { name: key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), time: key.endsWith('At') || key === 'rotateBy' }
+    if (shownKeys.size < 1_000) shownKeys.set(key, shown)
+  }
+  return shown
 }
 
 /**
