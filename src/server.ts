@@ -38,6 +38,8 @@ export const DRAIN_MS = 7_000
 
 /** The longest a stop waits for the runtime to close its listener and connections. */
 const STOP_LISTENER_MS = 1_000
+/** Requests answered at once past which the server counts as busy: webhook attempts wait their turn (docs/decisions.md, delivery work never slows tracking). */
+const BUSY_REQUESTS = 4
 
 /** The quiet time of a stop on SIGTERM: long enough for a busy client's next request on a kept-alive connection. */
 export const QUIET_MS = 250
@@ -61,6 +63,9 @@ export interface StartOptions {
   outboxIntervalMs?: number
   /** How long a webhook attempt may take: 15 s unless a test of a silent receiver wants less. */
   webhookTimeoutMs?: number
+  /** While this many requests are being answered, webhook attempts are paced (src/outbox/webhooks/pool.ts); 4 unless a test wants another. */
+  webhookBusyRequests?: number
+  webhookBusyGapMs?: number
 }
 
 /** A setup code: 12 characters of an alphabet of 31 without look-alikes (59 bits), in groups of four. */
@@ -104,6 +109,8 @@ export function startServer(options: StartOptions): Started {
     },
     webhookPool: { wake: () => webhookPool.wake(), attemptNow: (row) => webhookPool.attemptNow(row) },
   }
+  // The requests being answered, once the server listens: the pool paces its attempts while they are many.
+  let requestsInFlight = () => 0
   // The webhook outbox's pool (src/outbox/webhooks/pool.ts): always on (an endpoint is what turns a
   // program's events on); its attempts are sent from a worker thread started by the first one.
   const senderThread = new SenderThread(deps.log)
@@ -113,6 +120,8 @@ export function startServer(options: StartOptions): Started {
     testTimeoutMs: Math.min(options.webhookTimeoutMs ?? TEST_ATTEMPT_MS, TEST_ATTEMPT_MS),
     allowPrivate: config.webhooksAllowPrivate,
     send: (job) => senderThread.send(job),
+    busy: () => requestsInFlight() >= (options.webhookBusyRequests ?? BUSY_REQUESTS),
+    busyGapMs: options.webhookBusyGapMs,
     log: deps.log,
     onDisabled: (endpointId, programId, now) => {
       const program = database.stores.programs.findProgram(programId)
@@ -145,6 +154,7 @@ export function startServer(options: StartOptions): Started {
   // docs/decisions.md, First run: a fresh code at each start while no account exists, printed once.
   if (!database.stores.accounts.hasAccounts()) deps.firstRun.code = newSetupCode()
   const gate = drainable(createApp(deps).fetch)
+  requestsInFlight = () => gate.inFlight
   const fetch = gate.fetch
   let served: ReturnType<Runtime['serve']>
   try {

@@ -10,7 +10,7 @@ import { createStores } from '../src/db/stores.ts'
 import { Writer } from '../src/db/writer.ts'
 import { bunRuntime } from '../src/runtime/bun.ts'
 import type { SqliteDatabase } from '../src/runtime/runtime.ts'
-import { startServer, type Started } from '../src/server.ts'
+import { type StartOptions, startServer, type Started } from '../src/server.ts'
 import { trackerSource } from '../src/tracker-source.ts'
 import { FileClock, ManualClock } from './clocks.ts'
 
@@ -81,8 +81,11 @@ interface Hosted {
   stop(): Promise<void>
 }
 
+/** The webhook pool's settings a test may change (src/server.ts StartOptions). */
+type PoolKnobs = Pick<StartOptions, 'webhookTimeoutMs' | 'webhookBusyRequests' | 'webhookBusyGapMs'>
+
 /** The server in this process on Bun, with a manual clock and its error lines collected. */
-function hostInProcess(env: Record<string, string>, webhookTimeoutMs = 400): Hosted {
+function hostInProcess(env: Record<string, string>, pool: PoolKnobs = {}): Hosted {
   const clock = new ManualClock(START)
   const errors: Record<string, unknown>[] = []
   const warnings: Record<string, unknown>[] = []
@@ -90,7 +93,9 @@ function hostInProcess(env: Record<string, string>, webhookTimeoutMs = 400): Hos
   const server = startServer({
     announce: (line) => announced.push(line),
     outboxIntervalMs: 50,
-    webhookTimeoutMs,
+    webhookTimeoutMs: pool.webhookTimeoutMs ?? 400,
+    webhookBusyRequests: pool.webhookBusyRequests,
+    webhookBusyGapMs: pool.webhookBusyGapMs,
     config: loadConfig(env),
     clock,
     runtime: bunRuntime,
@@ -214,7 +219,7 @@ export async function atPublicUrl(): Promise<Record<string, string>> {
  * `webhookTimeoutMs`: a webhook attempt's deadline, 400 ms unless a test of the pool wants the
  * real 15 s (on Bun only; the Deno server keeps 400 ms).
  */
-export async function startApi(options: { env?: Record<string, string>; webhookTimeoutMs?: number } = {}): Promise<Api> {
+export async function startApi(options: { env?: Record<string, string> } & PoolKnobs = {}): Promise<Api> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-test-'))
   const env = {
     PORT: '0',
@@ -224,7 +229,7 @@ export async function startApi(options: { env?: Record<string, string>; webhookT
     SVC_LOG_REQUESTS: 'false',
     ...options.env,
   }
-  const hosted = testRuntime === 'deno' ? await hostOnDeno(dir, env) : hostInProcess(env, options.webhookTimeoutMs)
+  const hosted = testRuntime === 'deno' ? await hostOnDeno(dir, env) : hostInProcess(env, options)
   const { server, clock } = hosted
   const url = server.url
 

@@ -123,3 +123,42 @@ describe('the pool', () => {
     expect(heapGrowth).toBeLessThan(8 * 1024 * 1024)
   })
 })
+
+describe('a busy server', () => {
+  // Small numbers, so that a test can make the server busy: 2 requests answered at once, and the
+  // 2 s test-route attempts to a silent receiver hold them as long as needed.
+  const gapMs = 150
+  let api: Api
+  let receiver: Receiver
+  beforeAll(async () => {
+    receiver = await startReceiver()
+    api = await startApi({ env, webhookTimeoutMs: 2_000, webhookBusyRequests: 2, webhookBusyGapMs: gapMs })
+  })
+  afterAll(async () => {
+    await api.stop()
+    await receiver.close()
+  })
+
+  test('starts its attempts one per gap while it answers other requests, and the rest at once when it is quiet', async () => {
+    const f = await api.setupProgram()
+    receiver.modeFor.set('/hooks/silent', 'silent')
+    const silent = await endpoint(api, f, `${receiver.url}/silent`, ['webhook.test'])
+    await endpoint(api, f, `${receiver.url}/paced`)
+    // Two requests the server answers only after their 2 s attempts: busy meanwhile.
+    const busy = Promise.all([1, 2].map(() => api.admin('POST', `/webhooks/${silent.webhook_id}/test`)))
+    await Bun.sleep(50)
+    for (let i = 0; i < 30; i++) await api.admin('POST', `/programs/${f.programId}/partners`, { name: `Busy ${i}` })
+    await busy
+    const quiet = Date.now()
+    const hits = (await receiver.waitFor((all) => all.filter((h) => h.path === '/hooks/paced').length >= 30)).filter(
+      (h) => h.path === '/hooks/paced',
+    )
+    expect(hits).toHaveLength(30)
+    const whileBusy = hits.filter((h) => h.at < quiet - 50).map((h) => h.at)
+    expect(whileBusy.length).toBeGreaterThan(1)
+    expect(whileBusy.length).toBeLessThanOrEqual(Math.ceil(2_000 / gapMs) + 2)
+    for (let i = 1; i < whileBusy.length; i++) expect(whileBusy[i]! - whileBusy[i - 1]!).toBeGreaterThanOrEqual(gapMs - 50)
+    // Quiet again: the backlog goes out at the pool's own pace (2 at a time), not one per gap.
+    expect(Math.max(...hits.map((h) => h.at)) - quiet).toBeLessThan(1_000)
+  })
+})

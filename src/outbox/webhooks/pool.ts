@@ -26,7 +26,17 @@ export interface PoolOptions {
   onDisabled: (endpointId: number, programId: number, now: number) => void
   log: (line: Record<string, unknown>) => void
   limits?: typeof POOL_LIMITS
+  /**
+   * Whether the server is busy answering requests now (docs/decisions.md: delivery work never
+   * slows tracking). While it is, attempts start at most one per `busyGapMs` (real time) in all:
+   * the backlog waits for a quieter moment instead of taking the cores from the sales.
+   */
+  busy?: () => boolean
+  busyGapMs?: number
 }
+
+/** While the server is busy, the least time between two attempts' starts: at most 200 a second. */
+export const BUSY_GAP_MS = 5
 
 /** One endpoint's turn: its claimed deliveries waiting for a slot, and what it holds. */
 interface Lane {
@@ -57,6 +67,9 @@ export class WebhookPool {
   private total = 0
   private timer: ReturnType<typeof setInterval> | null = null
   private pending: ReturnType<typeof setTimeout> | null = null
+  /** A fill waiting for the busy gap to pass. */
+  private paced: ReturnType<typeof setTimeout> | null = null
+  private lastLaunch = 0
   private lastLook = 0
   private stopping = false
   private outcomes: { record: () => void; release: () => void }[] = []
@@ -112,7 +125,8 @@ export class WebhookPool {
     this.stopping = true
     if (this.timer) clearInterval(this.timer)
     if (this.pending) clearTimeout(this.pending)
-    this.timer = this.pending = null
+    if (this.paced) clearTimeout(this.paced)
+    this.timer = this.pending = this.paced = null
     await Promise.race([Promise.all(this.inFlight), new Promise((resolve) => setTimeout(resolve, waitMs))])
     while (this.flushing) await this.flushing
   }
@@ -164,6 +178,7 @@ export class WebhookPool {
           continue
         }
         if (lane.inFlight >= perEndpoint || (this.perProgram.get(lane.programId) ?? 0) >= perProgram) continue
+        if (!this.mayLaunch()) return
         this.launch(lane, lane.queue.shift()!)
         // Its turn is taken: the lane goes to the back of the line.
         this.lanes.delete(lane.id)
@@ -171,6 +186,23 @@ export class WebhookPool {
         started = true
       }
     }
+  }
+
+  /** Whether an attempt may start now; while the server is busy, a fill is put off until the gap has passed. */
+  private mayLaunch(): boolean {
+    const now = performance.now()
+    if (this.options.busy?.()) {
+      const wait = this.lastLaunch + (this.options.busyGapMs ?? BUSY_GAP_MS) - now
+      if (wait > 0) {
+        this.paced ??= setTimeout(() => {
+          this.paced = null
+          this.fill()
+        }, wait)
+        return false
+      }
+    }
+    this.lastLaunch = now
+    return true
   }
 
   private launch(lane: Lane, row: DueDelivery): void {
