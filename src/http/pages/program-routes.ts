@@ -4,7 +4,7 @@ import type { Deps } from '../deps.ts'
 import { readinessChecks } from '../../domain/readiness.ts'
 import type { ProgramStore } from '../../db/program-store.ts'
 import { PARTNER_SIGNUPS, type Program } from '../../db/schema.ts'
-import { type Form, forbidden, pageKit, positiveId, whoOf } from './guard.ts'
+import { type Form, forbidden, forRole, memberOf, pageKit, positiveId, whoOf } from './guard.ts'
 import { controlCharAt } from '../../domain/email.ts'
 import { readProgramForm } from './program-form.ts'
 import { commissionStatusTotals } from './payouts.ts'
@@ -23,15 +23,17 @@ export function programRoutes(deps: Deps) {
     .get(
       '/dashboard',
       ({ request, query }) => {
-        const signed = signedIn(deps, request)
-        if (signed?.session.kind !== 'account') return seeOther('/sign-in')
+        const member = memberOf(deps, request)
+        if (member instanceof Response) return member
+        const { signed, role } = member
+        if (signed.session.kind !== 'account') return seeOther('/sign-in')
         const list = store.accountPrograms(signed.session.accountId).map((program) => ({
           program,
           funnel: stores.figures.programFunnel(program.id),
           money: stores.figures.programMoney(program.id),
         }))
         const problem = query.error ? { field: query.error, message: newProgramErrors[query.error] ?? '' } : null
-        return page({ title: 'Programs', who: whoOf(signed) }, owner.programsPage(list, signed.csrf, problem))
+        return page({ title: 'Programs', who: whoOf(signed) }, forRole(role, owner.programsPage(list, signed.csrf, problem)))
       },
       { detail: { hide: true } },
     )
@@ -39,8 +41,10 @@ export function programRoutes(deps: Deps) {
       '/dashboard/programs',
       async ({ request, body }) => {
         const form = (body ?? {}) as Form
-        const signed = signedIn(deps, request)
-        if (signed?.session.kind !== 'account') return seeOther('/sign-in')
+        const member = memberOf(deps, request)
+        if (member instanceof Response) return member
+        const { signed } = member
+        if (signed.session.kind !== 'account') return seeOther('/sign-in')
         if (!sameSitePost(deps, request, signed, form)) return forbidden(baseUrl)
         const read = readProgramForm(form)
         if (!read.ok) return seeOther(`/dashboard?error=${read.field}#new-program`)
