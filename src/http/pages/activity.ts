@@ -14,10 +14,16 @@ const objects = [...new Set(AUDIT_ACTIONS.map((a) => `${a.split('.')[0]}.`))]
 
 type Entry = ReturnType<typeof presentAudit>
 
-/** An entry's details in words: `key: value` pairs, values as JSON when not text. */
+/** A value in words: text as it is, anything else as JSON. */
+const shown = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value))
+
+/** An entry's details in words: `key: value` pairs, a change as `key: before → after`. */
 const detailsOf = (details: Record<string, unknown>) =>
   Object.entries(details)
-    .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .map(([k, v]) => {
+      const change = v && typeof v === 'object' && 'from' in v && 'to' in v ? (v as { from: unknown; to: unknown }) : null
+      return change ? `${k}: ${shown(change.from)} → ${shown(change.to)}` : `${k}: ${shown(v)}`
+    })
     .join(', ')
 
 /** The Activity page: the filters (who, what, dates) and the entries, newest first, with an "Older" link. */
@@ -30,9 +36,11 @@ function activityPage(base: string, entries: Entry[], next: string | null, query
 <label>From <input type="date" name="from" value="${query.from ?? ''}"></label><label>To <input type="date" name="to" value="${query.to ?? ''}"></label>
 <button class="quiet">Filter</button></form>`
   const rows = entries.map(
-    (e) => html`<tr><td data-label="When">${String(e.at).replace('T', ' ').slice(0, 19)}</td><td data-label="Who">${e.actor as string}</td>
-<td data-label="What"><b>${e.action as string}</b></td><td data-label="Object">${e.object_type as string} ${e.object_id as string}</td>
-<td data-label="IP">${(e.ip as string | null) ?? '–'}</td><td data-label="Details" class="details">${detailsOf(e.details as Record<string, unknown>)}</td></tr>`,
+    (
+      e,
+    ) => html`<tr><td data-label="When" class="nowrap">${String(e.at).replace('T', ' ').slice(0, 19)}</td><td data-label="Who">${e.actor as string}</td>
+<td data-label="What" class="nowrap"><b>${e.action as string}</b></td><td data-label="Object" class="nowrap">${e.object_type as string} ${e.object_id as string}</td>
+<td data-label="IP" class="nowrap">${(e.ip as string | null) ?? '–'}</td><td data-label="Details" class="details">${detailsOf(e.details as Record<string, unknown>)}</td></tr>`,
   )
   const keep = new URLSearchParams(Object.entries(query).filter(([k, v]) => k !== 'cursor' && v) as [string, string][])
   if (next) keep.set('cursor', next)

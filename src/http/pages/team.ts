@@ -38,7 +38,7 @@ function teamPage(members: Member[], csrf: string, query: Record<string, string 
         ? html`<span class="muted">the account's own email</span>`
         : html`<div class="row"><form class="row" method="post" action="/dashboard/team/${m.id}/role">${csrfField(csrf)}<select name="role" aria-label="Role of ${m.email}">${options(m.role)}</select><button class="quiet">Change</button></form>
 <form method="post" action="/dashboard/team/${m.id}/remove" data-confirm="Remove ${m.email}? Their sessions end at once.">${csrfField(csrf)}<button class="danger">Remove</button></form></div>`
-    return html`<tr><td data-label="Email">${m.email}</td><td data-label="Role"><b>${m.role}</b><br><small class="muted">${roleWords[m.role]}</small></td><td data-label="Since">${when(m.createdAt)}</td><td data-label="">${actions}</td></tr>`
+    return html`<tr><td data-label="Email">${m.email}</td><td data-label="Role"><b>${m.role}</b><br><small class="muted">${roleWords[m.role]}</small></td><td data-label="Since" class="nowrap">${when(m.createdAt)}</td><td data-label="" class="nowrap">${actions}</td></tr>`
   }
   return html`<p class="muted"><a href="/dashboard">All programs</a></p><h1>Team</h1>
 ${done ? html`<p class="note" role="status">${done}</p>` : ''}${error ? html`<p class="error" role="alert">${error}</p>` : ''}

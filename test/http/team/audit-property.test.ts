@@ -103,7 +103,7 @@ async function act(t: Team, step: Op, before: Awaited<ReturnType<typeof ledger>>
     return
   }
   const ids = step.kind === 'approve' || step.kind === 'reject' ? [...before.commissions.keys()] : [...before.payouts.keys()]
-  const id = ids.length ? ids[step.pick % ids.length] : 999_999
+  const id = ids.length ? ids[('pick' in step ? step.pick : 0) % ids.length] : 999_999
   const by = step.by
   const base = `/dashboard/programs/${f.programId}`
   if (by === 'owner' || by === 'admin') {
