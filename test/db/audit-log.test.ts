@@ -1,10 +1,13 @@
 // docs/decisions.md, Teams and the audit log: the audit log is append-only (the database itself
 // refuses UPDATE and DELETE), and an entry written in a writer unit commits or rolls back with the
 // change of that unit.
+import { Database as Sqlite } from 'bun:sqlite'
 import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { migrate } from '../../src/db/migrate.ts'
+import { migrations } from '../../src/db/migrations.gen.ts'
 import { type Database, openDatabase } from '../../src/db/open.ts'
 import { bunRuntime } from '../../src/runtime/bun.ts'
 
@@ -104,4 +107,20 @@ describe('the audit log', () => {
     const listed = database.stores.audit.listForProgram(a.programId, a.accountId, { limit: 10 })
     expect(listed.map((e) => e.action)).toEqual(['payout.run', 'member.add'])
   })
+})
+
+test('a database in use gets an owner member for each of its accounts when the members migration runs', () => {
+  const db = new Sqlite(':memory:')
+  const client = db as unknown as Parameters<typeof migrate>[0]
+  const at = migrations.findIndex((m) => m.tag.endsWith('_members_audit'))
+  expect(at).toBeGreaterThan(0)
+  migrate(client, migrations.slice(0, at), null)
+  db.exec(`INSERT INTO accounts (id, email, email_key, created_at) VALUES (1, 'Ada@Shop.test', 'ada@shop.test', 5);
+    INSERT INTO accounts (id, email, created_at) VALUES (2, 'old@shop.test', 6);`)
+  migrate(client, migrations, null)
+  expect(db.prepare('SELECT account_id, email, email_key, role, created_at FROM members ORDER BY account_id').all()).toEqual([
+    { account_id: 1, email: 'Ada@Shop.test', email_key: 'ada@shop.test', role: 'owner', created_at: 5 },
+    { account_id: 2, email: 'old@shop.test', email_key: 'old@shop.test', role: 'owner', created_at: 6 },
+  ])
+  db.close()
 })
