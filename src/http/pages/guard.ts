@@ -70,11 +70,26 @@ export function actorOf(signed: Signed, request: Request): Actor {
 
 const POST_FORM = /<form\b[^>]*\bmethod="post"[^>]*>[\s\S]*?<\/form>/g
 const LINK = /<a href="(\/dashboard[^"?#]*)[^"]*"[^>]*>[\s\S]*?<\/a>/g
+/** A panel left with nothing but its heading once its forms are gone. */
+const EMPTY_PANEL = /<section class="panel"[^>]*>\s*<h2>[^<]*<\/h2>\s*<\/section>/g
+
+/**
+ * A form the role may not send, as that role sees it: no form at all, or, when its fields show
+ * what is set (an edit form's values), those fields read-only, without its buttons and its token.
+ */
+function readOnly(form: string): string {
+  const inner = form.replace(/^<form\b[^>]*>/, '').replace(/<\/form>$/, '')
+  const shows = /<input\b(?![^>]*type="hidden")[^>]*\bvalue="[^"]+"/.test(inner) || /<textarea\b[^>]*>[^<]+<\/textarea>/.test(inner)
+  if (!shows) return ''
+  const kind = /^<form\b[^>]*\bclass="([^"]*)"/.exec(form)?.[1] ?? ''
+  const fields = inner.replace(/<button\b[\s\S]*?<\/button>/g, '').replace(/<input type="hidden"[^>]*>/g, '')
+  return `<fieldset class="readonly ${kind}" disabled>${fields}</fieldset>`
+}
 
 /**
  * A page as `role` sees it: each form posting to, and each link to, a route that role may not use
- * is left out (a viewer sees no form at all; an admin no Team link and no key regeneration), so
- * the page offers exactly what the guard would let through.
+ * is left out (a form that shows values stays, read-only), so the page offers exactly what the
+ * guard would let through: a viewer no form at all, an admin no Team link and no key regeneration.
  */
 export function forRole(role: Role, body: Safe): Safe {
   if (role === 'owner') return body
@@ -85,9 +100,10 @@ export function forRole(role: Role, body: Safe): Safe {
   const text = body.text
     .replace(POST_FORM, (form) => {
       const action = /\baction="([^"?#]*)/.exec(form)?.[1] ?? ''
-      return allowed(action, 'POST') ? form : ''
+      return allowed(action, 'POST') ? form : readOnly(form)
     })
     .replace(LINK, (link, path: string) => (allowed(path, 'GET') ? link : ''))
+    .replace(EMPTY_PANEL, '')
   return new Safe(text)
 }
 

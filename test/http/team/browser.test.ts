@@ -90,6 +90,12 @@ describeBrowser('team and activity', () => {
     await viewer.click('button:text("Filter")')
     expect(await viewer.locator('tbody tr').count()).toBe(2)
     expect(new URL(viewer.url()).searchParams.get('action')).toBe('partner.')
+    // Every other page as a viewer sees it (for review): the figures, no form.
+    for (const tab of ['partners', 'settings', 'payouts']) {
+      await viewer.goto(`${api.url}/dashboard/programs/${f.programId}/${tab}`)
+      expect(await viewer.locator('form[method="post"]').count()).toBe(1)
+      await shoot(viewer, `viewer-${tab}`)
+    }
     // The Team page is the owner's.
     const refused = await viewer.goto(`${api.url}/dashboard/team`)
     expect(refused!.status()).toBe(403)
