@@ -1,7 +1,7 @@
-import { and, eq } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import { emailKey } from '../domain/email.ts'
 import type { Connection } from './open.ts'
-import { accounts, advertisers, type Account } from './schema.ts'
+import { accounts, advertisers, type Account, members, programs } from './schema.ts'
 
 /** Accounts and their advertiser (brand profile). Writes run inside a writer unit. */
 export class AccountStore {
@@ -20,6 +20,10 @@ export class AccountStore {
       .values({ accountId: account.id, name: values.name, createdAt: values.createdAt })
       .returning({ id: advertisers.id })
       .get()
+    // The account's own email is its owner member (docs/decisions.md, Teams and the audit log).
+    db.insert(members)
+      .values({ accountId: account.id, email: values.email, emailKey: emailKey(values.email), role: 'owner', createdAt: values.createdAt })
+      .run()
     return { accountId: account.id, advertiserId: advertiser.id }
   }
 
@@ -53,21 +57,23 @@ export class AccountStore {
     )
   }
 
-  /** Accounts with this email (by its key: any case, NFKC), not suspended: who an owner sign-in link goes to. */
-  activeByEmail(email: string): Account[] {
-    return this.connection.db
-      .select()
-      .from(accounts)
-      .where(and(eq(accounts.suspended, false), eq(accounts.emailKey, emailKey(email))))
-      .limit(20)
-      .all()
-  }
-
   /** The account that owns an advertiser, or null. */
   accountOfAdvertiser(advertiserId: number): number | null {
     return (
       this.connection.db.select({ accountId: advertisers.accountId }).from(advertisers).where(eq(advertisers.id, advertiserId)).get()
         ?.accountId ?? null
+    )
+  }
+
+  /** The account that owns a program, or null. */
+  accountOfProgram(programId: number): number | null {
+    return (
+      this.connection.db
+        .select({ accountId: advertisers.accountId })
+        .from(programs)
+        .innerJoin(advertisers, eq(advertisers.id, programs.advertiserId))
+        .where(eq(programs.id, programId))
+        .get()?.accountId ?? null
     )
   }
 }

@@ -4,7 +4,7 @@
  */
 
 /** The UNIQUE columns a caller may collide on, named as the API names them. */
-export type UniqueColumn = 'short_link' | 'stripe_account_id' | 'transaction_id' | 'event_id' | 'code'
+export type UniqueColumn = 'short_link' | 'stripe_account_id' | 'transaction_id' | 'event_id' | 'code' | 'email'
 
 /** A write refused because a UNIQUE column already holds the value. */
 export interface Taken {
@@ -19,6 +19,8 @@ const columns: Record<string, UniqueColumn> = {
   'processor_events.event_id': 'event_id',
   // coupons_program_code (program_id, code_key): SQLite names its first column.
   'coupons.program_id': 'code',
+  // members_account_email (account_id, email_key), current members only.
+  'members.account_id': 'email',
 }
 
 /**

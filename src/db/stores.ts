@@ -1,4 +1,5 @@
 import { AccountStore } from './account-store.ts'
+import { AuditStore } from './audit-store.ts'
 import { Catalog } from './catalog.ts'
 import { ChainStore } from './chain-store.ts'
 import { CliStore } from './cli-store.ts'
@@ -8,6 +9,7 @@ import { DashboardStore } from './dashboard-store.ts'
 import { EmailStore } from './email-store.ts'
 import { FigureStore } from './figure-store.ts'
 import { ListStore } from './list-store.ts'
+import { MemberStore } from './member-store.ts'
 import type { Connection, OpenOptions } from './open.ts'
 import { PartnerStore } from './partner-store.ts'
 import { PayoutStore } from './payout-store.ts'
@@ -31,6 +33,7 @@ export function createStores(connection: Connection, options: OpenOptions = {}) 
   const counts = new CountStore(connection)
   return {
     accounts: new AccountStore(connection),
+    audit: new AuditStore(connection),
     chain,
     cli: new CliStore(connection, catalog),
     counts,
@@ -40,6 +43,7 @@ export function createStores(connection: Connection, options: OpenOptions = {}) 
     events: new ProcessorEventStore(connection),
     figures: new FigureStore(connection, counts),
     lists: new ListStore(connection),
+    members: new MemberStore(connection),
     partners: new PartnerStore(connection, catalog),
     payouts: new PayoutStore(connection, chain),
     programs,

@@ -1,14 +1,18 @@
 import { and, eq, gt, isNull, lt, or } from 'drizzle-orm'
 import { hashSecret, newToken } from './credentials.ts'
 import type { Connection } from './open.ts'
-import { accounts, advertisers, partners, programs, signInLinks, webSessions } from './schema.ts'
+import type { Role } from '../domain/role.ts'
+import { accounts, advertisers, members, partners, programs, signInLinks, webSessions } from './schema.ts'
 
-/** Who a link or a session signs in: an account (the dashboard) or a partner (the portal). */
-export type Principal = { kind: 'account'; accountId: number } | { kind: 'partner'; partnerId: number }
+/**
+ * Who a link or a session signs in: a member of an account (the dashboard; no `memberId` is the
+ * owner) or a partner (the portal).
+ */
+export type Principal = { kind: 'account'; accountId: number; memberId?: number | null } | { kind: 'partner'; partnerId: number }
 
 /** A signed-in session as the pages use it. */
 export type SessionOf =
-  | { kind: 'account'; sessionId: number; accountId: number; email: string }
+  | { kind: 'account'; sessionId: number; accountId: number; memberId: number | null; email: string; role: Role }
   | {
       kind: 'partner'
       sessionId: number
@@ -19,15 +23,17 @@ export type SessionOf =
       programName: string
     }
 
-const principalOf = (row: { accountId: number | null; partnerId: number | null }): Principal | null =>
+const principalOf = (row: { accountId: number | null; partnerId: number | null; memberId: number | null }): Principal | null =>
   row.accountId !== null
-    ? { kind: 'account', accountId: row.accountId }
+    ? { kind: 'account', accountId: row.accountId, memberId: row.memberId }
     : row.partnerId !== null
       ? { kind: 'partner', partnerId: row.partnerId }
       : null
 
 const columns = (who: Principal) =>
-  who.kind === 'account' ? { accountId: who.accountId, partnerId: null } : { accountId: null, partnerId: who.partnerId }
+  who.kind === 'account'
+    ? { accountId: who.accountId, partnerId: null, memberId: who.memberId ?? null }
+    : { accountId: null, partnerId: who.partnerId, memberId: null }
 
 /**
  * Sign-in links and browser sessions of the dashboard and the partner portal. Only SHA-256
@@ -58,7 +64,12 @@ export class WebSessionStore {
   peekSignInLink(token: string, now: number): (Principal & { expiresAt: number }) | null {
     const { db } = this.connection
     const row = db
-      .select({ accountId: signInLinks.accountId, partnerId: signInLinks.partnerId, expiresAt: signInLinks.expiresAt })
+      .select({
+        accountId: signInLinks.accountId,
+        partnerId: signInLinks.partnerId,
+        memberId: signInLinks.memberId,
+        expiresAt: signInLinks.expiresAt,
+      })
       .from(signInLinks)
       .where(and(eq(signInLinks.tokenHash, hashSecret(token)), isNull(signInLinks.usedAt), gt(signInLinks.expiresAt, now)))
       .get()
@@ -76,7 +87,7 @@ export class WebSessionStore {
       .update(signInLinks)
       .set({ usedAt: now })
       .where(and(eq(signInLinks.tokenHash, hashSecret(token)), isNull(signInLinks.usedAt), gt(signInLinks.expiresAt, now)))
-      .returning({ accountId: signInLinks.accountId, partnerId: signInLinks.partnerId })
+      .returning({ accountId: signInLinks.accountId, partnerId: signInLinks.partnerId, memberId: signInLinks.memberId })
       .get()
     return row ? principalOf(row) : null
   }
@@ -95,7 +106,7 @@ export class WebSessionStore {
   }
 
   /**
-   * The session of a cookie value: null when unknown, revoked, expired, or when its account is
+   * The session of a cookie value: null when unknown, revoked, expired, when its member was removed, or when its account is
    * suspended (a suspension ends the dashboard too, as it does CLI tokens), or when its partner is
    * deleted or not active (docs/decisions.md, Hostile input, turn 3: only an active partner signs in).
    */
@@ -110,7 +121,13 @@ export class WebSessionStore {
     if (row.accountId !== null) {
       const account = db.select().from(accounts).where(eq(accounts.id, row.accountId)).get()
       if (!account || account.suspended) return null
-      return { kind: 'account', sessionId: row.id, accountId: account.id, email: account.email }
+      if (row.memberId === null)
+        return { kind: 'account', sessionId: row.id, accountId: account.id, memberId: null, email: account.email, role: 'owner' }
+      // The member as they are now: a removal ends the session, a new role applies at once
+      // (docs/decisions.md, Teams and the audit log).
+      const member = db.select().from(members).where(eq(members.id, row.memberId)).get()
+      if (!member || member.removedAt !== null || member.accountId !== account.id) return null
+      return { kind: 'account', sessionId: row.id, accountId: account.id, memberId: member.id, email: member.email, role: member.role }
     }
     if (row.partnerId === null) return null
     const partner = db

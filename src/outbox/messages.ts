@@ -169,3 +169,19 @@ export function webhookDisabled(program: { id: number; name: string }, owner: st
     { kind: 'webhook_disabled', programId: program.id },
   )
 }
+
+/** To an invited member: which account, their role, and a sign-in link (docs/decisions.md, Teams and the audit log). */
+export function memberInvitation(to: string, accountName: string, role: string, url: string): NewEmail {
+  return compose(
+    to,
+    `You were added to ${accountName} on svc`,
+    {
+      paragraphs: [
+        `You were added to the svc dashboard of ${accountName} as ${role === 'admin' ? 'an admin' : 'a viewer'}.`,
+        { link: url, label: 'Sign in (this link works once, for 10 minutes)' },
+        'Later, sign in at /sign-in with this email address: there is no password.',
+      ],
+    },
+    { kind: 'sign_in', programId: null, secret: true },
+  )
+}

@@ -1,3 +1,4 @@
+import type { Actor, AuditAction } from '../domain/audit.ts'
 import { referralUrlOf } from '../domain/site.ts'
 import { randomBytes } from 'node:crypto'
 import type { Partner } from '../db/partner-store.ts'
@@ -37,6 +38,14 @@ const TRANSITIONS: Record<StatusAction, { from: PartnerStatus[]; to: PartnerStat
   unsuspend: { from: ['suspended'], to: 'active' },
 }
 
+/** The audit action of each status change. */
+const AUDITED = {
+  approve: 'partner.approve',
+  reject: 'partner.reject',
+  suspend: 'partner.suspend',
+  unsuspend: 'partner.reactivate',
+} as const satisfies Record<StatusAction, AuditAction>
+
 export type StatusChange =
   | { kind: 'ok'; partner: Partner; link: { id: number; shortLink: string } | null }
   | { kind: 'not_found' }
@@ -50,6 +59,7 @@ export type StatusChange =
  */
 export async function changePartnerStatus(
   deps: TrackingDeps,
+  by: Actor,
   programId: number,
   partnerId: number,
   action: StatusAction,
@@ -64,6 +74,8 @@ export async function changePartnerStatus(
     const { from, to } = TRANSITIONS[action]
     if (!from.includes(current.status)) return { kind: 'conflict', status: current.status }
     const partner = stores.partners.setStatus(programId, partnerId, to)!
+    const details = { from: current.status, to, ...(action === 'reject' && options.reason ? { reason: options.reason } : {}) }
+    stores.audit.write(by, now, { program: programId, action: AUDITED[action], object: ['partner', partnerId], details })
     if (to !== 'active') stores.webSessions.revokeAllOf({ kind: 'partner', partnerId }, now)
     if (action === 'approve') return { kind: 'ok', partner, link: approveInUnit(deps, program, partner, now, options.mail) }
     if (action === 'reject' && options.mail && partner.email) {
@@ -134,4 +146,27 @@ function slugOf(name: string): string {
     else if (slug !== '' && !slug.endsWith('-')) slug += '-'
   }
   return slug.endsWith('-') ? slug.slice(0, -1) : slug
+}
+
+/**
+ * Deletes a partner without sales in one writer unit, with its `partner.delete` audit entry; their
+ * portal sessions and links end. Answers null when there is no such partner, `has_sales` when it has sales.
+ */
+export function deletePartner(
+  deps: TrackingDeps,
+  by: Actor,
+  programId: number,
+  partnerId: number,
+): Promise<'deleted' | 'has_sales' | null> {
+  const { stores } = deps.database
+  return deps.database.writer.run(() => {
+    const now = deps.clock.now()
+    const before = stores.partners.find(programId, partnerId)
+    const result = stores.partners.remove(programId, partnerId, now)
+    if (result !== 'deleted') return result
+    stores.webSessions.revokeAllOf({ kind: 'partner', partnerId }, now)
+    const details = { name: before?.name ?? null, email: before?.email ?? null }
+    stores.audit.write(by, now, { program: programId, action: 'partner.delete', object: ['partner', partnerId], details })
+    return result
+  })
 }

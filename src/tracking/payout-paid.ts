@@ -3,6 +3,7 @@ import { formatAmount } from '../domain/payout.ts'
 import type { Mail } from '../outbox/mail.ts'
 import { payoutPaid } from '../outbox/messages.ts'
 import { presentRow } from '../domain/record.ts'
+import type { Actor } from '../domain/audit.ts'
 import type { TrackingDeps } from './deps.ts'
 import { emitEvent } from './webhook-events.ts'
 
@@ -14,6 +15,7 @@ import { emitEvent } from './webhook-events.ts'
 export async function markPayoutPaid(
   deps: TrackingDeps,
   mail: Mail,
+  by: Actor,
   payoutId: number,
   reference: string | null,
   programId?: number,
@@ -25,6 +27,8 @@ export async function markPayoutPaid(
     const now = deps.clock.now()
     const change = stores.payouts.markPaid(payoutId, reference, now)
     if (change.kind !== 'ok' || before.status !== 'pending') return change
+    const details = { partner_id: before.partnerId, amount_cents: before.amountCents, currency: before.currency, reference }
+    stores.audit.write(by, now, { program: before.programId, action: 'payout.paid', object: ['payout', payoutId], details })
     emitEvent(deps, before.programId, 'payout.paid', () => presentRow('payout', change.payout))
     const program = stores.programs.findProgram(before.programId)
     const partner = stores.partners.find(before.programId, before.partnerId)
@@ -35,4 +39,22 @@ export async function markPayoutPaid(
   })
   if ('mailed' in change) mail.wake()
   return change
+}
+
+/**
+ * Cancels a pending payout in one writer unit (its entries are due again), with its `payout.cancel`
+ * audit entry by `by`. `programId`, when given, must be the payout's program: otherwise not_found.
+ */
+export function cancelPayout(deps: TrackingDeps, by: Actor, payoutId: number, programId?: number): Promise<PayoutChange> {
+  const { stores } = deps.database
+  return deps.database.writer.run((): PayoutChange => {
+    const before = stores.payouts.findPayout(payoutId)
+    if (!before || (programId !== undefined && before.programId !== programId)) return { kind: 'not_found' }
+    const now = deps.clock.now()
+    const change = stores.payouts.cancel(payoutId, now)
+    if (change.kind !== 'ok' || before.status === 'canceled') return change
+    const details = { partner_id: before.partnerId, amount_cents: before.amountCents, currency: before.currency }
+    stores.audit.write(by, now, { program: before.programId, action: 'payout.cancel', object: ['payout', payoutId], details })
+    return change
+  })
 }

@@ -1,3 +1,4 @@
+import type { Actor } from '../domain/audit.ts'
 import type { TrackingDeps } from './deps.ts'
 import { commissionData } from './sale.ts'
 import { emitEvent } from './webhook-events.ts'
@@ -18,10 +19,11 @@ export type ReviewDecision = { action: 'approve' } | { action: 'reject'; reason:
  * refund's), so that it is `reversed` and never paid; `commission.reversed` carries the reversal.
  * An approval emits `commission.approved` with the commission as it now stands.
  * `programId` scopes the lookup (a program key, an owner's program); null is the operator's.
- * Answers the commission as the read route shows it.
+ * Answers the commission as the read route shows it. `by` is written to the audit log in the same unit.
  */
 export function reviewCommission(
   deps: TrackingDeps,
+  by: Actor,
   programId: number | null,
   commissionId: number,
   decision: ReviewDecision,
@@ -34,6 +36,13 @@ export function reviewCommission(
     const outcome = decision.action === 'approve' ? 'approved' : 'rejected'
     // Only a held commission changes (review 'held' is status held: a refund takes the hold away).
     if (!sales.review(entry.id, outcome, decision.action === 'reject' ? decision.reason : null, now)) return { kind: 'not_held' }
+    const money = { partner_id: entry.partnerId, amount_cents: entry.amountCents, currency: entry.currency }
+    deps.database.stores.audit.write(by, now, {
+      program: entry.programId,
+      action: decision.action === 'approve' ? 'commission.approve' : 'commission.reject',
+      object: ['commission', entry.id],
+      details: decision.action === 'reject' ? { ...money, reason: decision.reason } : money,
+    })
     if (decision.action === 'reject') {
       const reversal = sales.insertCommission({
         programId: entry.programId,

@@ -22,7 +22,7 @@ export async function issueSignInLink(
 }
 
 /**
- * Emails a one-time sign-in link (10 minutes) to each account (`account`) or active partner of any
+ * Emails a one-time sign-in link (10 minutes) to each member of an account (`account`) or active partner of any
  * program (`partner`) whose stored email is `email`, in one writer unit; nothing when none is.
  * The caller answers the same words either way (docs/decisions.md, Email: sign-in by email).
  */
@@ -34,8 +34,10 @@ export async function emailSignInLinks(deps: TrackingDeps, mail: Mail, kind: 'ac
       `${mail.baseUrl}/sign-in/${stores.webSessions.createSignInLink(who, now, SIGN_IN_LINK_LIFETIME_MS).token}`
     let count = 0
     if (kind === 'account') {
-      for (const account of stores.accounts.activeByEmail(email)) {
-        stores.emails.queue(signInLink(account.email, 'your svc dashboard', link({ kind: 'account', accountId: account.id }), null), now)
+      // Every member with this email, the owners among them (docs/decisions.md, Teams and the audit log).
+      for (const member of stores.members.activeByEmail(email)) {
+        const who = { kind: 'account' as const, accountId: member.accountId, memberId: member.id }
+        stores.emails.queue(signInLink(member.email, 'your svc dashboard', link(who), null), now)
         count++
       }
     } else {

@@ -1,3 +1,4 @@
+import type { Actor } from '../domain/audit.ts'
 import { randomBytes } from 'node:crypto'
 import { lookup } from 'node:dns/promises'
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../db/schema.ts'
@@ -42,29 +43,44 @@ export async function checkedUrl(value: string, allowPrivate: boolean): Promise<
 /** Adds an endpoint (its URL checked) in one writer unit; answers it with its secret, shown once. */
 export async function addEndpoint(
   deps: TrackingDeps,
+  by: Actor,
   allowPrivate: boolean,
   input: { programId: number; url: string; events?: WebhookEventType[]; description?: string | null },
 ): Promise<{ endpoint: WebhookEndpoint; secret: string } | { refused: string }> {
   const checked = await checkedUrl(input.url, allowPrivate)
   if ('refused' in checked) return checked
   const secret = newSecret()
-  const endpoint = await deps.database.writer.run(() =>
-    deps.database.stores.webhooks.create({
+  const events = [...new Set(input.events ?? WEBHOOK_EVENT_TYPES)] as WebhookEventType[]
+  const endpoint = await deps.database.writer.run(() => {
+    const now = deps.clock.now()
+    const { webhooks, audit } = deps.database.stores
+    const made = webhooks.create({
       programId: input.programId,
       url: checked.url,
-      events: [...new Set(input.events ?? WEBHOOK_EVENT_TYPES)] as WebhookEventType[],
+      events,
       description: input.description ?? null,
       secret,
-      now: deps.clock.now(),
-    }),
-  )
+      now,
+    })
+    audit.write(by, now, {
+      program: input.programId,
+      action: 'webhook.create',
+      object: ['webhook', made.id],
+      details: { url: made.url, events },
+    })
+    return made
+  })
   return { endpoint, secret }
 }
 
 /** A new signing secret for an endpoint; the current one signs too for 24 hours (on the injected clock, as every time rule). */
-export async function rotateSecret(deps: TrackingDeps, endpointId: number): Promise<string> {
+export async function rotateSecret(deps: TrackingDeps, by: Actor, endpoint: WebhookEndpoint): Promise<string> {
   const secret = newSecret()
-  await deps.database.writer.run(() => deps.database.stores.webhooks.rotate(endpointId, secret, deps.clock.now() + 24 * 3_600_000))
+  await deps.database.writer.run(() => {
+    const now = deps.clock.now()
+    deps.database.stores.webhooks.rotate(endpoint.id, secret, now + 24 * 3_600_000)
+    deps.database.stores.audit.write(by, now, { program: endpoint.programId, action: 'webhook.secret', object: ['webhook', endpoint.id] })
+  })
   return secret
 }
 

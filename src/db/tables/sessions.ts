@@ -1,7 +1,7 @@
 // Browser sign-in: one-time links and sessions of owners and partners.
 import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core'
 import { createdAt } from './shared.ts'
-import { accounts } from './accounts.ts'
+import { accounts, members } from './accounts.ts'
 import { partners } from './programs.ts'
 
 /** A token of an account (the dashboard) or of a partner (the portal), kept as its SHA-256 hash, good until `expires_at`. */
@@ -10,6 +10,8 @@ const tokenColumns = () => ({
   tokenHash: text('token_hash').notNull().unique(),
   accountId: integer('account_id').references(() => accounts.id),
   partnerId: integer('partner_id').references(() => partners.id),
+  /** The member an account's link or session signs in (null: the owner, for rows made before members). */
+  memberId: integer('member_id').references(() => members.id),
   createdAt: createdAt(),
   expiresAt: integer('expires_at').notNull(),
 })

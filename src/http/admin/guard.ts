@@ -1,3 +1,4 @@
+import { type Actor, OPERATOR } from '../../domain/audit.ts'
 import { sameDigest, hashSecret } from '../../db/credentials.ts'
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../pipeline/envelope.ts'
@@ -54,4 +55,9 @@ export function listed<T extends { id: number }>(rows: T[], limit: number, prese
   const more = rows.length > limit
   const pageRows = more ? rows.slice(0, limit) : rows
   return { data: pageRows.map(present), error: null, next_cursor: more ? String(pageRows[pageRows.length - 1].id) : null }
+}
+
+/** The operator as an audit actor (docs/decisions.md, Teams and the audit log): `operator`, from the request's IP. */
+export function operatorActor(request: Request): Actor {
+  return { actor: OPERATOR, ip: stateOf(request).ip }
 }

@@ -8,7 +8,7 @@ import { noBody } from '../pipeline/body.ts'
 import { doc } from '../pipeline/doc.ts'
 import { HttpError, ok } from '../pipeline/envelope.ts'
 import { bodyChecker } from '../pipeline/validate.ts'
-import { idParam, requireAdmin } from './guard.ts'
+import { idParam, operatorActor, requireAdmin } from './guard.ts'
 
 /** POST a program key: only `track` keys are made here (the manage key comes with the program and is regenerated). */
 export const CreateKey = t.Object({
@@ -50,11 +50,21 @@ export function keyAdminRoutes(deps: Deps) {
     .onBeforeHandle(({ request }) => requireAdmin(deps, request))
     .post(
       '/api/v1/admin/programs/:id/keys',
-      async ({ params, body, set }) => {
+      async ({ request, params, body, set }) => {
         const programId = programOf(params.id)
         const input = checkCreate(body)
         const name = input.name?.trim() || null
-        const made = await writer.run(() => stores.programs.issueTrackKey(programId, name, deps.clock.now()))
+        const made = await writer.run(() => {
+          const issued = stores.programs.issueTrackKey(programId, name, deps.clock.now())
+          const details = { scope: 'track', name }
+          stores.audit.write(operatorActor(request), deps.clock.now(), {
+            program: programId,
+            action: 'key.create',
+            object: ['key', issued.key.id],
+            details,
+          })
+          return issued
+        })
         set.status = 201
         return ok({ key_id: made.key.id, scope: made.key.scope, name: made.key.name, api_key: made.apiKey })
       },
@@ -74,7 +84,7 @@ export function keyAdminRoutes(deps: Deps) {
     )
     .delete(
       '/api/v1/admin/keys/:id',
-      async ({ params, body }) => {
+      async ({ request, params, body }) => {
         noBody(body)
         const keyId = idParam(params.id, 'Key')
         await writer.run(() => {
@@ -82,6 +92,13 @@ export function keyAdminRoutes(deps: Deps) {
           if (!key) throw new HttpError(404, messages.notFound)
           if (key.scope === 'manage') throw new HttpError(409, messages.manage)
           stores.programs.revokeKey(keyId, deps.clock.now())
+          const details = { scope: key.scope, name: key.name }
+          stores.audit.write(operatorActor(request), deps.clock.now(), {
+            program: key.programId,
+            action: 'key.delete',
+            object: ['key', keyId],
+            details,
+          })
         })
         return ok({ key_id: keyId, deleted: true })
       },

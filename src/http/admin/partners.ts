@@ -1,13 +1,13 @@
 import { Elysia } from 'elysia'
 import { rateFits } from '../../domain/commission.ts'
 import { money, partner as messages } from '../../domain/messages.ts'
-import { changePartnerStatus, partnerCreated, type StatusAction } from '../../tracking/partner-status.ts'
+import { changePartnerStatus, deletePartner, partnerCreated, type StatusAction } from '../../tracking/partner-status.ts'
 import type { Deps } from '../deps.ts'
 import { noBody } from '../pipeline/body.ts'
 import { doc } from '../pipeline/doc.ts'
 import { HttpError, ok } from '../pipeline/envelope.ts'
 import { bodyChecker } from '../pipeline/validate.ts'
-import { idParam, requireAdmin } from './guard.ts'
+import { idParam, requireAdmin, operatorActor } from './guard.ts'
 import { presentPartner } from './present.ts'
 import { CreatePartner, RejectPartner, UpdatePartner } from './schemas.ts'
 
@@ -37,10 +37,10 @@ export function partnerAdminRoutes(deps: Deps) {
   const statusRoute = (action: StatusAction, summary: string) =>
     new Elysia().post(
       `${PATH}/${action}`,
-      async ({ params, body }) => {
+      async ({ request, params, body }) => {
         const { programId, partnerId } = ids(params)
         const reason = action === 'reject' ? (checkReject(body ?? {}).reason ?? null) : (noBody(body), null)
-        const change = await changePartnerStatus(deps, programId, partnerId, action, { mail: deps.mail, reason })
+        const change = await changePartnerStatus(deps, operatorActor(request), programId, partnerId, action, { mail: deps.mail, reason })
         if (change.kind === 'not_found') throw new HttpError(404, messages.notFound)
         if (change.kind === 'conflict') throw new HttpError(409, conflictOf[action](change.status))
         return ok(presentPartner(change.partner))
@@ -125,14 +125,10 @@ export function partnerAdminRoutes(deps: Deps) {
     )
     .delete(
       PATH,
-      async ({ params, body }) => {
+      async ({ request, params, body }) => {
         const { programId, partnerId } = ids(params)
         noBody(body)
-        const removed = await writer.run(() => {
-          const result = stores.partners.remove(programId, partnerId, deps.clock.now())
-          if (result === 'deleted') stores.webSessions.revokeAllOf({ kind: 'partner', partnerId }, deps.clock.now())
-          return result
-        })
+        const removed = await deletePartner(deps, operatorActor(request), programId, partnerId)
         if (removed === null) throw new HttpError(404, messages.notFound)
         if (removed === 'has_sales') throw new HttpError(409, messages.hasSales)
         return ok({ partner_id: partnerId, deleted: true })

@@ -8,8 +8,8 @@ import { HttpError, ok } from '../pipeline/envelope.ts'
 import { payout as messages } from '../../domain/messages.ts'
 import { bodyChecker } from '../pipeline/validate.ts'
 import { payoutsCsvText } from '../pipeline/csv.ts'
-import { idParam, listed, page, requireAdmin } from './guard.ts'
-import { markPayoutPaid } from '../../tracking/payout-paid.ts'
+import { idParam, listed, page, requireAdmin, operatorActor } from './guard.ts'
+import { cancelPayout, markPayoutPaid } from '../../tracking/payout-paid.ts'
 import { runPayouts } from '../../tracking/payout-run.ts'
 import { presentRow } from '../../domain/record.ts'
 import { MarkPaid, RunPayouts } from './schemas.ts'
@@ -44,7 +44,6 @@ function changed(change: PayoutChange, conflict: string) {
 
 /** The operator API's payouts (docs/decisions.md, Payouts): runs, listing, detail, paid, cancel, CSV. */
 export function payoutAdminRoutes(deps: Deps) {
-  const { writer } = deps.database
   const store = deps.database.stores.payouts
   const security = 'adminToken' as const
   const programOf = (id: string) => {
@@ -59,11 +58,11 @@ export function payoutAdminRoutes(deps: Deps) {
       .onBeforeHandle(({ request }) => requireAdmin(deps, request))
       .post(
         '/api/v1/admin/programs/:id/payouts',
-        async ({ params, body, set }) => {
+        async ({ request, params, body, set }) => {
           const programId = idParam(params.id, 'Program')
           const input = checkRun(body)
           programOf(params.id)
-          const created = await runPayouts(deps, programId, untilOf(input.until, deps.clock.now()))
+          const created = await runPayouts(deps, operatorActor(request), programId, untilOf(input.until, deps.clock.now()))
           if (!created) throw new HttpError(404, 'Program not found')
           set.status = 201
           return ok(created.map(presentPayout))
@@ -108,10 +107,10 @@ export function payoutAdminRoutes(deps: Deps) {
       )
       .post(
         '/api/v1/admin/payouts/:id/paid',
-        async ({ params, body }) => {
+        async ({ request, params, body }) => {
           const id = idParam(params.id, 'Payout')
           const { reference } = checkPaid(body)
-          const change = await markPayoutPaid(deps, deps.mail, id, reference ?? null)
+          const change = await markPayoutPaid(deps, deps.mail, operatorActor(request), id, reference ?? null)
           return changed(change, messages.canceledCannotPay)
         },
         {
@@ -123,10 +122,10 @@ export function payoutAdminRoutes(deps: Deps) {
       )
       .post(
         '/api/v1/admin/payouts/:id/cancel',
-        async ({ params, body }) => {
+        async ({ request, params, body }) => {
           noBody(body)
           const id = idParam(params.id, 'Payout')
-          const change = await writer.run(() => store.cancel(id, deps.clock.now()))
+          const change = await cancelPayout(deps, operatorActor(request), id)
           return changed(change, messages.paidCannotCancel)
         },
         { detail: doc('Cancel a pending payout: its entries are due again (a paid payout answers 409)', 'operator', { security }) },

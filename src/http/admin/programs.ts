@@ -8,7 +8,8 @@ import { doc } from '../pipeline/doc.ts'
 import { HttpError, ok } from '../pipeline/envelope.ts'
 import { siteOf } from '../../domain/site.ts'
 import { bodyChecker } from '../pipeline/validate.ts'
-import { idParam, requireAdmin } from './guard.ts'
+import { changesOf } from '../../tracking/audit.ts'
+import { idParam, operatorActor, requireAdmin } from './guard.ts'
 import { presentProgram } from './present.ts'
 import { CreateProgram, Rotation, UpdateProgram } from './schemas.ts'
 
@@ -107,7 +108,7 @@ export function programAdminRoutes(deps: Deps) {
       )
       .patch(
         '/api/v1/admin/programs/:id',
-        async ({ params, body }) => {
+        async ({ request, params, body }) => {
           const id = idParam(params.id, 'Program')
           const input = checkUpdate(body)
           const secrets = input.stripe_webhook_secret
@@ -134,7 +135,19 @@ export function programAdminRoutes(deps: Deps) {
             const type = changes.commissionType ?? current?.commissionType
             const rate = changes.commissionRate ?? current?.commissionRate
             if (current && type !== undefined && rate !== undefined && !rateFits(type, rate)) throw new HttpError(400, money.percentRate)
-            return programs.updateProgram(id, changes)
+            const updated = programs.updateProgram(id, changes)
+            if (current && updated && !('kind' in updated)) {
+              // Signing secrets are never written to the log: only that they were replaced.
+              const { stripeWebhookSecrets, ...shown } = changes
+              const details = { ...changesOf(current, shown), ...(stripeWebhookSecrets ? { stripe_webhook_secret: 'replaced' } : {}) }
+              stores.audit.write(operatorActor(request), now(), {
+                program: id,
+                action: 'settings.update',
+                object: ['program', id],
+                details,
+              })
+            }
+            return updated
           })
           if (!program) throw new HttpError(404, 'Program not found')
           if ('kind' in program) throw new HttpError(409, 'stripe_account_id is already connected to another program')
@@ -144,13 +157,20 @@ export function programAdminRoutes(deps: Deps) {
       )
       .post(
         '/api/v1/admin/programs/:id/api-key',
-        async ({ params, body }) => {
+        async ({ request, params, body }) => {
           noBody(body)
           const id = idParam(params.id, 'Program')
           // The old key answers 401 at once: the store drops the catalog's copy of it.
           const apiKey = await writer.run(() => {
             findProgram(id)
-            return programs.issueKey(id, now())
+            const issued = programs.issueKey(id, now())
+            stores.audit.write(operatorActor(request), now(), {
+              program: id,
+              action: 'key.regenerate',
+              object: ['program', id],
+              details: { scope: 'manage' },
+            })
+            return issued
           })
           return ok({ program_id: id, api_key: apiKey })
         },
@@ -158,7 +178,7 @@ export function programAdminRoutes(deps: Deps) {
       )
       .post(
         '/api/v1/admin/programs/:id/api-key/rotation',
-        async ({ params, body }) => {
+        async ({ request, params, body }) => {
           const id = idParam(params.id, 'Program')
           const { rotate_by } = checkRotation(body)
           // An ISO 8601 date or date-time. A time already past retires the key at once (the
@@ -171,6 +191,8 @@ export function programAdminRoutes(deps: Deps) {
             findProgram(id)
             const marked = programs.markRotation(id, now(), rotateBy)
             if (!marked) throw new HttpError(404, 'Program has no active API key')
+            const details = { rotate_by: iso(rotateBy) }
+            stores.audit.write(operatorActor(request), now(), { program: id, action: 'key.rotation', object: ['program', id], details })
             return marked
           })
           return ok({ program_id: id, marked_at: iso(key.rotationMarkedAt!), rotate_by: iso(rotateBy) })

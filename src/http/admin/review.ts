@@ -3,7 +3,7 @@ import { reviewCommission } from '../../tracking/review.ts'
 import type { Deps } from '../deps.ts'
 import { doc } from '../pipeline/doc.ts'
 import { RejectCommission, rejection, reviewed } from '../pipeline/review.ts'
-import { idParam, requireAdmin } from './guard.ts'
+import { idParam, operatorActor, requireAdmin } from './guard.ts'
 
 /** POST /api/v1/admin/commissions/:id/approve and /reject: the operator reviews a held commission of any program. */
 export function reviewAdminRoutes(deps: Deps) {
@@ -12,7 +12,8 @@ export function reviewAdminRoutes(deps: Deps) {
     .onBeforeHandle(({ request }) => requireAdmin(deps, request))
     .post(
       '/api/v1/admin/commissions/:id/approve',
-      async ({ params }) => reviewed(await reviewCommission(deps, null, idParam(params.id, 'Commission'), { action: 'approve' })),
+      async ({ request, params }) =>
+        reviewed(await reviewCommission(deps, operatorActor(request), null, idParam(params.id, 'Commission'), { action: 'approve' })),
       {
         detail: doc('Approve a held commission: pending or due again by its holding period, counted from its creation', 'operator', {
           security,
@@ -21,7 +22,8 @@ export function reviewAdminRoutes(deps: Deps) {
     )
     .post(
       '/api/v1/admin/commissions/:id/reject',
-      async ({ params, body }) => reviewed(await reviewCommission(deps, null, idParam(params.id, 'Commission'), rejection(body))),
+      async ({ request, params, body }) =>
+        reviewed(await reviewCommission(deps, operatorActor(request), null, idParam(params.id, 'Commission'), rejection(body))),
       {
         detail: doc('Reject a held commission: a reversal entry is written and it is reversed, never paid', 'operator', {
           security,

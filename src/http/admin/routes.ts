@@ -1,6 +1,8 @@
 import { Elysia } from 'elysia'
 import type { Deps } from '../deps.ts'
 import { accountAdminRoutes } from './accounts.ts'
+import { auditAdminRoutes } from './audit.ts'
+import { memberAdminRoutes } from './members.ts'
 import { couponAdminRoutes } from './coupons.ts'
 import { keyAdminRoutes } from './keys.ts'
 import { emailAdminRoutes } from './emails.ts'
@@ -32,4 +34,6 @@ export function adminRoutes(deps: Deps) {
     .use(couponAdminRoutes(deps))
     .use(keyAdminRoutes(deps))
     .use(reviewAdminRoutes(deps))
+    .use(memberAdminRoutes(deps))
+    .use(auditAdminRoutes(deps))
 }

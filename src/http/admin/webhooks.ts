@@ -7,7 +7,7 @@ import { noBody } from '../pipeline/body.ts'
 import { doc } from '../pipeline/doc.ts'
 import { HttpError, ok } from '../pipeline/envelope.ts'
 import { bodyChecker } from '../pipeline/validate.ts'
-import { idParam, listed, page, requireAdmin } from './guard.ts'
+import { idParam, listed, operatorActor, page, requireAdmin } from './guard.ts'
 
 const eventsError = `events must be a list of: ${WEBHOOK_EVENT_TYPES.join(', ')}`
 const url = t.String({ minLength: 1, maxLength: 2000, error: 'url must be an http(s) URL of at most 2000 characters' })
@@ -27,7 +27,7 @@ const checkUpdate = bodyChecker(UpdateWebhook)
 /** The operator API's webhook endpoints and deliveries (docs/decisions.md, Outbound webhooks). */
 export function webhookAdminRoutes(deps: Deps) {
   const { writer, stores } = deps.database
-  const { webhooks } = stores
+  const { webhooks, audit } = stores
   const endpointOf = (id: string) => {
     const endpoint = webhooks.find(idParam(id, 'Webhook'))
     if (!endpoint) throw new HttpError(404, 'Webhook not found')
@@ -39,11 +39,11 @@ export function webhookAdminRoutes(deps: Deps) {
     .onBeforeHandle(({ request }) => requireAdmin(deps, request))
     .post(
       '/api/v1/admin/programs/:id/webhooks',
-      async ({ params, body, set }) => {
+      async ({ request, params, body, set }) => {
         const programId = idParam(params.id, 'Program')
         const input = checkCreate(body)
         if (!stores.lists.programExists(programId)) throw new HttpError(404, 'Program not found')
-        const added = await addEndpoint(deps, deps.config.webhooksAllowPrivate, { programId, ...input })
+        const added = await addEndpoint(deps, operatorActor(request), deps.config.webhooksAllowPrivate, { programId, ...input })
         if ('refused' in added) throw new HttpError(400, added.refused)
         set.status = 201
         return ok({ ...presentEndpoint(added.endpoint), secret: added.secret })
@@ -61,40 +61,58 @@ export function webhookAdminRoutes(deps: Deps) {
     )
     .patch(
       '/api/v1/admin/webhooks/:id',
-      async ({ params, body }) => {
+      async ({ request, params, body }) => {
         const endpoint = endpointOf(params.id)
         const input = checkUpdate(body)
         const checked = input.url === undefined ? undefined : await checkedUrl(input.url, deps.config.webhooksAllowPrivate)
         if (checked && 'refused' in checked) throw new HttpError(400, checked.refused)
         const target = checked?.url
-        const changed = await writer.run(() =>
-          webhooks.update(endpoint.id, {
-            url: target,
-            events: input.events && ([...new Set(input.events)] as WebhookEventType[]),
-            description: input.description,
-            active: input.active,
-          }),
-        )
+        const changes = {
+          url: target,
+          events: input.events && ([...new Set(input.events)] as WebhookEventType[]),
+          description: input.description,
+          active: input.active,
+        }
+        const changed = await writer.run(() => {
+          const updated = webhooks.update(endpoint.id, changes)
+          const details = JSON.parse(JSON.stringify(changes)) as Record<string, unknown>
+          audit.write(operatorActor(request), deps.clock.now(), {
+            program: endpoint.programId,
+            action: 'webhook.update',
+            object: ['webhook', endpoint.id],
+            details,
+          })
+          return updated
+        })
         return ok(presentEndpoint(changed!))
       },
       { detail: doc('Change a webhook endpoint (url, events, description, active)', 'operator', { security, body: UpdateWebhook }) },
     )
     .delete(
       '/api/v1/admin/webhooks/:id',
-      async ({ params, body }) => {
+      async ({ request, params, body }) => {
         noBody(body)
         const endpoint = endpointOf(params.id)
-        await writer.run(() => webhooks.remove(endpoint.id, deps.clock.now()))
+        await writer.run(() => {
+          webhooks.remove(endpoint.id, deps.clock.now())
+          const details = { url: endpoint.url }
+          audit.write(operatorActor(request), deps.clock.now(), {
+            program: endpoint.programId,
+            action: 'webhook.delete',
+            object: ['webhook', endpoint.id],
+            details,
+          })
+        })
         return ok({ webhook_id: endpoint.id, deleted: true })
       },
       { detail: doc('Delete a webhook endpoint', 'operator', { security }) },
     )
     .post(
       '/api/v1/admin/webhooks/:id/secret',
-      async ({ params, body }) => {
+      async ({ request, params, body }) => {
         noBody(body)
         const endpoint = endpointOf(params.id)
-        return ok({ webhook_id: endpoint.id, secret: await rotateSecret(deps, endpoint.id) })
+        return ok({ webhook_id: endpoint.id, secret: await rotateSecret(deps, operatorActor(request), endpoint) })
       },
       { detail: doc('A new signing secret; for 24 hours the old one signs too', 'operator', { security }) },
     )

@@ -3,7 +3,7 @@ import { FLAG_EXPLANATIONS } from '../../domain/fraud.ts'
 import { presentRow } from '../../domain/record.ts'
 import { reviewCommission } from '../../tracking/review.ts'
 import type { Deps } from '../deps.ts'
-import { requireManageKey } from '../pipeline/auth.ts'
+import { keyActorOf, requireManageKey } from '../pipeline/auth.ts'
 import { doc } from '../pipeline/doc.ts'
 import { HttpError, ok } from '../pipeline/envelope.ts'
 import { RejectCommission, rejection, reviewed } from '../pipeline/review.ts'
@@ -46,16 +46,18 @@ export function cliReviewRoutes(deps: Deps) {
     .post(
       '/api/v1/cli/commissions/:id/approve',
       async ({ request, params }) => {
-        const { program } = requireManageKey(deps, request)
-        return reviewed(await reviewCommission(deps, program.id, commissionIdOf(params.id), { action: 'approve' }))
+        const match = requireManageKey(deps, request)
+        const by = keyActorOf(match, request)
+        return reviewed(await reviewCommission(deps, by, match.program.id, commissionIdOf(params.id), { action: 'approve' }))
       },
       { detail: doc('Approve a held commission of the key’s program', 'cli', { security }) },
     )
     .post(
       '/api/v1/cli/commissions/:id/reject',
       async ({ request, params, body }) => {
-        const { program } = requireManageKey(deps, request)
-        return reviewed(await reviewCommission(deps, program.id, commissionIdOf(params.id), rejection(body)))
+        const match = requireManageKey(deps, request)
+        const by = keyActorOf(match, request)
+        return reviewed(await reviewCommission(deps, by, match.program.id, commissionIdOf(params.id), rejection(body)))
       },
       {
         detail: doc('Reject a held commission of the key’s program: a reversal entry is written', 'cli', {

@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../db/schema.ts'
 import { addEndpoint, presentDelivery, presentEndpoint, sendTest } from '../../tracking/webhook-endpoints.ts'
 import type { Deps } from '../deps.ts'
-import { requireManageKey } from '../pipeline/auth.ts'
+import { keyActorOf, requireManageKey } from '../pipeline/auth.ts'
 import { noBody } from '../pipeline/body.ts'
 import { doc } from '../pipeline/doc.ts'
 import { HttpError, ok } from '../pipeline/envelope.ts'
@@ -47,10 +47,10 @@ export function cliWebhookRoutes(deps: Deps) {
     .post(
       '/api/v1/cli/webhooks',
       async ({ request, body, set }) => {
-        const { program } = requireManageKey(deps, request)
+        const match = requireManageKey(deps, request)
         const input = checkAdd(body)
-        const added = await addEndpoint(deps, deps.config.webhooksAllowPrivate, {
-          programId: program.id,
+        const added = await addEndpoint(deps, keyActorOf(match, request), deps.config.webhooksAllowPrivate, {
+          programId: match.program.id,
           url: input.url,
           events: input.events as WebhookEventType[] | undefined,
           description: input.description ?? null,

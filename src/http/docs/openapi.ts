@@ -53,6 +53,25 @@ function rowSchema(name: string, table: Table, extra: Record<string, Schema> = {
 
 /** Reusable schemas: the envelopes, the records of the read routes and the tracking answers. */
 export const componentSchemas: Record<string, Schema> = {
+  Member: {
+    description: "A member of an account: its owner (the account's own email), an admin or a viewer.",
+    ...obj({ member_id: int, email: str, role: enumOf('owner', 'admin', 'viewer'), created_at: time }),
+  },
+  AuditEntry: {
+    description:
+      'One entry of the append-only audit log: who (a member email, operator, key:<key id>:<scope>, system), what, on which object, when, from which IP. program_id is null for an account event (members).',
+    ...obj({
+      audit_id: int,
+      at: time,
+      actor: str,
+      action: str,
+      object_type: str,
+      object_id: str,
+      program_id: nullable(int),
+      ip: nullable(str),
+      details: { type: 'object', description: 'What changed' },
+    }),
+  },
   PlatformError: {
     description: 'The platform envelope of an error: `data` is null and `error` an object.',
     ...obj({

@@ -1,6 +1,10 @@
 import type { Program } from '../../db/schema.ts'
+import type { Actor } from '../../domain/audit.ts'
+import { type Role, roleAllows } from '../../domain/role.ts'
 import type { Deps } from '../deps.ts'
-import { html, type Safe } from './html.ts'
+import { stateOf } from '../pipeline/request-state.ts'
+import { routeOf } from '../pipeline/route-lookup.ts'
+import { html, Safe } from './html.ts'
 import { page, seeOther } from './layout.ts'
 import { sameSitePost, signedIn, type Signed } from './session.ts'
 
@@ -27,11 +31,87 @@ export function forbidden(baseUrl: string): Response {
   )
 }
 
+/** The 403 page of a member whose role may not use this page or form. */
+export function notAllowed(signed: Signed, needed: Role): Response {
+  const role = signed.session.kind === 'account' ? signed.session.role : 'partner'
+  return page(
+    { title: 'Not allowed', who: whoOf(signed) },
+    html`<h1>Not allowed</h1><p class="error" role="alert">Your role (${role}) cannot do this: it needs ${needed === 'owner' ? 'the owner' : `an ${needed}`}.</p><p><a href="/dashboard">Back to the dashboard</a></p>`,
+    403,
+  )
+}
+
+/**
+ * The least role the request's route declares (page-rows.ts); a dashboard route that declares
+ * none is the owner's, so a forgotten role refuses rather than opens.
+ */
+function neededRole(request: Request): Role {
+  const method = request.method === 'HEAD' ? 'GET' : request.method
+  return stateOf(request).entry?.methods[method]?.role ?? 'owner'
+}
+
+/**
+ * The one role check of the dashboard (docs/decisions.md, Teams and the audit log): the signed-in
+ * member, when their role may use the request's route; else the answer (to /sign-in without a
+ * session, 403 for a role too low). Every dashboard page and form passes here.
+ */
+export function memberOf(deps: Deps, request: Request): { signed: Signed; role: Role } | Response {
+  const signed = signedIn(deps, request)
+  if (signed?.session.kind !== 'account') return seeOther('/sign-in')
+  const needed = neededRole(request)
+  if (!roleAllows(signed.session.role, needed)) return notAllowed(signed, needed)
+  return { signed, role: signed.session.role }
+}
+
+/** Who acted, for the audit log: the member's email and the raw IP of the request (Turn 4, settled). */
+export function actorOf(signed: Signed, request: Request): Actor {
+  return { actor: signed.session.kind === 'account' ? signed.session.email : 'partner', ip: stateOf(request).ip }
+}
+
+const POST_FORM = /<form\b[^>]*\bmethod="post"[^>]*>[\s\S]*?<\/form>/g
+const LINK = /<a href="(\/dashboard[^"?#]*)[^"]*"[^>]*>[\s\S]*?<\/a>/g
+/** A panel left with nothing but its heading once its forms are gone. */
+const EMPTY_PANEL = /<section class="panel"[^>]*>\s*<h2>[^<]*<\/h2>\s*<\/section>/g
+
+/**
+ * A form the role may not send, as that role sees it: no form at all, or, when its fields show
+ * what is set (an edit form's values), those fields read-only, without its buttons and its token.
+ */
+function readOnly(form: string): string {
+  const inner = form.replace(/^<form\b[^>]*>/, '').replace(/<\/form>$/, '')
+  const shows = /<input\b(?![^>]*type="hidden")[^>]*\bvalue="[^"]+"/.test(inner) || /<textarea\b[^>]*>[^<]+<\/textarea>/.test(inner)
+  if (!shows) return ''
+  const kind = /^<form\b[^>]*\bclass="([^"]*)"/.exec(form)?.[1] ?? ''
+  const fields = inner.replace(/<button\b[\s\S]*?<\/button>/g, '').replace(/<input type="hidden"[^>]*>/g, '')
+  return `<fieldset class="readonly ${kind}" disabled>${fields}</fieldset>`
+}
+
+/**
+ * A page as `role` sees it: each form posting to, and each link to, a route that role may not use
+ * is left out (a form that shows values stays, read-only), so the page offers exactly what the
+ * guard would let through: a viewer no form at all, an admin no Team link and no key regeneration.
+ */
+export function forRole(role: Role, body: Safe): Safe {
+  if (role === 'owner') return body
+  const allowed = (path: string, method: string) => {
+    const needed = routeOf(path)?.methods[method]?.role ?? 'owner'
+    return roleAllows(role, needed)
+  }
+  const text = body.text
+    .replace(POST_FORM, (form) => {
+      const action = /\baction="([^"?#]*)/.exec(form)?.[1] ?? ''
+      return allowed(action, 'POST') ? form : readOnly(form)
+    })
+    .replace(LINK, (link, path: string) => (allowed(path, 'GET') ? link : ''))
+    .replace(EMPTY_PANEL, '')
+  return new Safe(text)
+}
+
 /** The top bar's "who is signed in": the owner's email, or the partner's name and program. */
 export function whoOf(signed: Signed) {
   const { session } = signed
   return session.kind === 'account'
-    ? { label: session.email, csrf: signed.csrf, home: '/dashboard' }
+    ? { label: session.role === 'owner' ? session.email : `${session.email} (${session.role})`, csrf: signed.csrf, home: '/dashboard' }
     : { label: session.name ?? `Partner #${session.partnerId}`, csrf: signed.csrf, home: '/partner', brand: session.programName }
 }
 
@@ -65,8 +145,10 @@ export function pageKit(deps: Deps) {
       title: string,
     ) =>
     async ({ request, params, query }: { request: Request; params: Record<string, string>; query: Query }) => {
-      const signed = signedIn(deps, request)
-      if (signed?.session.kind !== 'account') return seeOther('/sign-in')
+      const member = memberOf(deps, request)
+      if (member instanceof Response) return member
+      const { signed, role } = member
+      if (signed.session.kind !== 'account') return seeOther('/sign-in')
       const programId = positiveId(params.id)
       const owned = programId === null ? null : store.findOwnedProgram(signed.session.accountId, programId)
       if (!owned) return notFound(signed)
@@ -77,25 +159,51 @@ export function pageKit(deps: Deps) {
         heldCommissions: stores.sales.heldCount(owned.id),
       }
       const out = await render({ signed, accountId: signed.session.accountId, program, query, params })
-      return out instanceof Response ? out : page({ title: `${title} · ${program.name}`, who: whoOf(signed) }, out)
+      return out instanceof Response ? out : page({ title: `${title} · ${program.name}`, who: whoOf(signed) }, forRole(role, out))
     }
 
   /** An owner form: signed in, same-site (Origin and form token), the program the account's own. */
   const ownerPost =
-    (act: (ctx: { signed: Signed; program: Program; form: Form; params: Record<string, string> }) => Promise<Response>) =>
+    (act: (ctx: { signed: Signed; by: Actor; program: Program; form: Form; params: Record<string, string> }) => Promise<Response>) =>
     async ({ request, params, body }: { request: Request; params: Record<string, string>; body: unknown }) => {
       const form = (body ?? {}) as Form
-      const signed = signedIn(deps, request)
-      if (signed?.session.kind !== 'account') return seeOther('/sign-in')
+      const member = memberOf(deps, request)
+      if (member instanceof Response) return member
+      const { signed } = member
+      if (signed.session.kind !== 'account') return seeOther('/sign-in')
       if (!sameSitePost(deps, request, signed, form)) return forbidden(baseUrl)
       const programId = positiveId(params.id)
       const program = programId === null ? null : store.findOwnedProgram(signed.session.accountId, programId)
       if (!program) return notFound(signed)
-      return act({ signed, program, form, params })
+      return act({ signed, by: actorOf(signed, request), program, form, params })
+    }
+
+  /** An account's own page (the Team page): signed in, the role the route declares. */
+  const accountPage =
+    (render: (ctx: { signed: Signed; accountId: number; query: Query }) => Safe, title: string) =>
+    ({ request, query }: { request: Request; query: Query }) => {
+      const member = memberOf(deps, request)
+      if (member instanceof Response) return member
+      const { signed, role } = member
+      if (signed.session.kind !== 'account') return seeOther('/sign-in')
+      return page({ title, who: whoOf(signed) }, forRole(role, render({ signed, accountId: signed.session.accountId, query })))
+    }
+
+  /** An account's own form: signed in, the role the route declares, same-site. */
+  const accountPost =
+    (act: (ctx: { signed: Signed; by: Actor; accountId: number; form: Form; params: Record<string, string> }) => Promise<Response>) =>
+    async ({ request, params, body }: { request: Request; params: Record<string, string>; body: unknown }) => {
+      const form = (body ?? {}) as Form
+      const member = memberOf(deps, request)
+      if (member instanceof Response) return member
+      const { signed } = member
+      if (signed.session.kind !== 'account') return seeOther('/sign-in')
+      if (!sameSitePost(deps, request, signed, form)) return forbidden(baseUrl)
+      return act({ signed, by: actorOf(signed, request), accountId: signed.session.accountId, form, params })
     }
 
   const back = (program: Program, path: string, notice: string, kind: 'done' | 'error' = 'done') =>
     seeOther(`/dashboard/programs/${program.id}${path}?${kind}=${notice}`)
 
-  return { writer, stores, store, now, baseUrl, ownerPage, ownerPost, back }
+  return { writer, stores, store, now, baseUrl, ownerPage, ownerPost, accountPage, accountPost, back }
 }

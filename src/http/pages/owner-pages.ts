@@ -117,6 +117,7 @@ const tabs = [
   ['/payouts', 'Payouts'],
   ['/webhooks', 'Webhooks'],
   ['/events', 'Stripe events'],
+  ['/activity', 'Activity'],
   ['/settings', 'Settings'],
 ] as const
 
@@ -138,7 +139,7 @@ export function programHeader(program: Program & { pendingApplications?: number;
   const all: readonly (readonly [string, string | Safe])[] = shown
     ? [...withCounts.slice(0, 2), ['/applications', counted('Applications', pending, 'pending')], ...withCounts.slice(2)]
     : withCounts
-  return html`<p class="muted"><a href="/dashboard">All programs</a></p><h1>${program.name} <span class="muted">#${program.id} · ${siteUrlOf(program)}</span></h1>
+  return html`<p class="muted"><a href="/dashboard">All programs</a> <a href="/dashboard/team">Team</a></p><h1>${program.name} <span class="muted">#${program.id} · ${siteUrlOf(program)}</span></h1>
 <nav class="tabs">${all.map(([path, label]) => html`<a href="${base}${path}"${path === current ? html` aria-current="page"` : ''}>${label}</a>`)}</nav>`
 }
 
@@ -181,6 +182,9 @@ ${columns.map((c) => html`<tr data-currency="${c.currency}"><td>${c.currency}</t
 }
 
 /** GET /dashboard: every program of the account with its funnel, and the New program form. */
+/** The Team page's link: the guard leaves it out for anyone but the owner. */
+const teamLink = html`<p class="muted"><a href="/dashboard/team">Team: invite an admin or a viewer</a></p>`
+
 export function programsPage(
   list: { program: Program; funnel: Funnel; money: Money[] }[],
   csrf: string,
@@ -191,9 +195,9 @@ ${problem?.message ? html`<p class="error" role="alert" data-field="${problem.fi
 <form class="stack" method="post" action="/dashboard/programs">${csrfField(csrf)}${programFields({})}
 <div><button>Create program</button></div></form></section>`
   if (list.length === 0) {
-    return html`<h1>Your programs</h1><p class="note">No program yet: create your first one below. You get its API key and the tracker snippet right after.</p>${form}`
+    return html`<h1>Your programs</h1>${teamLink}<p class="note">No program yet: create your first one below. You get its API key and the tracker snippet right after.</p>${form}`
   }
-  return html`<h1>Your programs</h1>${list.map(
+  return html`<h1>Your programs</h1>${teamLink}${list.map(
     ({
       program,
       funnel,

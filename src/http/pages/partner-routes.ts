@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import type { PartnerChanges } from '../../db/partner-store.ts'
 import { COMMISSION_TYPES, rateFits } from '../../domain/commission.ts'
 import { isEmail } from '../../domain/email.ts'
-import { changePartnerStatus, partnerCreated, type StatusAction } from '../../tracking/partner-status.ts'
+import { changePartnerStatus, deletePartner, partnerCreated, type StatusAction } from '../../tracking/partner-status.ts'
 import { issueSignInLink } from '../../tracking/sign-in-link.ts'
 import type { Deps } from '../deps.ts'
 import { partnerFilterOf } from '../pipeline/filters.ts'
@@ -167,12 +167,12 @@ export function partnerRoutes(deps: Deps) {
     )
     .post(
       '/dashboard/programs/:id/partners/:partner_id/status',
-      ownerPost(async ({ program, params, form, signed }) => {
+      ownerPost(async ({ by, program, params, form, signed }) => {
         const partner = ownPartner(program.id, params.partner_id)
         const action = (Object.keys(ACTIONS) as StatusAction[]).find((a) => a === form.action)
         if (!partner || !action) return notFound(signed)
         const reason = (form.reason ?? '').trim().slice(0, 1000) || null
-        const change = await changePartnerStatus(deps, program.id, partner.id, action, { mail: deps.mail, reason })
+        const change = await changePartnerStatus(deps, by, program.id, partner.id, action, { mail: deps.mail, reason })
         const toList = form.back === 'applications'
         if (change.kind !== 'ok')
           return toList
@@ -184,14 +184,10 @@ export function partnerRoutes(deps: Deps) {
     )
     .post(
       '/dashboard/programs/:id/partners/:partner_id/delete',
-      ownerPost(async ({ program, params, signed }) => {
+      ownerPost(async ({ by, program, params, signed }) => {
         const partner = ownPartner(program.id, params.partner_id)
         if (!partner) return notFound(signed)
-        const removed = await writer.run(() => {
-          const result = stores.partners.remove(program.id, partner.id, now())
-          if (result === 'deleted') stores.webSessions.revokeAllOf({ kind: 'partner', partnerId: partner.id }, now())
-          return result
-        })
+        const removed = await deletePartner(deps, by, program.id, partner.id)
         if (removed === 'has_sales') return partnerBack(program.id, partner.id, 'partner_has_sales', 'error')
         return back(program, '/partners', 'partner_deleted')
       }),

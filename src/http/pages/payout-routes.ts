@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import type { Deps } from '../deps.ts'
 import { DAY_MS } from '../../db/figure-store.ts'
-import { markPayoutPaid } from '../../tracking/payout-paid.ts'
+import { cancelPayout, markPayoutPaid } from '../../tracking/payout-paid.ts'
 import { runPayouts } from '../../tracking/payout-run.ts'
 import { pageKit, positiveId } from './guard.ts'
 import { html } from './html.ts'
@@ -11,7 +11,7 @@ import { owedRows, payoutsCsv, payoutsPage } from './payouts.ts'
 
 /** A program's payouts: the list, the CSV, a run, paid and cancel. */
 export function payoutRoutes(deps: Deps) {
-  const { writer, stores, store, now, ownerPage, ownerPost, back } = pageKit(deps)
+  const { store, ownerPage, ownerPost, back } = pageKit(deps)
   return new Elysia({ name: 'payouts' })
     .get(
       '/dashboard/programs/:id/payouts',
@@ -28,13 +28,13 @@ export function payoutRoutes(deps: Deps) {
     )
     .post(
       '/dashboard/programs/:id/payouts',
-      ownerPost(async ({ program, form }) => {
+      ownerPost(async ({ by, program, form }) => {
         const value = (form.until ?? '').trim()
         // A date pays what is due by the end of that day (UTC).
         const until =
           value === '' ? null : /^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(value)) ? Date.parse(value) + DAY_MS - 1 : NaN
         if (Number.isNaN(until)) return back(program, '/payouts', 'until_invalid', 'error')
-        const created = (await runPayouts(deps, program.id, until))?.length ?? 0
+        const created = (await runPayouts(deps, by, program.id, until))?.length ?? 0
         if (created === 0) return back(program, '/payouts', 'payouts_none')
         return seeOther(`/dashboard/programs/${program.id}/payouts?done=payouts_run&count=${created}`)
       }),
@@ -42,10 +42,10 @@ export function payoutRoutes(deps: Deps) {
     )
     .post(
       '/dashboard/programs/:id/payouts/:payout_id/paid',
-      ownerPost(async ({ program, form, params }) => {
+      ownerPost(async ({ by, program, form, params }) => {
         const payoutId = positiveId(params.payout_id)
         const reference = (form.reference ?? '').trim().slice(0, 500) || null
-        const change = payoutId === null ? null : await markPayoutPaid(deps, deps.mail, payoutId, reference, program.id)
+        const change = payoutId === null ? null : await markPayoutPaid(deps, deps.mail, by, payoutId, reference, program.id)
         if (!change || change.kind === 'not_found') return back(program, '/payouts', 'payout_missing', 'error')
         return back(program, '/payouts', change.kind === 'ok' ? 'payout_paid' : 'payout_conflict', change.kind === 'ok' ? 'done' : 'error')
       }),
@@ -53,12 +53,9 @@ export function payoutRoutes(deps: Deps) {
     )
     .post(
       '/dashboard/programs/:id/payouts/:payout_id/cancel',
-      ownerPost(async ({ program, params }) => {
+      ownerPost(async ({ by, program, params }) => {
         const payoutId = positiveId(params.payout_id)
-        const change =
-          payoutId === null
-            ? null
-            : await writer.run(() => (store.payoutProgram(payoutId) === program.id ? stores.payouts.cancel(payoutId, now()) : null))
+        const change = payoutId === null ? null : await cancelPayout(deps, by, payoutId, program.id)
         if (!change || change.kind === 'not_found') return back(program, '/payouts', 'payout_missing', 'error')
         return back(
           program,

@@ -1,10 +1,11 @@
+import { changesOf } from '../../tracking/audit.ts'
 import { FRAUD_REVIEWS } from '../../domain/fraud.ts'
 import { Elysia } from 'elysia'
 import type { Deps } from '../deps.ts'
 import { readinessChecks } from '../../domain/readiness.ts'
 import type { ProgramStore } from '../../db/program-store.ts'
 import { PARTNER_SIGNUPS, type Program } from '../../db/schema.ts'
-import { type Form, forbidden, pageKit, positiveId, whoOf } from './guard.ts'
+import { type Form, forbidden, forRole, memberOf, pageKit, positiveId, whoOf } from './guard.ts'
 import { controlCharAt } from '../../domain/email.ts'
 import { readProgramForm } from './program-form.ts'
 import { commissionStatusTotals } from './payouts.ts'
@@ -12,26 +13,29 @@ import { html } from './html.ts'
 import { page, seeOther } from './layout.ts'
 import * as owner from './owner-pages.ts'
 import { type MailState, settingsPage } from './settings-page.ts'
-import { sameSitePost, signedIn } from './session.ts'
+import { sameSitePost } from './session.ts'
 
 /** The owner's programs: the list, a program's overview and its settings. */
 export function programRoutes(deps: Deps) {
   const { writer, stores, store, now, baseUrl, ownerPage, ownerPost, back } = pageKit(deps)
+  const { audit } = stores
   /** The Settings page's keys: the manage key and the track keys. */
   const keysOf = (programId: number) => ({ key: store.currentApiKey(programId), trackKeys: store.trackKeys(programId) })
   return new Elysia({ name: 'programs' })
     .get(
       '/dashboard',
       ({ request, query }) => {
-        const signed = signedIn(deps, request)
-        if (signed?.session.kind !== 'account') return seeOther('/sign-in')
+        const member = memberOf(deps, request)
+        if (member instanceof Response) return member
+        const { signed, role } = member
+        if (signed.session.kind !== 'account') return seeOther('/sign-in')
         const list = store.accountPrograms(signed.session.accountId).map((program) => ({
           program,
           funnel: stores.figures.programFunnel(program.id),
           money: stores.figures.programMoney(program.id),
         }))
         const problem = query.error ? { field: query.error, message: newProgramErrors[query.error] ?? '' } : null
-        return page({ title: 'Programs', who: whoOf(signed) }, owner.programsPage(list, signed.csrf, problem))
+        return page({ title: 'Programs', who: whoOf(signed) }, forRole(role, owner.programsPage(list, signed.csrf, problem)))
       },
       { detail: { hide: true } },
     )
@@ -39,8 +43,10 @@ export function programRoutes(deps: Deps) {
       '/dashboard/programs',
       async ({ request, body }) => {
         const form = (body ?? {}) as Form
-        const signed = signedIn(deps, request)
-        if (signed?.session.kind !== 'account') return seeOther('/sign-in')
+        const member = memberOf(deps, request)
+        if (member instanceof Response) return member
+        const { signed } = member
+        if (signed.session.kind !== 'account') return seeOther('/sign-in')
         if (!sameSitePost(deps, request, signed, form)) return forbidden(baseUrl)
         const read = readProgramForm(form)
         if (!read.ok) return seeOther(`/dashboard?error=${read.field}#new-program`)
@@ -96,43 +102,70 @@ export function programRoutes(deps: Deps) {
     )
     .post(
       '/dashboard/programs/:id/settings',
-      ownerPost(async ({ program, form }) => {
+      ownerPost(async ({ by, program, form }) => {
         const read = readSettings(form)
         // The notice names the field that was refused (settings_<field>).
         if ('refused' in read) return back(program, '/settings', `settings_${read.refused}`, 'error')
-        await writer.run(() => store.updateProgram(program.id, read.settings))
+        await writer.run(() => {
+          store.updateProgram(program.id, read.settings)
+          audit.write(by, now(), {
+            program: program.id,
+            action: 'settings.update',
+            object: ['program', program.id],
+            details: changesOf(program, read.settings),
+          })
+        })
         return back(program, '/settings', 'settings_saved')
       }),
       { detail: { hide: true } },
     )
     .post(
       '/dashboard/programs/:id/settings/origins',
-      ownerPost(async ({ program, form }) => {
+      ownerPost(async ({ by, program, form }) => {
         const lines = (form.allowed_origins ?? '')
           .split(/\r?\n/)
           .map((l) => l.trim())
           .filter(Boolean)
         const origins = lines.map(originOf)
         if (origins.length > 100 || origins.some((o) => o === null)) return back(program, '/settings', 'origins_invalid', 'error')
-        await writer.run(() => store.updateProgram(program.id, { allowedOrigins: [...new Set(origins as string[])] }))
+        const allowedOrigins = [...new Set(origins as string[])]
+        await writer.run(() => {
+          store.updateProgram(program.id, { allowedOrigins })
+          const details = changesOf(program, { allowedOrigins })
+          audit.write(by, now(), { program: program.id, action: 'settings.update', object: ['program', program.id], details })
+        })
         return back(program, '/settings', 'origins_saved')
       }),
       { detail: { hide: true } },
     )
     .post(
       '/dashboard/programs/:id/settings/stripe',
-      ownerPost(async ({ program, form }) => {
+      ownerPost(async ({ by, program, form }) => {
         const secret = (form.stripe_webhook_secret ?? '').trim()
         if (!/^whsec_\S{1,194}$/.test(secret)) return back(program, '/settings', 'stripe_invalid', 'error')
-        await writer.run(() => store.updateProgram(program.id, { stripeWebhookSecrets: [secret] }))
+        await writer.run(() => {
+          store.updateProgram(program.id, { stripeWebhookSecrets: [secret] })
+          // The secret itself is never written to the log: only that it was replaced.
+          const details = { stripe_webhook_secret: 'replaced' }
+          audit.write(by, now(), { program: program.id, action: 'settings.update', object: ['program', program.id], details })
+        })
         return back(program, '/settings', 'stripe_saved')
       }),
       { detail: { hide: true } },
     )
     .post(
       '/dashboard/programs/:id/settings/api-key',
-      ownerPost(async ({ program, signed }) => {
-        const newKey = await writer.run(() => store.regenerateApiKey(program.id, now()))
+      ownerPost(async ({ by, program, signed }) => {
+        const newKey = await writer.run(() => {
+          const key = store.regenerateApiKey(program.id, now())
+          audit.write(by, now(), {
+            program: program.id,
+            action: 'key.regenerate',
+            object: ['program', program.id],
+            details: { scope: 'manage' },
+          })
+          return key
+        })
         // The old key must answer 401 at once: drop its in-memory copy.
         // Shown on this answer only (never after a redirect): the key is not kept anywhere.
         return page(
@@ -144,10 +177,15 @@ export function programRoutes(deps: Deps) {
     )
     .post(
       '/dashboard/programs/:id/settings/keys',
-      ownerPost(async ({ program, signed, form }) => {
+      ownerPost(async ({ by, program, signed, form }) => {
         const name = (form.name ?? '').trim()
         if (name.length > 100 || controlCharAt(name) >= 0) return back(program, '/settings', 'track_key_name', 'error')
-        const made = await writer.run(() => stores.programs.issueTrackKey(program.id, name || null, now()))
+        const made = await writer.run(() => {
+          const issued = stores.programs.issueTrackKey(program.id, name || null, now())
+          const details = { scope: 'track', name: issued.key.name }
+          audit.write(by, now(), { program: program.id, action: 'key.create', object: ['key', issued.key.id], details })
+          return issued
+        })
         // Shown on this answer only, as a new manage key is.
         return page(
           { title: `Settings · ${program.name}`, who: whoOf(signed) },
@@ -158,12 +196,18 @@ export function programRoutes(deps: Deps) {
     )
     .post(
       '/dashboard/programs/:id/settings/keys/:key_id/delete',
-      ownerPost(async ({ program, params }) => {
+      ownerPost(async ({ by, program, params }) => {
         const keyId = positiveId(params.key_id)
         const deleted = await writer.run(() => {
           const key = keyId === null ? null : stores.programs.unrevokedKey(keyId)
           if (key?.programId !== program.id || key.scope !== 'track') return false
           stores.programs.revokeKey(key.id, now())
+          audit.write(by, now(), {
+            program: program.id,
+            action: 'key.delete',
+            object: ['key', key.id],
+            details: { scope: key.scope, name: key.name },
+          })
           return true
         })
         return back(program, '/settings', deleted ? 'track_key_deleted' : 'track_key_missing', deleted ? 'done' : 'error')
@@ -172,11 +216,16 @@ export function programRoutes(deps: Deps) {
     )
     .post(
       '/dashboard/programs/:id/settings/api-key/rotation',
-      ownerPost(async ({ program, form }) => {
+      ownerPost(async ({ by, program, form }) => {
         const value = form.rotate_by ?? ''
         const rotateBy = Date.parse(value)
         if (!/^\d{4}-\d{2}-\d{2}(T|$)/.test(value) || Number.isNaN(rotateBy)) return back(program, '/settings', 'rotation_invalid', 'error')
-        const marked = await writer.run(() => store.markKeyRotation(program.id, now(), rotateBy))
+        const marked = await writer.run(() => {
+          const done = store.markKeyRotation(program.id, now(), rotateBy)
+          const details = { rotate_by: new Date(rotateBy).toISOString() }
+          if (done) audit.write(by, now(), { program: program.id, action: 'key.rotation', object: ['program', program.id], details })
+          return done
+        })
         return back(program, '/settings', marked ? 'rotation_marked' : 'rotation_no_key', marked ? 'done' : 'error')
       }),
       { detail: { hide: true } },

@@ -64,7 +64,7 @@ export function reviewRoutes(deps: Deps) {
     )
     .post(
       '/dashboard/programs/:id/review/:commission_id',
-      ownerPost(async ({ program, form, params }) => {
+      ownerPost(async ({ by, program, form, params }) => {
         const id = Number(params.commission_id)
         const reason = (form.reason ?? '').trim()
         if (!Number.isSafeInteger(id) || id <= 0 || (form.action !== 'approve' && form.action !== 'reject'))
@@ -72,7 +72,7 @@ export function reviewRoutes(deps: Deps) {
         if (form.action === 'reject' && reason.length > 500) return back(program, '/review', 'review_reason_invalid', 'error')
         const decision =
           form.action === 'approve' ? ({ action: 'approve' } as const) : ({ action: 'reject', reason: reason || null } as const)
-        const outcome = await reviewCommission(deps, program.id, id, decision)
+        const outcome = await reviewCommission(deps, by, program.id, id, decision)
         if (outcome.kind !== 'reviewed') return back(program, '/review', 'review_conflict', 'error')
         return back(program, '/review', form.action === 'approve' ? 'review_approved' : 'review_rejected')
       }),

@@ -1,5 +1,6 @@
 import { Elysia } from 'elysia'
 import type { Deps } from '../deps.ts'
+import { activityRoutes } from './activity.ts'
 import { favicon, script, stylesheet } from './assets.ts'
 import { notFound } from './guard.ts'
 import { ledgerRoutes } from './ledger.ts'
@@ -11,6 +12,7 @@ import { reviewRoutes } from './review.ts'
 import { signedIn } from './session.ts'
 import { signInRoutes } from './sign-in.ts'
 import { statementRoutes } from './statements.ts'
+import { teamRoutes } from './team.ts'
 import { verifyRoutes } from './verify.ts'
 import { webhookRoutes } from './webhook-routes.ts'
 
@@ -32,6 +34,8 @@ export function webRoutes(deps: Deps) {
     .use(portalRoutes(deps))
     .use(webhookRoutes(deps))
     .use(statementRoutes(deps))
+    .use(teamRoutes(deps))
+    .use(activityRoutes(deps))
     .use(verifyRoutes(deps))
     .get('/dashboard/*', ({ request }) => notFound(signedIn(deps, request) ?? undefined), { detail: { hide: true } })
     .get('/partner/*', ({ request }) => notFound(signedIn(deps, request) ?? undefined), { detail: { hide: true } })

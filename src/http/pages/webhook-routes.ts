@@ -1,3 +1,4 @@
+import type { Actor } from '../../domain/audit.ts'
 import { Elysia } from 'elysia'
 import { type Program, WEBHOOK_EVENT_TYPES } from '../../db/schema.ts'
 import { addEndpoint, rotateSecret, sendTest } from '../../tracking/webhook-endpoints.ts'
@@ -27,15 +28,16 @@ export function webhookRoutes(deps: Deps) {
     act: (ctx: {
       program: Program
       signed: Signed
+      by: Actor
       form: Form
       endpoint: NonNullable<ReturnType<typeof webhooks.find>>
     }) => Promise<Response>,
   ) =>
-    ownerPost(async ({ program, signed, form, params }) => {
+    ownerPost(async ({ program, signed, by, form, params }) => {
       const id = positiveId(params.webhook_id)
       const endpoint = id === null ? null : webhooks.find(id)
       if (!endpoint || endpoint.programId !== program.id) return notFound(signed)
-      return act({ program, signed, form, endpoint })
+      return act({ program, signed, by, form, endpoint })
     })
   const shownPage = (program: Program, signed: Signed, shown: Shown) =>
     page({ title: `Webhooks · ${program.name}`, who: whoOf(signed) }, view(program, signed, shown))
@@ -48,10 +50,10 @@ export function webhookRoutes(deps: Deps) {
     )
     .post(
       '/dashboard/programs/:id/webhooks',
-      ownerPost(async ({ program, signed, form }) => {
+      ownerPost(async ({ program, signed, by, form }) => {
         const events = WEBHOOK_EVENT_TYPES.filter((t) => form[`event_${t}`] === '1')
         const description = (form.description ?? '').trim().slice(0, 500) || null
-        const added = await addEndpoint(deps, deps.config.webhooksAllowPrivate, {
+        const added = await addEndpoint(deps, by, deps.config.webhooksAllowPrivate, {
           programId: program.id,
           url: (form.url ?? '').trim(),
           events: events.length ? events : undefined,
@@ -90,24 +92,40 @@ export function webhookRoutes(deps: Deps) {
     )
     .post(
       '/dashboard/programs/:id/webhooks/:webhook_id/active',
-      onEndpoint(async ({ program, endpoint, form }) => {
+      onEndpoint(async ({ program, by, endpoint, form }) => {
         const active = form.active === 'true'
-        await writer.run(() => webhooks.update(endpoint.id, { active }))
+        await writer.run(() => {
+          webhooks.update(endpoint.id, { active })
+          stores.audit.write(by, now(), {
+            program: program.id,
+            action: 'webhook.update',
+            object: ['webhook', endpoint.id],
+            details: { active },
+          })
+        })
         return back(program, '/webhooks', active ? 'webhook_on' : 'webhook_off')
       }),
       { detail: { hide: true } },
     )
     .post(
       '/dashboard/programs/:id/webhooks/:webhook_id/secret',
-      onEndpoint(async ({ program, signed, endpoint }) =>
-        shownPage(program, signed, { webhookId: endpoint.id, secret: await rotateSecret(deps, endpoint.id) }),
+      onEndpoint(async ({ program, signed, by, endpoint }) =>
+        shownPage(program, signed, { webhookId: endpoint.id, secret: await rotateSecret(deps, by, endpoint) }),
       ),
       { detail: { hide: true } },
     )
     .post(
       '/dashboard/programs/:id/webhooks/:webhook_id/delete',
-      onEndpoint(async ({ program, endpoint }) => {
-        await writer.run(() => webhooks.remove(endpoint.id, now()))
+      onEndpoint(async ({ program, by, endpoint }) => {
+        await writer.run(() => {
+          webhooks.remove(endpoint.id, now())
+          stores.audit.write(by, now(), {
+            program: program.id,
+            action: 'webhook.delete',
+            object: ['webhook', endpoint.id],
+            details: { url: endpoint.url },
+          })
+        })
         return back(program, '/webhooks', 'webhook_deleted')
       }),
       { detail: { hide: true } },

@@ -1,3 +1,4 @@
+import { type Actor, keyActor } from '../../domain/audit.ts'
 import type { KeyMatch } from '../../db/credentials.ts'
 import type { Deps } from '../deps.ts'
 import { HttpError } from './envelope.ts'
@@ -135,4 +136,9 @@ export function knownProgramKey(deps: Deps, request: Request): KeyMatch | null {
   const bearer = readBearer(request)
   const match = bearer.kind === 'token' ? findKeyOnce(deps, request, bearer.token) : null
   return match && unlessRetired(deps, request, match, 'lead')
+}
+
+/** A program key as an audit actor (docs/decisions.md, Teams and the audit log): `key:<key id>:<scope>`, from the request's IP. */
+export function keyActorOf(match: KeyMatch, request: Request): Actor {
+  return { actor: keyActor(match.key.id, match.key.scope), ip: stateOf(request).ip }
 }

@@ -43,3 +43,13 @@ export function commissionStatusOf(query: Query): CommissionStatus | undefined {
   if (status !== undefined && !(COMMISSION_STATUSES as string[]).includes(status)) throw new HttpError(400, filters.commissionStatus)
   return status as CommissionStatus | undefined
 }
+
+/** ?actor= (part of who), ?action= (an action, or its object's prefix such as `payout.`) and ?from=/?to= of the audit log. */
+export function auditFilterOf(query: Query): { actor?: string; action?: string; from?: number; to?: number } {
+  const actor = query.actor?.trim()
+  const action = query.action?.trim()
+  if (actor !== undefined && actor.length > 254) throw new HttpError(400, 'actor must be at most 254 characters')
+  if (action !== undefined && action !== '' && !/^[a-z_]+\.(?:[a-z_]+)?$/.test(action))
+    throw new HttpError(400, 'action must be an action such as payout.paid, or its prefix such as payout.')
+  return { actor: actor || undefined, action: action || undefined, ...timeRangeOf(query) }
+}

@@ -165,6 +165,41 @@ export const operatorRows: Record<string, Route> = {
     }),
     errors: admin,
   },
+  'POST /api/v1/admin/accounts/:id/members': {
+    id: 'addMember',
+    status: 201,
+    request: { email: 'accountant@shop.example', role: 'viewer' },
+    body: data(ref('Member')),
+    errors: { ...adminBody, 409: 'This account already has a member with that email' },
+  },
+  'GET /api/v1/admin/accounts/:id/members': {
+    id: 'listMembers',
+    body: obj({ data: { type: 'array', items: ref('Member') }, error: { type: 'null' } }),
+    errors: admin,
+  },
+  'PATCH /api/v1/admin/members/:id': {
+    id: 'changeMemberRole',
+    request: { role: 'admin' },
+    body: data(ref('Member')),
+    errors: { ...adminBody, 409: 'The owner cannot be removed or given another role' },
+  },
+  'DELETE /api/v1/admin/members/:id': {
+    id: 'removeMember',
+    body: data(obj({ member_id: int, removed: bool })),
+    errors: { ...admin, 409: 'The owner cannot be removed or given another role' },
+  },
+  'GET /api/v1/admin/programs/:id/audit': {
+    id: 'listAudit',
+    paged: true,
+    body: list('AuditEntry'),
+    errors: adminBody,
+    query: [
+      { name: 'actor', required: false, description: 'Part of who acted (a member email, operator, key:<id>:<scope>, system), any case' },
+      { name: 'action', required: false, description: 'An action (payout.paid) or the actions of one object (payout.)' },
+      from,
+      to,
+    ],
+  },
   'DELETE /api/v1/admin/keys/:id': {
     id: 'deleteKey',
     body: data(obj({ key_id: int, deleted: bool })),

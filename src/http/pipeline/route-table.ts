@@ -1,3 +1,4 @@
+import type { Role } from '../../domain/role.ts'
 import { plain, typedRetry, withRequestId, type InternalError } from './errors.ts'
 import { click, cli, lead, refund, sale, shared } from '../../domain/messages.ts'
 import { bool, data, enumOf, int, nullable, obj, ref, str, time, type Schema } from './openapi-schema.ts'
@@ -52,6 +53,13 @@ export interface Route {
   limit?: LimitGroup
   /** Meant for direct browser requests: CORS answers and preflights (docs/api.md, Other rules). */
   browser?: boolean
+  /**
+   * A dashboard page or form: the least member role that may use it (docs/decisions.md, Teams and
+   * the audit log). The pages' guard (src/http/pages/guard.ts) checks it, and hides every form and
+   * link to a route the member's role may not use; test/http/team/roles.test.ts fails for a
+   * dashboard route without one.
+   */
+  role?: Role
   /** 'json' unless said: 'raw' for signed webhook bodies, 'form' for the dashboard's forms. */
   reads?: Reads
   /** The 500 of an unexpected failure; 'Internal server error' when absent. */
