@@ -388,6 +388,18 @@ export const routeTable: Record<string, Route> = {
       500: 'Internal error',
     },
   },
+  // Paddle, Lemon Squeezy and Polar (docs/processors/): the same answers as Stripe's route.
+  ...Object.fromEntries(
+    (['Paddle', 'LemonSqueezy', 'Polar'] as const).map((label) => [
+      `POST /api/v1/webhooks/${label.toLowerCase()}/:program_id`,
+      {
+        id: `receive${label}Event`,
+        reads: 'raw' as const,
+        body: obj({ received: { const: true } }),
+        errors: { 400: `Bad signature, body too large, or not a ${label} event`, 404: 'Program not found', 500: 'Internal error' },
+      },
+    ]),
+  ),
   'POST /api/v1/cli/dashboard-link': {
     id: 'cliDashboardLink',
     ...cliRoute(),
