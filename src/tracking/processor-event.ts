@@ -99,16 +99,18 @@ function unsellable(program: Program, payment: ProcessorSale): string | null {
 
 /**
  * A payment that names no customer (a renewal without custom data) is the customer its processor
- * customer first paid as (docs/decisions.md, renewals); one that names none and is not known keys
- * its customer by the processor customer (`paddle:ctm_…`), as the processors' pages say.
+ * customer first paid as (docs/decisions.md, renewals); otherwise a payment without
+ * svc_customer_key keys its customer by the processor customer (`paddle:ctm_…`), as the
+ * processors' pages say.
  */
 function withRememberedCustomer(deps: TrackingDeps, program: Program, sale: ProcessorSale): ProcessorSale {
-  if (sale.processorCustomer === null || sale.keys.clickId !== null || sale.keys.customerKey !== null) return sale
-  const known = deps.database.stores.events.customerOf(program.id, sale.processorCustomer)
-  const keys = known
-    ? { ...sale.keys, customerKey: known.customerKey, clickId: known.customerKey === null ? known.clickId : null }
-    : { ...sale.keys, customerKey: sale.processorCustomer }
-  return { ...sale, keys }
+  if (sale.processorCustomer === null) return sale
+  if (sale.keys.clickId === null && sale.keys.customerKey === null) {
+    const known = deps.database.stores.events.customerOf(program.id, sale.processorCustomer)
+    if (known)
+      return { ...sale, keys: { ...sale.keys, customerKey: known.customerKey, clickId: known.customerKey === null ? known.clickId : null } }
+  }
+  return { ...sale, keys: { ...sale.keys, customerKey: sale.keys.customerKey ?? sale.processorCustomer } }
 }
 
 /** Remembers the customer a processor customer paid as, at its first recorded sale. */
