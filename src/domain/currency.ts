@@ -5,7 +5,7 @@
  */
 import { code as isoCode } from 'currency-codes'
 
-/** The currencies a program takes unless its owner lists others: SPEC.md's three. */
+/** The currencies a program takes unless its owner lists others: docs/api.md's three. */
 export const DEFAULT_CURRENCIES = ['USD', 'EUR', 'VND'] as const
 
 /** How many currencies one program may list; far more than any shop sells in. */

@@ -1,4 +1,4 @@
-// The payment processors by name (STYLE.md, "Where the next capabilities live"): each one a file
+// The payment processors by name (src/processors/README.md): each one a file
 // implementing processor.ts's Processor; the webhook routes and the CLI replay look them up here.
 import { lemonsqueezy } from './lemonsqueezy.ts'
 import { paddle } from './paddle.ts'

@@ -1,5 +1,5 @@
 /**
- * One shape for every payment processor (STYLE.md, "Where the next capabilities live"): each file
+ * One shape for every payment processor (src/processors/README.md): each file
  * beside this one checks its processor's signature, parses its events and turns a verified event
  * into what the tracking use cases take: a sale, a refund, or an ignored event with its reason.
  * Attribution, idempotency and the event log stay shared (src/tracking/processor-event.ts).

@@ -3,7 +3,7 @@ import type { Api, Fixture } from '../helpers.ts'
 import { trackingSetup, unique, type Kit } from '../http/track/kit.ts'
 import { drivers, type Driver, type Payment, type Sent } from './drivers.ts'
 
-// The processors' contract (STYLE.md, "Where the next capabilities live"; docs/decisions.md, Selling
+// The processors' contract (src/processors/README.md; docs/decisions.md, Selling
 // anywhere): every processor through the same cases, over real HTTP, each event signed as its
 // processor signs it. A case a processor cannot express is listed as not applicable, with why.
 let api: Api, k: Kit

@@ -78,7 +78,7 @@ export const stripe: Driver = {
     const created = now()
     const livemode = !p.testMode
     if (p.renewal) {
-      // A renewal: the subscription's invoice, whose metadata is the subscription's (SPEC.md).
+      // A renewal: the subscription's invoice, whose metadata is the subscription's (docs/api.md).
       const invoice = {
         ...subscriptionInvoice({
           created,

@@ -48,7 +48,7 @@ export const programs = sqliteTable('programs', {
   minimumPayout: real('minimum_payout').notNull().default(0),
   /** Per-currency overrides of minimum_payout, major units ({ "JPY": 5000 }). */
   minimumPayouts: text('minimum_payouts', { mode: 'json' }).$type<Record<string, number>>().notNull().default(sql`'{}'`),
-  /** The ISO 4217 codes its sales may use (docs/decisions.md, Selling anywhere); SPEC.md's three by default. */
+  /** The ISO 4217 codes its sales may use (docs/decisions.md, Selling anywhere); docs/api.md's three by default. */
   currencies: text('currencies', { mode: 'json' })
     .$type<string[]>()
     .notNull()

@@ -53,7 +53,7 @@ const programFields = {
       examples: [{ JPY: 5000 }],
     }),
   ),
-  // The ISO 4217 codes the program's sales may use; SPEC.md's three by default.
+  // The ISO 4217 codes the program's sales may use; docs/api.md's three by default.
   currencies: t.Optional(
     t.Array(t.String({ minLength: 3, maxLength: 3 }), {
       minItems: 1,

@@ -62,6 +62,7 @@ export const pageRows: Record<string, Route> = {
   'POST /dashboard/programs/:id/settings': page,
   'POST /dashboard/programs/:id/settings/origins': page,
   'POST /dashboard/programs/:id/settings/stripe': page,
+  'POST /dashboard/programs/:id/settings/processor': page,
   'POST /dashboard/programs/:id/settings/api-key': page,
   'POST /dashboard/programs/:id/settings/api-key/rotation': page,
   'POST /dashboard/programs/:id/settings/keys': page,

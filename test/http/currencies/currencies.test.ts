@@ -3,7 +3,7 @@ import { ADMIN_TOKEN, type Api } from '../../helpers.ts'
 import { publicOrigin, signInAccount } from '../pages/sessions.ts'
 import { trackingSetup, unique, type Kit } from '../track/kit.ts'
 
-// docs/decisions.md, Selling anywhere: a program's currencies (SPEC.md's three by default, any active
+// docs/decisions.md, Selling anywhere: a program's currencies (docs/api.md's three by default, any active
 // ISO 4217 code added), amounts in each one's minor unit, shown with its decimals; minimum_payouts.
 let api: Api, k: Kit
 beforeAll(async () => ({ api, k } = await trackingSetup()))
