@@ -40,7 +40,7 @@ describe('currencyList', () => {
     expect(currencyList([])).toBeNull()
     expect(currencyList([42])).toBeNull()
   })
-  test('the default is docs/api.md's three', () => expect([...DEFAULT_CURRENCIES]).toEqual(['USD', 'EUR', 'VND']))
+  test("the default is docs/api.md's three", () => expect([...DEFAULT_CURRENCIES]).toEqual(['USD', 'EUR', 'VND']))
 })
 
 test('minimum_payouts: codes upper-cased, amounts 0..1e12; one override per currency, else minimum_payout', () => {
