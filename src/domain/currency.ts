@@ -3,7 +3,7 @@
  * minor unit, read from one maintained package (currency-codes, ISO's own list one) rather than
  * from Intl, whose tables differ between Bun and Deno, or from a table of our own.
  */
-import { code as isoCode } from 'currency-codes'
+import { data as isoList } from 'currency-codes'
 
 /** The currencies a program takes unless its owner lists others: docs/api.md's three. */
 export const DEFAULT_CURRENCIES = ['USD', 'EUR', 'VND'] as const
@@ -17,11 +17,12 @@ export const MAX_PROGRAM_CURRENCIES = 50
  */
 const notMoney = (countries: readonly string[]) => countries.some((c) => /^zz\d/i.test(c))
 
+/** The money codes and their exponents, looked up by code (the package's own lookup is a linear search). */
+const exponents: ReadonlyMap<string, number> = new Map(isoList.filter((c) => !notMoney(c.countries)).map((c) => [c.code, c.digits]))
+
 /** Whether `value` is an active ISO 4217 currency code, in capitals (GBP, JPY, KWD; not "usd", not XAU). */
 export function isCurrency(value: unknown): value is string {
-  if (typeof value !== 'string' || !/^[A-Z]{3}$/.test(value)) return false
-  const found = isoCode(value)
-  return found !== undefined && !notMoney(found.countries)
+  return typeof value === 'string' && exponents.has(value)
 }
 
 /**
@@ -29,7 +30,7 @@ export function isCurrency(value: unknown): value is string {
  * JPY 0, VND 0, KWD 3. 2 for anything else (never stored: sales are checked first).
  */
 export function minorDigitsOf(currency: string): number {
-  return isCurrency(currency) ? isoCode(currency)!.digits : 2
+  return exponents.get(currency) ?? 2
 }
 
 /**

@@ -113,9 +113,12 @@ const Discount = z
   .catch(null)
 const discountList = z.array(z.unknown()).max(100).catch([])
 
+/** A checkout session's `total_details.breakdown.discounts` (built once: zod compiles each schema it is given). */
+const TotalDiscounts = z.object({ total_details: z.object({ breakdown: z.object({ discounts: discountList }) }) })
+
 /** The promotion codes among the discounts of a checkout session or an invoice, in order, each once. */
 export function promotionCodesOf(object: Json): string[] {
-  const total = z.object({ total_details: z.object({ breakdown: z.object({ discounts: discountList }) }) }).safeParse(object)
+  const total = TotalDiscounts.safeParse(object)
   const candidates = [
     ...discountList.parse(object.discounts),
     ...(total.success ? total.data.total_details.breakdown.discounts : []),
