@@ -1,7 +1,7 @@
 import { expect, test } from 'bun:test'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { lemonsqueezy, paddle, polar, type Driver } from '../processors/drivers.ts'
+import { lemonsqueezy, paddle, polar, type Driver } from '../http/processors/drivers.ts'
 import { cliSuite } from './harness.ts'
 
 // `svc paddle|lemonsqueezy|polar replay FILE`: a saved event signed as its processor signs it and

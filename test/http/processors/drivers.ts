@@ -6,8 +6,8 @@ import { Environment, Paddle } from '@paddle/paddle-node-sdk'
 import { webhooks as polarWebhooks } from '@polar-sh/sdk/2026-04'
 import { Webhook } from 'standardwebhooks'
 import Stripe from 'stripe'
-import type { ProcessorName } from '../../src/processors/processor.ts'
-import { checkoutSession, event as stripeEvent, subscriptionInvoice } from '../http/webhooks/fixtures.ts'
+import type { ProcessorName } from '../../../src/processors/processor.ts'
+import { checkoutSession, event as stripeEvent, subscriptionInvoice } from '../webhooks/fixtures.ts'
 
 export interface Payment {
   /** The processor's customer (ctm_…, cus_…, a number, a uuid). */

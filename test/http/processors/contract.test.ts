@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import type { Api, Fixture } from '../helpers.ts'
-import { trackingSetup, unique, type Kit } from '../http/track/kit.ts'
+import type { Api, Fixture } from '../../helpers.ts'
+import { trackingSetup, unique, type Kit } from '../track/kit.ts'
 import { drivers, type Driver, type Payment, type Sent } from './drivers.ts'
 
 // The processors' contract (src/processors/README.md; docs/decisions.md, Selling

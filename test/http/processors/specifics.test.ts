@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import type { Api } from '../helpers.ts'
-import { publicOrigin, signInAccount } from '../http/pages/sessions.ts'
-import { trackingSetup, unique, type Kit } from '../http/track/kit.ts'
+import type { Api } from '../../helpers.ts'
+import { publicOrigin, signInAccount } from '../pages/sessions.ts'
+import { trackingSetup, unique, type Kit } from '../track/kit.ts'
 import { lemonsqueezy, paddle, polar, stripe, type Driver, type Sent } from './drivers.ts'
 
 // What one processor does that the contract (contract.test.ts) has no case for: docs/decisions.md,
