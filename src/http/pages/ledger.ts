@@ -44,7 +44,7 @@ const saleNotice: Record<SaleOutcome['kind'], string> = {
   rejected: 'sale_rejected',
 }
 
-/** A program's sales, commission ledger and Stripe events; the manual sale and refund; the CSV downloads. */
+/** A program's sales, commission ledger and payment processors' events; the manual sale and refund; the CSV downloads. */
 export function ledgerRoutes(deps: Deps) {
   const { store, stores, now, ownerPage, ownerPost, back } = pageKit(deps)
   const csv = (name: ExportName) =>
@@ -161,7 +161,7 @@ export function ledgerRoutes(deps: Deps) {
       '/dashboard/programs/:id/events',
       ownerPage(
         ({ program, query }) => owner.eventsPage(program, store.eventsPage(program.id, parseCursor(query.cursor))),
-        'Stripe events',
+        'Payment events',
       ),
       { detail: { hide: true } },
     )

@@ -120,7 +120,7 @@ const tabs = [
   ['/review', 'Review'],
   ['/payouts', 'Payouts'],
   ['/webhooks', 'Webhooks'],
-  ['/events', 'Stripe events'],
+  ['/events', 'Payment events'],
   ['/settings', 'Settings'],
 ] as const
 
@@ -323,12 +323,12 @@ export function portalLinkPage(program: Program, partner: PartnerRow, link: { ur
 
 const more = (path: string, next: string | null) => (next ? html`<p><a href="${path}?cursor=${next}" rel="next">Older</a></p>` : '')
 
-/** GET /dashboard/programs/:id/events: received Stripe events with their outcomes. */
+/** GET /dashboard/programs/:id/events: received processor events (Stripe, Paddle, Lemon Squeezy, Polar) with their outcomes. */
 export function eventsPage(program: Program, page: Paged<EventRow>): Safe {
   const path = `/dashboard/programs/${program.id}/events`
   return html`${programHeader(program, '/events')}<section class="panel">${
     page.rows.length === 0
-      ? html`<p class="muted">No Stripe event received yet. The webhook URL is in <a href="/dashboard/programs/${program.id}/settings#stripe">Settings</a>.</p>`
+      ? html`<p class="muted">No payment event received yet (Stripe, Paddle, Lemon Squeezy or Polar). The webhook URLs are in <a href="/dashboard/programs/${program.id}/settings#stripe">Settings</a>.</p>`
       : html`<table><thead><tr>
 <th>Event</th><th>Type</th><th>Outcome</th><th class="hide-narrow">Received</th></tr></thead><tbody>
 ${page.rows.map(

@@ -55,8 +55,8 @@ ${
 
 const PROCESSORS = [
   { name: 'paddle', label: 'Paddle', secret: 'paddleWebhookSecret', hint: 'pdl_ntfset_…' },
-  { name: 'lemonsqueezy', label: 'Lemon Squeezy', secret: 'lemonsqueezyWebhookSecret', hint: 'the signing secret you chose' },
-  { name: 'polar', label: 'Polar', secret: 'polarWebhookSecret', hint: 'the webhook secret Polar shows' },
+  { name: 'lemonsqueezy', label: 'Lemon Squeezy', secret: 'lemonsqueezyWebhookSecret', hint: 'the secret you chose' },
+  { name: 'polar', label: 'Polar', secret: 'polarWebhookSecret', hint: 'the endpoint secret' },
 ] as const
 
 /** The merchant-of-record processors: each one's webhook URL and its write-only signing secret (docs/processors/). */
@@ -122,7 +122,7 @@ ${program.partnerSignup === 'off' ? '' : html`<span class="muted">Join page: <a 
 <h3>Rotation</h3><form class="row" method="post" action="${base}/settings/api-key/rotation">${csrfField(csrf)}<label>Stops working on <input type="date" name="rotate_by" required></label><button class="quiet">Mark for rotation</button></form>
 <p class="muted">Until that date the key keeps working and every answer carries Deprecation and Sunset headers.</p></section>
 ${trackKeysPanel(base, csrf, data.trackKeys, data.newTrackKey)}
-<section class="panel" id="stripe"><h2>Stripe</h2><p>Webhook URL (events <code>checkout.session.completed</code> and <code>invoice.payment_succeeded</code>):</p>
+<section class="panel" id="stripe"><h2>Stripe</h2><p>Webhook URL (events <code>checkout.session.completed</code>, <code>invoice.payment_succeeded</code>, <code>charge.refunded</code> and <code>charge.dispute.created</code>):</p>
 ${copyField('webhook-url', `${baseUrl}/api/v1/webhooks/stripe/${program.id}`, 'Stripe webhook URL')}
 <p>Signing secret: ${program.stripeWebhookSecrets.length ? html`<code>whsec_${'•'.repeat(12)}</code> (${program.stripeWebhookSecrets.length} set)` : html`<span class="bad">not set</span>`}</p>
 <form class="stack" method="post" action="${base}/settings/stripe">${csrfField(csrf)}<label>New signing secret (write-only) <input name="stripe_webhook_secret" placeholder="whsec_…" autocomplete="off" required></label><div><button>Save secret</button></div></form></section>
