@@ -56,6 +56,11 @@ export interface ProcessorSale {
   noSale: string | null
   /** Test data (a Stripe or Lemon Squeezy test-mode event): never live money. */
   testMode: boolean
+  /**
+   * Set when the event names no referral key and only the processor customer can say who paid:
+   * the reason the event is ignored when the program has no customer keyed `processorCustomer`.
+   */
+  unknownCustomer?: string | null
 }
 
 export type Reading =

@@ -79,7 +79,8 @@ function read(event: ProcessorEvent, program: ProgramFacts): Reading {
     sale: {
       ...payment,
       amountCents: currency === null ? payment.amountCents : toIsoMinor(payment.amountCents, currency, stripeDigits(currency)),
-      processorCustomer: null,
+      // An invoice without keys pays as the program's stripe:<cus_…> customer, when it has one.
+      processorCustomer: payment.unknownCustomer !== null && payment.stripeCustomer !== null ? `stripe:${payment.stripeCustomer}` : null,
       // docs/decisions.md, Test data: a test-mode event's sale and commission are test data, never live money.
       testMode: event.livemode === false,
     },

@@ -60,6 +60,10 @@ function apply(deps: TrackingDeps, program: Program, processor: Processor, event
   if (reading.kind === 'ignored') return { outcome: 'ignored', detail: reading.detail, saleId: null }
   if (reading.kind === 'refund') return refund(deps, program, reading)
   const payment = withRememberedCustomer(deps, program, reading.sale)
+  // Only the processor customer names who paid: a customer of the program under that key, or the reader's reason.
+  if (reading.sale.unknownCustomer && payment.keys.customerKey !== null)
+    if (deps.database.stores.tracking.customerByKey(program.id, payment.keys.customerKey) === null)
+      return { outcome: 'ignored', detail: reading.sale.unknownCustomer, saleId: null }
   const settled = settleProvisional(deps, program, payment)
   const lead = settled ? 'Provisional lead settled. ' : ''
   const noSale = payment.noSale ?? unsellable(program, payment)

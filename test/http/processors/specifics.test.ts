@@ -136,3 +136,25 @@ describe('Settings', () => {
     expect((await api.call('POST', `/api/v1/webhooks/paddle/${f.programId}`, { body, headers })).status).toBe(200)
   })
 })
+
+describe('Stripe invoices without keys', () => {
+  test('pay as the program’s stripe:<cus_…> customer when it has one; otherwise stay ignored with their reason', async () => {
+    const { f, post, list } = await setup(stripe)
+    // A customer keyed by its Stripe customer (as an import or a promotion-code sale keys it).
+    const customer = `cus_${unique('known')}`
+    await k.customer(f, `stripe:${customer}`)
+    const known = JSON.parse(stripe.payment({ customer, net: 2900, tax: 0, currency: 'EUR', renewal: true }).body)
+    known.data.object.parent.subscription_details.metadata = {}
+    expect((await post(JSON.stringify(known))).status).toBe(200)
+    const [sale] = await list('sales')
+    expect(sale).toMatchObject({ amount_cents: 2900, transaction_id: known.data.object.id })
+    expect((await list('commissions'))[0]).toMatchObject({ partner_id: f.partnerId, amount_cents: 290 })
+    const stranger = JSON.parse(stripe.payment({ customer: 'cus_stranger', net: 2900, tax: 0, currency: 'EUR', renewal: true }).body)
+    stranger.data.object.parent.subscription_details.metadata = {}
+    await post(JSON.stringify(stranger))
+    expect(await list('sales')).toHaveLength(1)
+    expect((await list('events')).map((e) => e.detail)).toContain(
+      'Renewal without svc_click_id or svc_customer_key in the subscription metadata (subscription_data.metadata): not attributed',
+    )
+  })
+})
