@@ -1,6 +1,6 @@
 // Stripe: docs.stripe.com/api/events/object; signed by the stripe package's test header helper.
 import Stripe from 'stripe'
-import { checkoutSession, event as stripeEvent, subscriptionInvoice } from '../webhooks/fixtures.ts'
+import { checkoutSession, event as stripeEvent, subscriptionInvoice } from '../../webhooks/fixtures.ts'
 import { custom, type Driver, next, now } from './driver.ts'
 
 const stripeSdk = new Stripe('sk_test_contract')

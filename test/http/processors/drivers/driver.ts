@@ -1,7 +1,7 @@
 // The contract test's driver of one processor (contract.test.ts): what a driver gives, and the
 // helpers the four share.
 import { createHmac } from 'node:crypto'
-import type { ProcessorName } from '../../../src/processors/processor.ts'
+import type { ProcessorName } from '../../../../src/processors/processor.ts'
 
 export interface Payment {
   /** The processor's customer (ctm_…, cus_…, a number, a uuid). */
