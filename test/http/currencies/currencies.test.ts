@@ -146,5 +146,7 @@ describe('program currencies', () => {
     const payouts = (await api.admin('GET', `/programs/${f.programId}/payouts`)).body.data as { currency: string }[]
     // JPY 100 is under its 5000; USD 100.00 is over 50.
     expect(payouts.map((p) => p.currency)).toEqual(['USD'])
+    const page = await open(`/dashboard/programs/${f.programId}/payouts`, await signInAccount(api, f.accountId))
+    expect(page.text).toContain('at least 50 (major units), JPY 5000.')
   })
 })
