@@ -25,6 +25,9 @@ Commands:
       --program-id ID | --connect
       --secret SECRET        (or SVC_STRIPE_WEBHOOK_SECRET)
       --timestamp UNIX       signature time (default: now)
+  paddle|lemonsqueezy|polar replay FILE
+                             Sign a saved Paddle, Lemon Squeezy or Polar event as it does and POST it
+      --program-id ID  --secret SECRET (or SVC_PADDLE_WEBHOOK_SECRET, …)  --timestamp UNIX
   webhooks list | add | test ID | deliveries ID
                              The program's webhook endpoints (needs a program API key)
       --url URL  --events a,b  --description TEXT   (add)
@@ -139,4 +142,16 @@ stripe_webhook_secret (--secret or SVC_STRIPE_WEBHOOK_SECRET), to
 POST /api/v1/webhooks/stripe/:program_id, or with --connect to POST /api/v1/webhooks/stripe
 signed with the server's STRIPE_CONNECT_WEBHOOK_SECRET. --timestamp signs with another time.
 `,
+  paddle: replayHelp('paddle', 'Paddle', 'Paddle-Signature (ts;h1)'),
+  lemonsqueezy: replayHelp('lemonsqueezy', 'Lemon Squeezy', 'X-Signature'),
+  polar: replayHelp('polar', 'Polar', 'the Standard Webhooks headers (webhook-id derived from the file)'),
+}
+
+function replayHelp(name: string, label: string, how: string): string {
+  return `Usage: svc ${name} replay FILE --program-id ID [--secret SECRET] [--timestamp UNIX]
+
+Re-delivers a saved ${label} event (one event's JSON) byte for byte, signed with the program's
+${name}_webhook_secret (--secret or SVC_${name.toUpperCase()}_WEBHOOK_SECRET) in ${how}, to
+POST /api/v1/webhooks/${name}/:program_id. --timestamp signs with another time.
+`
 }

@@ -9,7 +9,7 @@ import { logout } from './logout.ts'
 import { programs } from './programs.ts'
 import { review } from './review.ts'
 import { status } from './status.ts'
-import { stripeReplay } from './stripe-replay.ts'
+import { processorReplay } from './processor-replay.ts'
 import { testEvent } from './test-event.ts'
 import { verify } from './verify.ts'
 import { webhooks } from './webhooks.ts'
@@ -22,7 +22,10 @@ const COMMANDS: Record<string, (ctx: Ctx) => Promise<void>> = {
   dashboard,
   status,
   test: testEvent,
-  stripe: stripeReplay,
+  stripe: processorReplay('stripe'),
+  paddle: processorReplay('paddle'),
+  lemonsqueezy: processorReplay('lemonsqueezy'),
+  polar: processorReplay('polar'),
   webhooks,
   review,
   verify,

@@ -4,7 +4,7 @@
 // test/client/answers-match.ts fails the build (`tsc`, run by test/client/package.test.ts)
 // when they differ from the server's schemas by one field.
 
-/** Currencies a sale may carry (lower case is accepted too); others answer 422. */
+/** The currencies every program takes unless its owner lists others (lower case is accepted too). */
 export type Currency = 'USD' | 'EUR' | 'VND'
 
 /** Payment providers a sale may name. */

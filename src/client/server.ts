@@ -34,8 +34,12 @@ export type TrackSaleInput = {
   amount: number
   /** Idempotency key, globally unique: retries and resends reuse it. */
   invoiceId: string
-  /** USD (the default), EUR or VND; lower case is accepted here and sent in capitals. Others answer 422 unsupported_currency. */
-  currency?: Currency | Lowercase<Currency>
+  /**
+   * USD (the default), or another of the program's currencies (USD, EUR and VND unless its owner
+   * listed others, such as GBP or JPY: ISO 4217 codes); lower case is accepted here and sent in
+   * capitals. One the program does not list answers 422 unsupported_currency.
+   */
+  currency?: Currency | Lowercase<Currency> | (string & {})
   /** When the payment happened (ISO 8601 with offset, or a Date): at most 30 days old, 5 minutes ahead. Default: now. */
   occurredAt?: string | Date
   provider?: Provider

@@ -97,11 +97,15 @@ export class PayoutStore {
   }
 
   /** The program's payout terms, or null when no such program exists. */
-  findTerms(programId: number): { holdingPeriodDays: number; minimumPayout: number } | null {
+  findTerms(programId: number): { holdingPeriodDays: number; minimumPayout: number; minimumPayouts: Record<string, number> } | null {
     const { db } = this.connection
     return (
       db
-        .select({ holdingPeriodDays: programs.holdingPeriodDays, minimumPayout: programs.minimumPayout })
+        .select({
+          holdingPeriodDays: programs.holdingPeriodDays,
+          minimumPayout: programs.minimumPayout,
+          minimumPayouts: programs.minimumPayouts,
+        })
         .from(programs)
         .where(eq(programs.id, programId))
         .get() ?? null

@@ -1,6 +1,6 @@
 import { and, eq, isNull, sql } from 'drizzle-orm'
 import type { Connection } from './open.ts'
-import { processorEvents, programs, type Program } from './schema.ts'
+import { customers, processorCustomers, processorEvents, programs, type Program } from './schema.ts'
 
 const p = sql.placeholder
 
@@ -28,6 +28,17 @@ function build({ db }: Connection) {
       .delete(processorEvents)
       .where(and(eq(processorEvents.eventId, p('eventId')), isNull(processorEvents.programId)))
       .prepare(),
+    customerOf: db
+      .select({ customerKey: customers.customerKey, clickId: customers.clickId })
+      .from(processorCustomers)
+      .innerJoin(customers, eq(customers.id, processorCustomers.customerId))
+      .where(and(eq(processorCustomers.programId, p('programId')), eq(processorCustomers.processorCustomer, p('processorCustomer'))))
+      .prepare(),
+    remember: db
+      .insert(processorCustomers)
+      .values({ programId: p('programId'), processorCustomer: p('processorCustomer'), customerId: p('customerId') })
+      .onConflictDoNothing()
+      .prepare(),
     settle: db
       .update(processorEvents)
       .set({ outcome: p('outcome') as never, detail: p('detail') as never, saleId: p('saleId') as never })
@@ -39,7 +50,7 @@ function build({ db }: Connection) {
 type Statements = ReturnType<typeof build>
 
 /** How an event ended, as the operator's events list shows it. */
-export type EventOutcome = 'attributed' | 'settled' | 'unattributed' | 'ignored' | 'failed'
+export type EventOutcome = 'attributed' | 'settled' | 'unattributed' | 'refunded' | 'ignored' | 'failed'
 
 export interface ReceivedEvent {
   eventId: string
@@ -72,6 +83,16 @@ export class ProcessorEventStore {
     if (event.programId !== null) this.s.forgetUnrouted.run({ eventId: event.eventId })
     const livemode = event.livemode === null ? null : event.livemode ? 1 : 0
     return this.s.claim.get({ ...event, livemode })!.id
+  }
+
+  /** The keys of the customer a processor customer (`paddle:ctm_…`) first paid as, or null (docs/decisions.md, renewals). */
+  customerOf(programId: number, processorCustomer: string): { customerKey: string | null; clickId: string | null } | null {
+    return this.s.customerOf.get({ programId, processorCustomer }) ?? null
+  }
+
+  /** Remembers the customer a processor customer paid as; the first one stays. Inside the caller's unit. */
+  rememberCustomer(programId: number, processorCustomer: string, customerId: number): void {
+    this.s.remember.run({ programId, processorCustomer, customerId })
   }
 
   /** Writes the outcome of a claimed event. */

@@ -22,13 +22,25 @@ type ProgramSettings =
   | 'livemode'
   | 'holdingPeriodDays'
   | 'minimumPayout'
+  | 'minimumPayouts'
+  | 'currencies'
   | 'recurringMonths'
   | 'partnerSignup'
   | 'fraudReview'
 
 export type NewProgram = Pick<typeof programs.$inferInsert, 'advertiserId' | ProgramSettings | 'createdAt'>
 
-export type ProgramChanges = Partial<Pick<Program, ProgramSettings | 'stripeAccountId' | 'stripeWebhookSecrets'>>
+export type ProgramChanges = Partial<
+  Pick<
+    Program,
+    | ProgramSettings
+    | 'stripeAccountId'
+    | 'stripeWebhookSecrets'
+    | 'paddleWebhookSecret'
+    | 'lemonsqueezyWebhookSecret'
+    | 'polarWebhookSecret'
+  >
+>
 
 /**
  * Programs, their API keys, partners and referral links: the rows the catalog copies. Every

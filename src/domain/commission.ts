@@ -8,23 +8,8 @@
 export const COMMISSION_TYPES = ['percent', 'fixed', 'recurring_percent', 'recurring_fixed'] as const
 export type CommissionType = (typeof COMMISSION_TYPES)[number]
 
-/**
- * The currencies a sale may carry (docs/api.md, Limits; others answer 422), with the digits
- * after the decimal point of each one's major unit (VND has none).
- */
-export const minorDigits = { USD: 2, EUR: 2, VND: 0 } as const
-export type Currency = keyof typeof minorDigits
-export const CURRENCIES = Object.keys(minorDigits) as Currency[]
-
-/** The digits after the decimal point of a currency's major unit; 2 for one not in CURRENCIES. */
-export function minorDigitsOf(currency: string): number {
-  return isCurrency(currency) ? minorDigits[currency] : 2
-}
-
-/** Whether `value` is one of CURRENCIES (upper case). */
-export function isCurrency(value: unknown): value is Currency {
-  return typeof value === 'string' && Object.hasOwn(minorDigits, value)
-}
+export { isCurrency, minorDigitsOf } from './currency.ts'
+import { minorDigitsOf } from './currency.ts'
 
 /**
  * The largest amount the service stores, sums or prints (docs/decisions.md, Hostile input, turn 3):

@@ -59,6 +59,13 @@ export const lead = {
   emailType: 'email must be a string of at most 254 characters',
 } as const
 
+/** Currencies (docs/decisions.md, Selling anywhere). */
+export const currency = {
+  list: 'currencies must be a list of 1 to 50 active ISO 4217 currency codes such as USD, GBP or JPY',
+  minimumPayouts:
+    'minimum_payouts must map ISO 4217 currency codes to numbers of major units from 0 to 1000000000000, such as { "JPY": 5000 }',
+} as const
+
 export const sale = {
   transactionId: 'transaction_id is required and must be a string',
   amount: 'amount_cents is required and must be a positive integer',
@@ -150,6 +157,15 @@ export const webhook = {
   notAnEvent: 'Body is not a Stripe event (JSON with id, type and data.object)',
   bodyTooLarge: 'Request body too large (limit 524288 bytes)',
   programNotFound: 'Program not found',
+} as const
+
+/** The same refusals for any processor (docs/processors/): Stripe's read exactly as `webhook` above. */
+export const processorWebhook = {
+  missingSignature: (header: string) => `Missing ${header} header`,
+  badSignature: (header: string) => `No valid signature for this endpoint in the ${header} header`,
+  signatureTolerance: (header: string, seconds: number) => `${header} timestamp is more than ${seconds} seconds from the server time`,
+  noSecret: (label: string) => `No ${label} webhook signing secret is set for this program`,
+  notAnEvent: (label: string, shape: string) => `Body is not a ${label} event (${shape})`,
 } as const
 
 // The operator API's payouts (docs/decisions.md, Payouts; not in docs/api.md).

@@ -160,9 +160,11 @@ export interface PlannedPayout {
 /**
  * The payouts a run creates from the due entries: one per partner and currency whose net
  * (commissions minus reversals netted against them) is positive and at least the minimum.
- * A negative or too small net makes none: its entries stay due for a later run.
+ * A negative or too small net makes none: its entries stay due for a later run. The minimum is
+ * in major units, one number or per currency (minimum_payouts, docs/decisions.md).
  */
-export function planPayouts(entries: DueEntry[], minimumPayout: number): PlannedPayout[] {
+export function planPayouts(entries: DueEntry[], minimumPayout: number | ((currency: string) => number)): PlannedPayout[] {
+  const minimumOf = typeof minimumPayout === 'number' ? () => minimumPayout : minimumPayout
   const groups = new Map<string, PlannedPayout>()
   for (const entry of entries) {
     const key = `${entry.partnerId}\u0000${entry.currency}`
@@ -172,7 +174,7 @@ export function planPayouts(entries: DueEntry[], minimumPayout: number): Planned
     group.entryIds.push(entry.id)
   }
   return [...groups.values()]
-    .filter((p) => p.amountCents > 0 && p.amountCents >= minimumCents(minimumPayout, p.currency))
+    .filter((p) => p.amountCents > 0 && p.amountCents >= minimumCents(minimumOf(p.currency), p.currency))
     .sort((a, b) => a.partnerId - b.partnerId || a.currency.localeCompare(b.currency))
 }
 

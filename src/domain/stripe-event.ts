@@ -48,6 +48,12 @@ export interface StripePayment {
   customerEmail: string | null
   /** Why no sale is recorded although the customer may still settle (unpaid, zero amount). */
   noSale: string | null
+  /**
+   * An invoice that names no referral key: it is the payment of the program's `stripe:<cus_…>`
+   * customer when there is one (imported, or from a promotion-code sale); this is the reason it
+   * is ignored when there is none.
+   */
+  unknownCustomer: string | null
 }
 
 export type EventReading = { kind: 'payment'; payment: StripePayment } | { kind: 'ignored'; detail: string }
@@ -113,9 +119,12 @@ const Discount = z
   .catch(null)
 const discountList = z.array(z.unknown()).max(100).catch([])
 
+/** A checkout session's `total_details.breakdown.discounts` (built once: zod compiles each schema it is given). */
+const TotalDiscounts = z.object({ total_details: z.object({ breakdown: z.object({ discounts: discountList }) }) })
+
 /** The promotion codes among the discounts of a checkout session or an invoice, in order, each once. */
 export function promotionCodesOf(object: Json): string[] {
-  const total = z.object({ total_details: z.object({ breakdown: z.object({ discounts: discountList }) }) }).safeParse(object)
+  const total = TotalDiscounts.safeParse(object)
   const candidates = [
     ...discountList.parse(object.discounts),
     ...(total.success ? total.data.total_details.breakdown.discounts : []),
@@ -202,6 +211,7 @@ function readCheckout(event: StripeEnvelope): EventReading {
     noSale: !paid
       ? `Checkout payment_status ${text.parse(session.payment_status) ?? '(none)'}: no sale recorded`
       : zeroAmount(session.amount_total),
+    unknownCustomer: null,
   })
 }
 
@@ -210,15 +220,17 @@ function readInvoice(event: StripeEnvelope): EventReading {
   const reason = invoice.billing_reason
   const metadata = subscriptionMetadata(event.object)
   const promotionCodes = promotionCodesOf(event.object)
+  const stripeCustomer = id.parse(event.object.customer)
+  let unknownCustomer: string | null = null
   if (metadata === null && promotionCodes.length === 0)
-    return ignored('Invoice without a subscription: no subscription metadata to read svc_click_id or svc_customer_key from')
+    unknownCustomer = 'Invoice without a subscription: no subscription metadata to read svc_click_id or svc_customer_key from'
   const keys = readKeys(metadata)
-  if (!hasCustomer(keys) && promotionCodes.length === 0) {
+  if (unknownCustomer === null && !hasCustomer(keys) && promotionCodes.length === 0) {
     const what = reason === 'subscription_create' ? 'First subscription payment' : 'Renewal'
-    return ignored(
-      `${what} without svc_click_id or svc_customer_key in the subscription metadata (subscription_data.metadata): not attributed`,
-    )
+    unknownCustomer = `${what} without svc_click_id or svc_customer_key in the subscription metadata (subscription_data.metadata): not attributed`
   }
+  // docs/decisions.md (turn 4, settled): without keys, a known stripe:<cus_…> customer of the program still pays.
+  if (unknownCustomer !== null && stripeCustomer === null) return ignored(unknownCustomer)
   const invoiceId = invoice.id ?? event.id
   return payment({
     transactionId: invoiceId,
@@ -229,10 +241,11 @@ function readInvoice(event: StripeEnvelope): EventReading {
     billingReason: reason,
     keys,
     promotionCodes,
-    stripeCustomer: id.parse(event.object.customer),
+    stripeCustomer,
     customerEmail: emailOf(event.object, 'customer_email'),
     // A trial's first invoice pays nothing; the lead still settles and the first paid renewal converts.
     noSale: zeroAmount(invoice.amount_paid),
+    unknownCustomer,
   })
 }
 

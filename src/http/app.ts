@@ -24,6 +24,7 @@ import { trackSaleRoute } from './track/sale.ts'
 import { trackRefundRoute } from './track/refund.ts'
 import type { DirectHandler, DirectRoute } from './pipeline/direct.ts'
 import { readinessRoutes } from './track/readiness.ts'
+import { merchantWebhookRoutes } from './webhooks/merchants.ts'
 import { stripeWebhookRoutes } from './webhooks/stripe.ts'
 import { signInLinkRoutes } from './admin/sign-in-links.ts'
 import { readForm } from './pages/form.ts'
@@ -69,6 +70,7 @@ export function buildRoutes(deps: Deps, direct: DirectRoute[] = trackingRoutes(d
     .use(readinessRoutes(deps))
     .use(cliRoutes(deps))
     .use(stripeWebhookRoutes(deps))
+    .use(merchantWebhookRoutes(deps))
     .use(signInLinkRoutes(deps))
     .use(webRoutes(deps))
     .use(setupRoutes(deps))

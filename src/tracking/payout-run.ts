@@ -1,4 +1,5 @@
 import type { Payout } from '../db/schema.ts'
+import { minimumPayoutOf } from '../domain/currency.ts'
 import { dueEntries, planPayouts } from '../domain/payout.ts'
 import { presentRow } from '../domain/record.ts'
 import type { Actor } from '../domain/audit.ts'
@@ -19,7 +20,11 @@ export function runPayouts(deps: TrackingDeps, by: Actor, programId: number, unt
     if (!terms) return null
     const now = deps.clock.now()
     const due = dueEntries(store.unpaidLedger(programId), terms.holdingPeriodDays, now, until ?? now)
-    const made = store.createPayouts(programId, planPayouts(due, terms.minimumPayout), now)
+    const made = store.createPayouts(
+      programId,
+      planPayouts(due, (currency) => minimumPayoutOf(terms, currency)),
+      now,
+    )
     for (const payout of made) {
       emitEvent(deps, programId, 'payout.created', () => presentRow('payout', payout))
       const details = { partner_id: payout.partnerId, amount_cents: payout.amountCents, currency: payout.currency }

@@ -85,8 +85,10 @@ import { SvcProvider, useSvc } from "@svc/client/react"
 const svc = new Svc({ apiKey: "k", baseUrl: "https://svc.example" })
 const sale = await svc.trackSale({ customerExternalId: "c", amount: 4900, invoiceId: "inv", currency: "EUR", provider: "paddle", occurredAt: new Date(), providerPaymentId: "p", livemode: true })
 if (sale.ok && !("duplicate" in sale.data)) { const id: number = sale.data.sale_id; const c: SaleData["commission"] = sale.data.commission; void id; void c }
-// @ts-expect-error GBP is not a currency a sale may carry
+// Any of the program's ISO 4217 codes (GBP once the owner lists it); a number is not a code.
 void svc.trackSale({ customerExternalId: "c", amount: 1, invoiceId: "i", currency: "GBP" })
+// @ts-expect-error a currency is its ISO 4217 code, not its number
+void svc.trackSale({ customerExternalId: "c", amount: 1, invoiceId: "i", currency: 826 })
 const lead: Result<unknown> = await svc.trackLead({ customerExternalId: "c", clickId: readClickId("svc_click_id=x") })
 const api: Promise<SvcApi> = loadSvc({ baseUrl: "https://svc.example", programId: 1 })
 const element = SvcProvider({ baseUrl: "https://svc.example", programId: 1 })

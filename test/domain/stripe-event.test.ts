@@ -51,6 +51,7 @@ describe('checkout.session.completed', () => {
         stripeCustomer: expect.stringMatching(/^cus/),
         customerEmail: 'buyer@shop.test',
         noSale: null,
+        unknownCustomer: null,
       },
     })
   })
@@ -132,11 +133,17 @@ describe('invoice.payment_succeeded', () => {
       'subscription_create' as const,
       'First subscription payment without svc_click_id or svc_customer_key in the subscription metadata (subscription_data.metadata): not attributed',
     ],
-  ])('%s without keys is ignored, and the outcome says so', (_name, billingReason, detail) => {
-    expect(readEvent(invoice({ metadata: {}, billingReason }), program)).toEqual({ kind: 'ignored', detail })
+  ])('%s without keys is the payment of its stripe:<cus_…> customer, or ignored with this reason', (_name, billingReason, detail) => {
+    expect(readEvent(invoice({ metadata: {}, billingReason }), program)).toMatchObject({
+      kind: 'payment',
+      payment: { keys: { clickId: null, customerKey: null }, stripeCustomer: 'cus_subscriber', unknownCustomer: detail },
+    })
+    const anonymous = invoice({ metadata: {}, billingReason })
+    anonymous.object.customer = null
+    expect(readEvent(anonymous, program)).toEqual({ kind: 'ignored', detail })
   })
 
-  test('an invoice that no subscription made is ignored', () => {
+  test('an invoice that no subscription made is its customer’s payment, or ignored', () => {
     const e = envelopeOf(
       event(
         'invoice.payment_succeeded',
@@ -144,10 +151,10 @@ describe('invoice.payment_succeeded', () => {
         { created },
       ),
     )
-    expect(readEvent(e, program)).toEqual({
-      kind: 'ignored',
-      detail: 'Invoice without a subscription: no subscription metadata to read svc_click_id or svc_customer_key from',
-    })
+    const detail = 'Invoice without a subscription: no subscription metadata to read svc_click_id or svc_customer_key from'
+    expect(readEvent(e, program)).toMatchObject({ kind: 'payment', payment: { unknownCustomer: detail } })
+    e.object.customer = null
+    expect(readEvent(e, program)).toEqual({ kind: 'ignored', detail })
   })
 
   test("a trial's zero invoice names the customer but records no sale", () => {

@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm'
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import { COMMISSION_TYPES } from '../../domain/commission.ts'
+import { DEFAULT_CURRENCIES } from '../../domain/currency.ts'
 import { FRAUD_REVIEWS } from '../../domain/fraud.ts'
 import { KEY_SCOPES } from '../../domain/key-scope.ts'
 import { bool, createdAt } from './shared.ts'
@@ -45,6 +46,17 @@ export const programs = sqliteTable('programs', {
   holdingPeriodDays: integer('holding_period_days').notNull().default(30),
   /** The smallest payout, in major units of each currency (50 is USD 50.00, EUR 50.00 or VND 50). */
   minimumPayout: real('minimum_payout').notNull().default(0),
+  /** Per-currency overrides of minimum_payout, major units ({ "JPY": 5000 }). */
+  minimumPayouts: text('minimum_payouts', { mode: 'json' }).$type<Record<string, number>>().notNull().default(sql`'{}'`),
+  /** The ISO 4217 codes its sales may use (docs/decisions.md, Selling anywhere); docs/api.md's three by default. */
+  currencies: text('currencies', { mode: 'json' })
+    .$type<string[]>()
+    .notNull()
+    .default(sql.raw(`'${JSON.stringify(DEFAULT_CURRENCIES)}'`)),
+  /** The signing secrets of the merchant-of-record processors (write-only; null while unset). */
+  paddleWebhookSecret: text('paddle_webhook_secret'),
+  lemonsqueezyWebhookSecret: text('lemonsqueezy_webhook_secret'),
+  polarWebhookSecret: text('polar_webhook_secret'),
   /** Months after the customer's first sale that a recurring type pays; null pays forever. */
   recurringMonths: integer('recurring_months'),
   /** Whether partners may apply on /join/:program_id: off, approval (pending first) or open. */

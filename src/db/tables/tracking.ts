@@ -80,6 +80,25 @@ export const customers = sqliteTable(
   ],
 )
 
+/**
+ * The processor customer (`paddle:ctm_…`, `polar:<id>`, `lemonsqueezy:<id>`) a customer paid as at
+ * its first processor payment (docs/decisions.md, Selling anywhere: renewals), so that a renewal
+ * that carries no custom data is the same customer. Written once; the first customer keeps it.
+ */
+export const processorCustomers = sqliteTable(
+  'processor_customers',
+  {
+    programId: integer('program_id')
+      .notNull()
+      .references(() => programs.id),
+    processorCustomer: text('processor_customer').notNull(),
+    customerId: integer('customer_id')
+      .notNull()
+      .references(() => customers.id),
+  },
+  (t) => [primaryKey({ columns: [t.programId, t.processorCustomer] })],
+)
+
 /** Sale events. transaction_id is docs/api.md's processor_event_id: unique globally. */
 export const sales = sqliteTable(
   'sales',

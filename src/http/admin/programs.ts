@@ -1,7 +1,8 @@
 import { noBody } from '../pipeline/body.ts'
 import { Elysia } from 'elysia'
 import { rateFits } from '../../domain/commission.ts'
-import { money } from '../../domain/messages.ts'
+import { currencyList, minimumPayoutList } from '../../domain/currency.ts'
+import { currency, money } from '../../domain/messages.ts'
 import { iso } from '../../domain/time.ts'
 import type { Deps } from '../deps.ts'
 import { doc } from '../pipeline/doc.ts'
@@ -22,6 +23,15 @@ function domainOf(input: string): { domain: string; siteUrl: string } {
   const site = siteOf(input)
   if (!site) throw new HttpError(400, 'domain must be a host name such as shop.example, or a URL such as http://localhost:3901')
   return site
+}
+
+/** currencies and minimum_payouts as given, normalized, or the 400 that names the field. */
+function currencyFields(input: { currencies?: string[]; minimum_payouts?: Record<string, number> }) {
+  const currencies = input.currencies === undefined ? undefined : currencyList(input.currencies)
+  if (currencies === null) throw new HttpError(400, currency.list)
+  const minimumPayouts = input.minimum_payouts === undefined ? undefined : minimumPayoutList(input.minimum_payouts)
+  if (minimumPayouts === null) throw new HttpError(400, currency.minimumPayouts)
+  return { currencies, minimumPayouts }
 }
 
 function originsOf(input: string[]): string[] {
@@ -59,6 +69,7 @@ export function programAdminRoutes(deps: Deps) {
           if (!rateFits(input.commission_type, input.commission_rate)) throw new HttpError(400, money.percentRate)
           const site = domainOf(input.domain)
           const origins = originsOf(input.allowed_origins ?? [])
+          const currencies = currencyFields(input)
           const created = await writer.run(() => {
             const advertiser = stores.accounts.findAdvertiser(input.account_id)
             if (!advertiser) throw new HttpError(400, 'account_id must be the id of an existing account')
@@ -75,6 +86,7 @@ export function programAdminRoutes(deps: Deps) {
               createdAt: now(),
               holdingPeriodDays: input.holding_period_days,
               minimumPayout: input.minimum_payout,
+              ...currencies,
               recurringMonths: input.recurring_months,
               partnerSignup: input.partner_signup,
               fraudReview: input.fraud_review,
@@ -124,9 +136,13 @@ export function programAdminRoutes(deps: Deps) {
             stripeAccountId: input.stripe_account_id,
             holdingPeriodDays: input.holding_period_days,
             minimumPayout: input.minimum_payout,
+            ...currencyFields(input),
             recurringMonths: input.recurring_months,
             partnerSignup: input.partner_signup,
             fraudReview: input.fraud_review,
+            paddleWebhookSecret: input.paddle_webhook_secret,
+            lemonsqueezyWebhookSecret: input.lemonsqueezy_webhook_secret,
+            polarWebhookSecret: input.polar_webhook_secret,
             stripeWebhookSecrets: secrets === undefined ? undefined : Array.isArray(secrets) ? secrets : [secrets],
           }
           const program = await writer.run(() => {
@@ -138,8 +154,14 @@ export function programAdminRoutes(deps: Deps) {
             const updated = programs.updateProgram(id, changes)
             if (current && updated && !('kind' in updated)) {
               // Signing secrets are never written to the log: only that they were replaced.
-              const { stripeWebhookSecrets, ...shown } = changes
-              const details = { ...changesOf(current, shown), ...(stripeWebhookSecrets ? { stripe_webhook_secret: 'replaced' } : {}) }
+              const { stripeWebhookSecrets, paddleWebhookSecret, lemonsqueezyWebhookSecret, polarWebhookSecret, ...shown } = changes
+              const replaced = Object.entries({
+                stripe_webhook_secret: stripeWebhookSecrets,
+                paddle_webhook_secret: paddleWebhookSecret,
+                lemonsqueezy_webhook_secret: lemonsqueezyWebhookSecret,
+                polar_webhook_secret: polarWebhookSecret,
+              }).filter(([, value]) => value !== undefined)
+              const details = { ...changesOf(current, shown), ...Object.fromEntries(replaced.map(([name]) => [name, 'replaced'])) }
               stores.audit.write(operatorActor(request), now(), {
                 program: id,
                 action: 'settings.update',

@@ -2,10 +2,13 @@ import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
 import { COMMISSION_TYPES } from '../../domain/commission.ts'
 import { FRAUD_REVIEWS } from '../../domain/fraud.ts'
-import { coupon, review } from '../../domain/messages.ts'
+import { MAX_PROGRAM_CURRENCIES } from '../../domain/currency.ts'
+import { coupon, currency, review } from '../../domain/messages.ts'
 
 // Operator API request bodies. Each property's `error` is the 400 message naming the field.
 // Integers are TypeBox's own: Elysia's t.Integer also accepts numeric strings ("5").
+
+const processorSecret = (name: string) => `${name}_webhook_secret must be a signing secret of 1 to 200 characters`
 
 const programFields = {
   name: t.String({ minLength: 1, maxLength: 200, error: 'name must be a non-empty string' }),
@@ -42,6 +45,22 @@ const programFields = {
   ),
   minimum_payout: t.Optional(
     t.Number({ minimum: 0, maximum: 1e12, error: 'minimum_payout must be a number of major units from 0 to 1000000000000' }),
+  ),
+  // docs/decisions.md, Selling anywhere (turn 4): per-currency overrides of minimum_payout, major units.
+  minimum_payouts: t.Optional(
+    t.Record(t.String({ maxLength: 3 }), t.Number({ minimum: 0, maximum: 1e12 }), {
+      error: currency.minimumPayouts,
+      examples: [{ JPY: 5000 }],
+    }),
+  ),
+  // The ISO 4217 codes the program's sales may use; docs/api.md's three by default.
+  currencies: t.Optional(
+    t.Array(t.String({ minLength: 3, maxLength: 3 }), {
+      minItems: 1,
+      maxItems: MAX_PROGRAM_CURRENCIES,
+      error: currency.list,
+      examples: [['USD', 'EUR', 'VND', 'GBP', 'JPY']],
+    }),
   ),
   // docs/decisions.md, per-partner terms: months a recurring type pays after the first sale; null forever.
   recurring_months: t.Optional(
@@ -80,6 +99,10 @@ export const UpdateProgram = t.Object({
       { error: 'stripe_webhook_secret must be a signing secret (whsec_…) or an array of them' },
     ),
   ),
+  // Write-only signing secrets of the merchant-of-record processors (docs/processors/).
+  paddle_webhook_secret: t.Optional(t.String({ minLength: 1, maxLength: 200, error: processorSecret('paddle') })),
+  lemonsqueezy_webhook_secret: t.Optional(t.String({ minLength: 1, maxLength: 200, error: processorSecret('lemonsqueezy') })),
+  polar_webhook_secret: t.Optional(t.String({ minLength: 1, maxLength: 200, error: processorSecret('polar') })),
 })
 
 export const Rotation = t.Object({

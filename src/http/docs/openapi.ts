@@ -39,7 +39,7 @@ function rowSchema(name: string, table: Table, extra: Record<string, Schema> = {
     else if (c.dataType === 'boolean') schema = bool
     else if (c.dataType === 'json')
       schema =
-        key === 'allowedOrigins'
+        key === 'allowedOrigins' || key === 'currencies'
           ? { type: 'array', items: str }
           : key === 'flags'
             ? { type: 'array', items: enumOf(...FRAUD_FLAGS), description: 'Fraud signals raised when it was booked (docs/decisions.md)' }
@@ -139,10 +139,13 @@ export const componentSchemas: Record<string, Schema> = {
     programs,
     {
       stripe_webhook_secret: nullable({ ...str, description: 'Write-only: masked when set' }),
+      paddle_webhook_secret: nullable({ ...str, description: 'Write-only: masked when set' }),
+      lemonsqueezy_webhook_secret: nullable({ ...str, description: 'Write-only: masked when set' }),
+      polar_webhook_secret: nullable({ ...str, description: 'Write-only: masked when set' }),
       api_key: nullable({ ...str, description: 'Masked' }),
       api_key_rotation: nullable(obj({ marked_at: time, rotate_by: time })),
     },
-    ['stripeWebhookSecrets'],
+    ['stripeWebhookSecrets', 'paddleWebhookSecret', 'lemonsqueezyWebhookSecret', 'polarWebhookSecret'],
   ),
   Partner: rowSchema('partner', partners, {}, ['deletedAt']),
   Link: rowSchema('link', links),

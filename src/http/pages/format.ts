@@ -1,11 +1,7 @@
-/** The digits after the decimal point of a currency's minor unit (VND has none: 5 VND is 5). */
-function digitsOf(currency: string): number {
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2
-  } catch {
-    return 2
-  }
-}
+import { minorDigitsOf as digitsOf } from '../../domain/currency.ts'
+
+// The digits of a currency's minor unit come from ISO 4217 (domain/currency.ts), not from Intl,
+// whose tables differ between Bun and Deno: JPY and VND have none, KWD three.
 
 /** An amount in minor units written with its currency code: 4900 USD → "USD 49.00". */
 export function money(cents: number, currency: string): string {

@@ -1,6 +1,5 @@
 import type { LedgerRow, Paged, SaleRow } from '../../db/dashboard-store.ts'
 import type { Program } from '../../db/schema.ts'
-import { CURRENCIES } from '../../domain/commission.ts'
 import { money, when } from './format.ts'
 import { html, type Safe } from './html.ts'
 import { csrfField } from './layout.ts'
@@ -87,7 +86,7 @@ ${page.rows.map(
 <form class="stack" method="post" action="${base}/sales">${csrfField(csrf)}
 <label>Customer key (your id for the customer) <input name="customer_key" maxlength="255" required></label>
 <div class="row"><label>Amount <input name="amount" inputmode="decimal" placeholder="49.00" required></label>
-<label>Currency <select name="currency">${CURRENCIES.map((c) => html`<option>${c}</option>`)}</select></label></div>
+<label>Currency <select name="currency">${program.currencies.map((c) => html`<option>${c}</option>`)}</select></label></div>
 <label>Transaction id (optional: your invoice or payment id) <input name="transaction_id" maxlength="255"></label>
 <label>Partner (optional) <select name="partner_id"><option value="">whoever the customer came through</option>${data.partners.map(
     (p) => html`<option value="${p.id}">${p.name ?? `Partner #${p.id}`}</option>`,

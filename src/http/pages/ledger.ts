@@ -1,7 +1,7 @@
 import { Elysia } from 'elysia'
 import { parseCursor } from '../../db/dashboard-store.ts'
 import type { TimeRange } from '../../db/list-store.ts'
-import { isCurrency, minorDigitsOf } from '../../domain/commission.ts'
+import { minorDigitsOf } from '../../domain/commission.ts'
 import type { CommissionStatus } from '../../domain/payout.ts'
 import { commissionStatuses } from '../../tracking/commission-status.ts'
 import { recordRefund } from '../../tracking/refund.ts'
@@ -44,7 +44,7 @@ const saleNotice: Record<SaleOutcome['kind'], string> = {
   rejected: 'sale_rejected',
 }
 
-/** A program's sales, commission ledger and Stripe events; the manual sale and refund; the CSV downloads. */
+/** A program's sales, commission ledger and payment processors' events; the manual sale and refund; the CSV downloads. */
 export function ledgerRoutes(deps: Deps) {
   const { store, stores, now, ownerPage, ownerPost, back } = pageKit(deps)
   const csv = (name: ExportName) =>
@@ -114,7 +114,7 @@ export function ledgerRoutes(deps: Deps) {
       ownerPost(async ({ program, form }) => {
         const currency = form.currency ?? 'USD'
         const customerKey = (form.customer_key ?? '').trim()
-        const amountCents = isCurrency(currency) ? amountOf(form.amount ?? '', currency) : null
+        const amountCents = program.currencies.includes(currency) ? amountOf(form.amount ?? '', currency) : null
         const given = (form.transaction_id ?? '').trim()
         if (!customerKey || customerKey.length > 255 || amountCents === null || given.length > 255)
           return back(program, '/sales', 'sale_invalid', 'error')
@@ -161,7 +161,7 @@ export function ledgerRoutes(deps: Deps) {
       '/dashboard/programs/:id/events',
       ownerPage(
         ({ program, query }) => owner.eventsPage(program, store.eventsPage(program.id, parseCursor(query.cursor))),
-        'Stripe events',
+        'Payment events',
       ),
       { detail: { hide: true } },
     )

@@ -34,6 +34,10 @@ export const notices: Record<string, string> = {
   settings_attribution_window_days: 'Not saved: the attribution window is a whole number of days from 1 to 3650.',
   settings_holding_period_days: 'Not saved: the holding period is a whole number of days from 0 to 365.',
   settings_minimum_payout: 'Not saved: the minimum payout is a number of 0 or more.',
+  settings_currencies: 'Not saved: currencies are 1 to 50 ISO 4217 codes such as USD, GBP or JPY.',
+  settings_minimum_payouts: 'Not saved: minimum payouts per currency are a code and a number of 0 or more, such as JPY 5000.',
+  processor_invalid: 'Not saved: a signing secret is 1 to 200 characters without spaces.',
+  processor_saved: 'Signing secret saved.',
   settings_recurring_months: 'Not saved: recurring months is a whole number from 1 to 1200, or empty for no limit.',
   settings_lead_auth: 'Not saved: choose how leads are authenticated from the list.',
   settings_partner_signup: 'Not saved: choose who may join from the list.',
@@ -116,7 +120,7 @@ const tabs = [
   ['/review', 'Review'],
   ['/payouts', 'Payouts'],
   ['/webhooks', 'Webhooks'],
-  ['/events', 'Stripe events'],
+  ['/events', 'Payment events'],
   ['/activity', 'Activity'],
   ['/settings', 'Settings'],
 ] as const
@@ -323,12 +327,12 @@ export function portalLinkPage(program: Program, partner: PartnerRow, link: { ur
 
 const more = (path: string, next: string | null) => (next ? html`<p><a href="${path}?cursor=${next}" rel="next">Older</a></p>` : '')
 
-/** GET /dashboard/programs/:id/events: received Stripe events with their outcomes. */
+/** GET /dashboard/programs/:id/events: received processor events (Stripe, Paddle, Lemon Squeezy, Polar) with their outcomes. */
 export function eventsPage(program: Program, page: Paged<EventRow>): Safe {
   const path = `/dashboard/programs/${program.id}/events`
   return html`${programHeader(program, '/events')}<section class="panel">${
     page.rows.length === 0
-      ? html`<p class="muted">No Stripe event received yet. The webhook URL is in <a href="/dashboard/programs/${program.id}/settings#stripe">Settings</a>.</p>`
+      ? html`<p class="muted">No payment event received yet (Stripe, Paddle, Lemon Squeezy or Polar). The webhook URLs are in <a href="/dashboard/programs/${program.id}/settings#stripe">Settings</a>.</p>`
       : html`<table><thead><tr>
 <th>Event</th><th>Type</th><th>Outcome</th><th class="hide-narrow">Received</th></tr></thead><tbody>
 ${page.rows.map(

@@ -116,7 +116,9 @@ export function payoutsPage(program: Program, page: { rows: PayoutRow[]; next: s
   return html`${programHeader(program, '/payouts')}
 ${owedPanel(owed)}
 <section class="panel"><h2>Run payouts</h2><p class="muted">Commissions are due ${holding} they are booked; a run makes one payout per partner and currency
-whose due total is positive and at least ${program.minimumPayout} (major units). Change both in <a href="${base}/settings">Settings</a>.</p>
+whose due total is positive and at least ${program.minimumPayout} (major units)${Object.entries(program.minimumPayouts)
+    .map(([c, m]) => `, ${c} ${m}`)
+    .join('')}. Change both in <a href="${base}/settings">Settings</a>.</p>
 <form class="row" method="post" action="${base}/payouts">${csrfField(csrf)}<label>Pay what is due up to (optional) <input type="date" name="until"></label><button>Run payouts</button></form>
 <p><a href="${base}/payouts.csv" download>Download CSV</a> <span class="muted">(pending and paid payouts, for batch payment tools)</span></p></section>
 <section class="panel"><h2>Payouts</h2>${

@@ -1,4 +1,5 @@
 import { changesOf } from '../../tracking/audit.ts'
+import { currencyList, minimumPayoutList } from '../../domain/currency.ts'
 import { FRAUD_REVIEWS } from '../../domain/fraud.ts'
 import { Elysia } from 'elysia'
 import type { Deps } from '../deps.ts'
@@ -14,6 +15,13 @@ import { page, seeOther } from './layout.ts'
 import * as owner from './owner-pages.ts'
 import { type MailState, settingsPage } from './settings-page.ts'
 import { sameSitePost } from './session.ts'
+
+/** The Settings form's processor names and the program field each one's secret is kept in (write-only). */
+const PROCESSOR_SECRET_FIELDS = {
+  paddle: 'paddleWebhookSecret',
+  lemonsqueezy: 'lemonsqueezyWebhookSecret',
+  polar: 'polarWebhookSecret',
+} as const
 
 /** The owner's programs: the list, a program's overview and its settings. */
 export function programRoutes(deps: Deps) {
@@ -154,6 +162,23 @@ export function programRoutes(deps: Deps) {
       { detail: { hide: true } },
     )
     .post(
+      '/dashboard/programs/:id/settings/processor',
+      ownerPost(async ({ by, program, form }) => {
+        const secret = (form.secret ?? '').trim()
+        const field = PROCESSOR_SECRET_FIELDS[form.processor as keyof typeof PROCESSOR_SECRET_FIELDS]
+        if (!field || secret.length === 0 || secret.length > 200 || /\s/.test(secret))
+          return back(program, '/settings', 'processor_invalid', 'error')
+        await writer.run(() => {
+          store.updateProgram(program.id, { [field]: secret })
+          // The secret itself is never written to the log: only that it was replaced.
+          const details = { [`${form.processor}_webhook_secret`]: 'replaced' }
+          audit.write(by, now(), { program: program.id, action: 'settings.update', object: ['program', program.id], details })
+        })
+        return back(program, '/settings', 'processor_saved')
+      }),
+      { detail: { hide: true } },
+    )
+    .post(
       '/dashboard/programs/:id/settings/api-key',
       ownerPost(async ({ by, program, signed }) => {
         const newKey = await writer.run(() => {
@@ -242,6 +267,20 @@ function heldByCurrency(deps: Deps, program: Program): Map<string, number> {
 
 const number = (text: string | undefined) => (text === undefined || text.trim() === '' ? Number.NaN : Number(text))
 
+/** "JPY 5000, GBP 20" (one pair a line or comma) as minimum_payouts; null when a pair is not a code and an amount. */
+function minimumsOf(text: string): Record<string, number> | null {
+  const pairs: Record<string, unknown> = {}
+  for (const part of text
+    .split(/[\n,;]+/)
+    .map((p) => p.trim())
+    .filter(Boolean)) {
+    const match = /^([A-Za-z]{3})\s*[:=]?\s*(\S+)$/.exec(part)
+    if (!match) return null
+    pairs[match[1]!] = number(match[2])
+  }
+  return minimumPayoutList(pairs)
+}
+
 /** The settings form's fields, or the first refused one's name. */
 function readSettings(form: Form): { settings: Parameters<ProgramStore['updateProgram']>[1] } | { refused: string } {
   const program = readProgramForm(form)
@@ -252,6 +291,11 @@ function readSettings(form: Form): { settings: Parameters<ProgramStore['updatePr
   if (!Number.isInteger(holdingPeriodDays) || holdingPeriodDays < 0 || holdingPeriodDays > 365) return { refused: 'holding_period_days' }
   const minimumPayout = number(form.minimum_payout)
   if (!(minimumPayout >= 0 && minimumPayout <= 1e12)) return { refused: 'minimum_payout' }
+  // An older form without the currency fields keeps the program's.
+  const currencies = form.currencies === undefined ? undefined : currencyList(form.currencies.split(/[\s,]+/).filter(Boolean))
+  if (currencies === null) return { refused: 'currencies' }
+  const minimumPayouts = form.minimum_payouts === undefined ? undefined : minimumsOf(form.minimum_payouts)
+  if (minimumPayouts === null) return { refused: 'minimum_payouts' }
   const months = (form.recurring_months ?? '').trim() === '' ? null : number(form.recurring_months)
   if (months !== null && !(Number.isInteger(months) && months >= 1 && months <= 1200)) return { refused: 'recurring_months' }
   const leadAuth = (['server_required', 'browser_allowed'] as const).find((l) => l === form.lead_auth)
@@ -267,6 +311,8 @@ function readSettings(form: Form): { settings: Parameters<ProgramStore['updatePr
       attributionWindowDays: windowDays,
       holdingPeriodDays,
       minimumPayout,
+      currencies,
+      minimumPayouts,
       recurringMonths: months,
       leadAuth,
       partnerSignup,

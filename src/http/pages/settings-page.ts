@@ -53,6 +53,25 @@ ${
 <form class="row" method="post" action="${base}/settings/keys">${csrfField(csrf)}<label>Name <input name="name" maxlength="100" placeholder="web server"></label><button>Make a track key</button></form></section>`
 }
 
+const PROCESSORS = [
+  { name: 'paddle', label: 'Paddle', secret: 'paddleWebhookSecret', hint: 'pdl_ntfset_…' },
+  { name: 'lemonsqueezy', label: 'Lemon Squeezy', secret: 'lemonsqueezyWebhookSecret', hint: 'the secret you chose' },
+  { name: 'polar', label: 'Polar', secret: 'polarWebhookSecret', hint: 'the endpoint secret' },
+] as const
+
+/** The merchant-of-record processors: each one's webhook URL and its write-only signing secret (docs/processors/). */
+function processorsPanel(program: Program, base: string, baseUrl: string, csrf: string): Safe {
+  return html`<section class="panel" id="processors"><h2>Paddle, Lemon Squeezy, Polar</h2>
+<p class="muted">Selling through a merchant of record? Add the webhook URL in its dashboard and save the signing secret it gives you here. The secret is never shown again.</p>
+${PROCESSORS.map(
+  (
+    p,
+  ) => html`<h3>${p.label}</h3>${copyField(`${p.name}-webhook-url`, `${baseUrl}/api/v1/webhooks/${p.name}/${program.id}`, `${p.label} webhook URL`)}
+<p>Signing secret: ${program[p.secret] ? html`<code>${'•'.repeat(12)}</code> (set)` : html`<span class="muted">not set</span>`}</p>
+<form class="row" method="post" action="${base}/settings/processor">${csrfField(csrf)}<input type="hidden" name="processor" value="${p.name}"><label>New signing secret (write-only) <input name="secret" placeholder="${p.hint}" autocomplete="off" required></label><button>Save</button></form>`,
+)}</section>`
+}
+
 /** GET /dashboard/programs/:id/settings: program fields, origins, tracker snippet, API key, track keys, Stripe, email. */
 export function settingsPage(
   program: Program,
@@ -79,7 +98,13 @@ ${data.newKey ? html`<section class="note" role="status"><h2>New API key</h2><p>
 <label>Commission rate <input name="commission_rate" value="${program.commissionRate}" inputmode="decimal" required></label>
 <label>Attribution window (days) <input name="attribution_window_days" value="${program.attributionWindowDays}" inputmode="numeric" required></label>
 <label>Holding period (days before a commission is due) <input name="holding_period_days" value="${program.holdingPeriodDays}" inputmode="numeric" required></label>
+<label>Currencies <input name="currencies" value="${program.currencies.join(' ')}" maxlength="250" required>
+<span class="muted">The ISO 4217 codes your sales may be in, such as USD EUR GBP JPY. A sale or processor event in another is refused.</span></label>
 <label>Minimum payout (major units) <input name="minimum_payout" value="${program.minimumPayout}" inputmode="decimal" required></label>
+<label>Minimum payout per currency <input name="minimum_payouts" value="${Object.entries(program.minimumPayouts)
+    .map(([c, m]) => `${c} ${m}`)
+    .join(', ')}" maxlength="500" placeholder="JPY 5000, GBP 20">
+<span class="muted">Overrides the minimum above for these currencies, in major units.</span></label>
 <label>Recurring months <input name="recurring_months" value="${program.recurringMonths ?? ''}" inputmode="numeric" placeholder="no limit">
 <span class="muted">For the recurring types: months after a customer's first sale that their sales still pay. Empty: every sale, forever.</span></label>
 <label>Signups (leads) count when reported <select name="lead_auth">${signupOption('server_required', 'by your server, with a key (recommended)', program.leadAuth)}${signupOption('browser_allowed', 'by the browser too (the tracker)', program.leadAuth)}</select></label>
@@ -97,9 +122,10 @@ ${program.partnerSignup === 'off' ? '' : html`<span class="muted">Join page: <a 
 <h3>Rotation</h3><form class="row" method="post" action="${base}/settings/api-key/rotation">${csrfField(csrf)}<label>Stops working on <input type="date" name="rotate_by" required></label><button class="quiet">Mark for rotation</button></form>
 <p class="muted">Until that date the key keeps working and every answer carries Deprecation and Sunset headers.</p></section>
 ${trackKeysPanel(base, csrf, data.trackKeys, data.newTrackKey)}
-<section class="panel" id="stripe"><h2>Stripe</h2><p>Webhook URL (events <code>checkout.session.completed</code> and <code>invoice.payment_succeeded</code>):</p>
+<section class="panel" id="stripe"><h2>Stripe</h2><p>Webhook URL (events <code>checkout.session.completed</code>, <code>invoice.payment_succeeded</code>, <code>charge.refunded</code> and <code>charge.dispute.created</code>):</p>
 ${copyField('webhook-url', `${baseUrl}/api/v1/webhooks/stripe/${program.id}`, 'Stripe webhook URL')}
 <p>Signing secret: ${program.stripeWebhookSecrets.length ? html`<code>whsec_${'•'.repeat(12)}</code> (${program.stripeWebhookSecrets.length} set)` : html`<span class="bad">not set</span>`}</p>
 <form class="stack" method="post" action="${base}/settings/stripe">${csrfField(csrf)}<label>New signing secret (write-only) <input name="stripe_webhook_secret" placeholder="whsec_…" autocomplete="off" required></label><div><button>Save secret</button></div></form></section>
+${processorsPanel(program, base, baseUrl, csrf)}
 ${mailPanel(data.mail)}`
 }

@@ -1,3 +1,4 @@
+import { minimumPayoutOf } from '../../domain/currency.ts'
 import type { Partner } from '../../db/partner-store.ts'
 import type { Program } from '../../db/schema.ts'
 import { termsFor } from '../../domain/attribution.ts'
@@ -26,10 +27,8 @@ export function termsInWords(program: Program, partner?: OwnTerms | null): strin
 
 /** A program's terms for a partner as a list: the rate, the window, the holding period, the minimum and when payouts happen. */
 export function termsList(program: Program, partner?: OwnTerms | null): Safe {
-  const minimum =
-    program.minimumPayout > 0
-      ? `at least ${program.minimumPayout} in a currency (USD ${program.minimumPayout}, EUR ${program.minimumPayout})`
-      : 'no minimum'
+  const minimums = program.currencies.map((c) => [c, minimumPayoutOf(program, c)] as const).filter(([, m]) => m > 0)
+  const minimum = minimums.length > 0 ? `at least ${minimums.map(([c, m]) => `${c} ${m}`).join(', ')}` : 'no minimum'
   return html`<ul class="terms">
 <li><b>Commission:</b> ${termsInWords(program, partner)}.</li>
 <li><b>Attribution window:</b> a visitor who clicks your link counts as yours for ${plural(program.attributionWindowDays, 'day')}; the first partner's link a visitor clicked wins.</li>

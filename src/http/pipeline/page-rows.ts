@@ -70,6 +70,7 @@ export const pageRows: Record<string, Route> = {
   'POST /dashboard/programs/:id/settings': admin,
   'POST /dashboard/programs/:id/settings/origins': admin,
   'POST /dashboard/programs/:id/settings/stripe': admin,
+  'POST /dashboard/programs/:id/settings/processor': admin,
   'POST /dashboard/programs/:id/settings/api-key': owner,
   'POST /dashboard/programs/:id/settings/api-key/rotation': admin,
   'POST /dashboard/programs/:id/settings/keys': admin,

@@ -4,6 +4,7 @@ import { click, cli, lead, refund, sale, shared } from '../../domain/messages.ts
 import { bool, data, enumOf, int, nullable, obj, ref, str, time, type Schema } from './openapi-schema.ts'
 import { operatorRows } from './operator-rows.ts'
 import { pageRows } from './page-rows.ts'
+import { webhookRows } from './webhook-rows.ts'
 
 /**
  * The route table: one row per route Elysia registers ("METHOD /path", as the route file writes
@@ -380,22 +381,8 @@ export const routeTable: Record<string, Route> = {
     },
   },
   'POST /api/v1/cli/stripe-connect': { id: 'cliStripeConnect', status: 410, ...cliRoute(), body: ref('PlatformError'), errors: {} },
-  'POST /api/v1/webhooks/stripe/:program_id': {
-    id: 'receiveStripeEvent',
-    reads: 'raw',
-    body: obj({ received: { const: true } }),
-    errors: { 400: 'Bad signature, body too large, or not a Stripe event', 404: 'Program not found', 500: 'Internal error' },
-  },
-  'POST /api/v1/webhooks/stripe': {
-    id: 'receiveStripeConnectEvent',
-    reads: 'raw',
-    body: obj({ received: { const: true } }),
-    errors: {
-      400: 'Bad signature, body too large, or not a Stripe event',
-      404: 'STRIPE_CONNECT_WEBHOOK_SECRET is not set',
-      500: 'Internal error',
-    },
-  },
+  // The payment processors' webhooks: webhook-rows.ts.
+  ...webhookRows,
   'POST /api/v1/cli/dashboard-link': {
     id: 'cliDashboardLink',
     ...cliRoute(),

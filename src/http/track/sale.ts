@@ -1,5 +1,5 @@
 import type { SaleRejection } from '../../domain/attribution.ts'
-import { isCurrency } from '../../domain/commission.ts'
+import { DEFAULT_CURRENCIES } from '../../domain/currency.ts'
 import { parseOccurredAt, occurredAtInBounds } from '../../domain/occurred-at.ts'
 import { recordSale, type SaleInput, type SaleOutcome } from '../../tracking/sale.ts'
 import { requireProgramKey } from '../pipeline/auth.ts'
@@ -22,7 +22,7 @@ const check = bodyChecker(SaleBody)
  * A sale body checked in docs/errors.md's order (the 400 rows, then the 422 currency) and turned into
  * the input of recordSale. Test mode may omit transaction_id.
  */
-export function parseSale(received: unknown, now: number): SaleInput {
+export function parseSale(received: unknown, now: number, currencies: readonly string[] = DEFAULT_CURRENCIES): SaleInput {
   const body = acceptedBody(received)
   const raw = (typeof body === 'object' && body !== null ? body : {}) as Record<string, any>
   // docs/decisions.md, Test data: livemode false marks test data exactly like additional_data.test_mode.
@@ -38,11 +38,12 @@ export function parseSale(received: unknown, now: number): SaleInput {
     if (parsed === null || !occurredAtInBounds(parsed, now)) throw new HttpError(400, sale.occurredAt)
     occurredAt = parsed
   }
-  // Omitted currency is USD (docs/decisions.md); a given one is one of the three codes exactly, as
-  // written in docs/api.md ("usd" is 422: the processor events' lower case is read in their own parser).
+  // Omitted currency is USD (docs/decisions.md); a given one is one of the program's codes exactly, in
+  // capitals as docs/api.md writes them ("usd" is 422: the processor events' lower case is read in their
+  // own parsers). The program's list (docs/decisions.md, Selling anywhere) holds only active ISO codes.
   const given: unknown = input.currency
   const currency = given === undefined ? 'USD' : given
-  if (!isCurrency(currency)) {
+  if (typeof currency !== 'string' || !currencies.includes(currency)) {
     throw new HttpError(422, sale.currency(quoteValue(given)))
   }
   return {
@@ -104,7 +105,7 @@ export function trackSaleRoute(deps: Deps): DirectRoute {
     '/api/v1/track/sale',
     async ({ body, request }) => {
       const { program } = requireProgramKey(deps, request, 'sale')
-      const input = parseSale(body, deps.clock.now())
+      const input = parseSale(body, deps.clock.now(), program.currencies)
       return saleAnswer(deps, request, await recordSale(deps, program, input))
     },
     doc('Record a sale and its commission', 'tracking', {

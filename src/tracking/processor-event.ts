@@ -1,13 +1,13 @@
-import { CURRENCIES, isCurrency } from '../domain/commission.ts'
 import { money } from '../domain/messages.ts'
 import { occurredAtInBounds } from '../domain/occurred-at.ts'
-import { readEvent, type StripeEnvelope, type StripePayment } from '../domain/stripe-event.ts'
+import type { Processor, ProcessorEvent, ProcessorSale, Reading } from '../processors/processor.ts'
 import { uniqueViolation } from '../db/errors.ts'
 import type { EventOutcome } from '../db/processor-events.ts'
 import type { Program } from '../db/schema.ts'
 import type { TrackingDeps } from './deps.ts'
 import { settleLeadInUnit } from './lead.ts'
 import { fraudListsReady } from './fraud-check.ts'
+import { recordRefundInUnit } from './refund.ts'
 import { recordSaleInUnit, type SaleOutcome } from './sale.ts'
 
 export type Received =
@@ -17,15 +17,17 @@ export type Received =
 type Result = Omit<Extract<Received, { replayed: false }>, 'replayed'>
 
 /**
- * Stores a verified Stripe event and its effects in one writer unit (issue 6), so that a crash
+ * Stores a verified processor event and its effects in one writer unit (issue 6), so that a crash
  * never leaves one without the other: the event row first (its UNIQUE event_id makes a replay
- * roll back and change nothing), then the provisional lead it settles and the sale it records
- * through the lead and sale paths of the tracking endpoints. `program` is null for a Connect
- * event whose account no program claims; `unrouted` then says why, and only the row is stored.
+ * roll back and change nothing), then what the processor reads it as (src/processors/): the
+ * provisional lead it settles and the sale it records through the lead and sale paths of the
+ * tracking endpoints, or the refund. `program` is null for a Stripe Connect event whose account no
+ * program claims; `unrouted` then says why, and only the row is stored.
  */
-export async function receiveStripeEvent(
+export async function receiveProcessorEvent(
   deps: TrackingDeps,
-  event: StripeEnvelope,
+  processor: Processor,
+  event: ProcessorEvent,
   program: Program | null,
   unrouted = '',
 ): Promise<Received> {
@@ -42,7 +44,9 @@ export async function receiveStripeEvent(
         livemode: event.livemode,
         createdAt: now,
       })
-      const result: Result = program ? apply(deps, program, event, now) : { outcome: 'ignored', detail: unrouted, saleId: null }
+      const result: Result = program
+        ? apply(deps, program, processor, event, processor.read(event, program), now)
+        : { outcome: 'ignored', detail: unrouted, saleId: null }
       events.settle(id, result.outcome, result.detail, result.saleId)
       return { replayed: false, ...result }
     })
@@ -52,15 +56,20 @@ export async function receiveStripeEvent(
   }
 }
 
-function apply(deps: TrackingDeps, program: Program, event: StripeEnvelope, now: number): Result {
-  const reading = readEvent(event, program)
+function apply(deps: TrackingDeps, program: Program, processor: Processor, event: ProcessorEvent, reading: Reading, now: number): Result {
   if (reading.kind === 'ignored') return { outcome: 'ignored', detail: reading.detail, saleId: null }
-  const { payment } = reading
+  if (reading.kind === 'refund') return refund(deps, program, reading)
+  const payment = withRememberedCustomer(deps, program, reading.sale)
+  // Only the processor customer names who paid: a customer of the program under that key, or the reader's reason.
+  if (reading.sale.unknownCustomer && payment.keys.customerKey !== null)
+    if (deps.database.stores.tracking.customerByKey(program.id, payment.keys.customerKey) === null)
+      return { outcome: 'ignored', detail: reading.sale.unknownCustomer, saleId: null }
   const settled = settleProvisional(deps, program, payment)
   const lead = settled ? 'Provisional lead settled. ' : ''
-  const noSale = payment.noSale ?? unsellable(payment)
+  const noSale = payment.noSale ?? unsellable(program, payment)
   if (noSale) return { outcome: settled ? 'settled' : 'ignored', detail: lead + noSale, saleId: null }
-  const outcome = recordSale(deps, program, event, payment, now)
+  const outcome = recordSale(deps, program, processor, event, payment, now)
+  remember(deps, program, payment, outcome)
   const result = describe(outcome, payment)
   // The lead settled although the sale did not attribute: that is the event's effect.
   if (settled && result.outcome === 'ignored') return { ...result, outcome: 'settled', detail: lead + result.detail }
@@ -72,7 +81,7 @@ function apply(deps: TrackingDeps, program: Program, event: StripeEnvelope, now:
  * provisional lead keeps no customer_key, so only svc_click_id finds it; other customers are
  * left to the sale path (which creates a converted customer from a bare click).
  */
-function settleProvisional(deps: TrackingDeps, program: Program, { keys }: StripePayment): boolean {
+function settleProvisional(deps: TrackingDeps, program: Program, { keys }: ProcessorSale): boolean {
   if (keys.clickId === null) return false
   const customer = deps.database.stores.tracking.customerByClick(program.id, keys.clickId)
   if (customer?.status !== 'provisional') return false
@@ -80,12 +89,57 @@ function settleProvisional(deps: TrackingDeps, program: Program, { keys }: Strip
   return lead.kind === 'recorded' && !lead.provisional
 }
 
-/** Why the sale path would refuse this payment's fields (the checks of POST /track/sale), or null. */
-function unsellable(payment: StripePayment): string | null {
-  if (!isCurrency(payment.currency)) {
-    return `Currency ${payment.currency ?? '(none)'} is not supported (${CURRENCIES.join(', ')}): no sale recorded`
+/**
+ * Why the sale path would refuse this payment's fields (the checks of POST /track/sale), or null.
+ * A currency the program does not list is a verified event all the same: answered 200, kept as
+ * ignored with this reason (docs/decisions.md, Turn 4, settled).
+ */
+function unsellable(program: Program, payment: ProcessorSale): string | null {
+  if (payment.currency === null || !program.currencies.includes(payment.currency)) {
+    return `Currency ${payment.currency ?? '(none)'} is not supported (${program.currencies.join(', ')}): no sale recorded`
   }
   return null
+}
+
+/**
+ * A payment that names no customer (a renewal without custom data) is the customer its processor
+ * customer first paid as (docs/decisions.md, renewals); otherwise a payment without
+ * svc_customer_key keys its customer by the processor customer (`paddle:ctm_…`), as the
+ * processors' pages say.
+ */
+function withRememberedCustomer(deps: TrackingDeps, program: Program, sale: ProcessorSale): ProcessorSale {
+  if (sale.processorCustomer === null) return sale
+  if (sale.keys.clickId === null && sale.keys.customerKey === null) {
+    const known = deps.database.stores.events.customerOf(program.id, sale.processorCustomer)
+    if (known)
+      return { ...sale, keys: { ...sale.keys, customerKey: known.customerKey, clickId: known.customerKey === null ? known.clickId : null } }
+  }
+  return { ...sale, keys: { ...sale.keys, customerKey: sale.keys.customerKey ?? sale.processorCustomer } }
+}
+
+/** Remembers the customer a processor customer paid as, at its first recorded sale. */
+function remember(deps: TrackingDeps, program: Program, payment: ProcessorSale, outcome: SaleOutcome): void {
+  if (payment.processorCustomer === null || (outcome.kind !== 'recorded' && outcome.kind !== 'unattributed')) return
+  const customerId = deps.database.stores.sales.findSale(program.id, outcome.sale.transactionId)?.customerId
+  if (customerId != null) deps.database.stores.events.rememberCustomer(program.id, payment.processorCustomer, customerId)
+}
+
+/** A refund or chargeback event: the refund path of POST /track/refund, in the event's unit. */
+function refund(deps: TrackingDeps, program: Program, reading: Extract<Reading, { kind: 'refund' }>): Result {
+  const { sales } = deps.database.stores
+  const transactionId = reading.transactionIds.find((id) => sales.findSale(program.id, id) !== null)
+  if (transactionId === undefined)
+    return {
+      outcome: 'ignored',
+      detail: `${reading.what}: no sale of this program under ${reading.transactionIds.join(' or ')}`,
+      saleId: null,
+    }
+  const outcome = recordRefundInUnit(deps, program, { transactionId, reason: reading.reason, refundReason: null })
+  if (outcome.kind === 'not_found') return { outcome: 'ignored', detail: `${reading.what}: no sale under ${transactionId}`, saleId: null }
+  if (outcome.repeated)
+    return { outcome: 'ignored', detail: `${reading.what}: sale ${outcome.saleId} is already ${outcome.status}`, saleId: outcome.saleId }
+  const done = outcome.status === 'refunded' ? 'refunded' : 'charged back'
+  return { outcome: 'refunded', detail: `${reading.what}: sale ${outcome.saleId} ${done}, its commission reversed`, saleId: outcome.saleId }
 }
 
 /**
@@ -93,7 +147,7 @@ function unsellable(payment: StripePayment): string | null {
  * occurred_at bounds (a replayed old fixture, a skewed clock); then the time it was received.
  * Stripe itself retries for three days, well inside the 30.
  */
-const paidAt = (payment: StripePayment, now: number) =>
+const paidAt = (payment: ProcessorSale, now: number) =>
   payment.occurredAt !== null && occurredAtInBounds(payment.occurredAt, now) ? payment.occurredAt : now
 
 /**
@@ -101,12 +155,19 @@ const paidAt = (payment: StripePayment, now: number) =>
  * customer, `stripe:cus_…`: the subscription's later invoices find the same customer (recurring,
  * never a first sale again) instead of creating a new one each time (docs/stripe.md).
  */
-function couponCustomerKey(payment: StripePayment): string | null {
+function couponCustomerKey(payment: ProcessorSale): string | null {
   if (payment.keys.clickId !== null || payment.promotionCodes.length === 0 || payment.stripeCustomer === null) return null
   return `stripe:${payment.stripeCustomer}`
 }
 
-function recordSale(deps: TrackingDeps, program: Program, event: StripeEnvelope, payment: StripePayment, now: number): SaleOutcome {
+function recordSale(
+  deps: TrackingDeps,
+  program: Program,
+  processor: Processor,
+  event: ProcessorEvent,
+  payment: ProcessorSale,
+  now: number,
+): SaleOutcome {
   const { sales } = deps.database.stores
   const input = {
     transactionId: payment.transactionId,
@@ -117,11 +178,11 @@ function recordSale(deps: TrackingDeps, program: Program, event: StripeEnvelope,
     coupon: payment.promotionCodes.length === 0 ? null : { promotionCodes: payment.promotionCodes },
     customerEmail: payment.customerEmail,
     occurredAt: paidAt(payment, now),
-    provider: 'stripe',
+    provider: processor.name,
     providerPaymentId: payment.providerPaymentId,
     livemode: event.livemode,
     // docs/decisions.md, Test data: a test-mode event's sale and commission are test data, never live money.
-    testMode: event.livemode === false,
+    testMode: payment.testMode,
   }
   // A nested savepoint: a duplicate transaction_id undoes only the sale path's writes, not the event row.
   const attempt = sales.attempt(() => recordSaleInUnit(deps, program, input))
@@ -137,7 +198,7 @@ const rejections = {
   no_relationship: 'No partner-program relationship found for this customer: not attributed',
 } as const
 
-function describe(outcome: SaleOutcome, payment: StripePayment): Result {
+function describe(outcome: SaleOutcome, payment: ProcessorSale): Result {
   const what = `${payment.billingReason ? `${payment.billingReason} ` : ''}payment ${payment.transactionId} (${payment.amountCents} ${payment.currency})`
   switch (outcome.kind) {
     case 'recorded': {
