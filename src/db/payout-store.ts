@@ -28,7 +28,7 @@ export type PayoutEntry = {
 export interface CsvPayout extends Payout {
   partnerName: string | null
   partnerEmail: string | null
-  /** The partner's payout details as they wrote them in the portal (paypal or bank). */
+  /** The partner's payout details as they wrote them in the portal (domain/payout-method.ts). */
   payoutMethod: string | null
   payoutDetails: string | null
 }

@@ -55,7 +55,8 @@ export const notices: Record<string, string> = {
   partner_terms_invalid: 'Not saved: choose a commission type from the list.',
   partner_rate_invalid: 'Not saved: the commission rate must be a positive number, at most 100 for the percent types.',
   partner_months_invalid: 'Not saved: recurring months is a whole number from 1 to 1200, or empty.',
-  partner_payout_invalid: 'Not saved: the payout method is PayPal or bank transfer, and the details at most 1000 characters.',
+  partner_payout_invalid:
+    'Not saved: PayPal and Wise take an email, Stripe an account id (acct_…), bank transfer any text (at most 1000 characters).',
   partner_approved: 'Partner approved: their links count clicks now.',
   partner_rejected: 'Application rejected.',
   partner_suspended: 'Partner suspended: their links no longer count clicks and they are signed out.',
@@ -69,7 +70,8 @@ export const notices: Record<string, string> = {
   coupon_promotion_invalid: 'A Stripe promotion code is its id, promo_ followed by letters and digits.',
   coupon_taken: 'This program has that coupon code already (codes are compared without case).',
   payout_details_saved: 'Payout details saved.',
-  payout_details_invalid: 'Not saved: choose PayPal or bank transfer and write the details (at most 1000 characters).',
+  payout_details_invalid:
+    'Not saved: choose a method and write its details: your PayPal or Wise email, a Stripe account id (acct_…), or your bank details (at most 1000 characters).',
   webhook_url: 'Not added: the URL must be an http(s) URL.',
   webhook_private:
     'Not added: the URL points at a loopback, private, link-local or unique-local address. To send webhooks to this machine while testing, start svc with WEBHOOKS_ALLOW_PRIVATE=true.',

@@ -1,3 +1,4 @@
+import { PAYOUT_METHOD_LABELS } from '../../domain/payout-method.ts'
 import type { PayoutRow } from '../../db/dashboard-store.ts'
 import type { Program } from '../../db/schema.ts'
 import { balances, dueCutoffs } from '../../domain/payout.ts'
@@ -67,7 +68,7 @@ export function owedRows(deps: Deps, program: Program): Owed[] {
     .filter((o) => o.totals.length > 0)
 }
 
-const METHODS: Record<string, string> = { paypal: 'PayPal', bank: 'Bank transfer' }
+const METHODS: Record<string, string> = PAYOUT_METHOD_LABELS
 
 function owedPanel(owed: Owed[]): Safe {
   if (owed.length === 0)
