@@ -160,6 +160,10 @@ export const payout = {
   paidCannotCancel: 'A paid payout cannot be canceled',
   canceledCannotPay: 'A canceled payout cannot be marked paid',
   csvStatus: 'status must be pending, paid or canceled (several separated by commas)',
+  fileFormat: 'format must be paypal or wise',
+  fileCurrency: 'currency must be a three-letter ISO 4217 code',
+  fileCurrencies: (found: string[]) =>
+    `currency is required: the pending PayPal payouts are in ${found.join(', ')}, and a PayPal file holds one currency`,
 } as const
 
 // docs/decisions.md, Hostile input (turn 3): money stays exact. Each names the field it refuses.

@@ -13,6 +13,7 @@ import { markPayoutPaid } from '../../tracking/payout-paid.ts'
 import { runPayouts } from '../../tracking/payout-run.ts'
 import { presentRow } from '../../domain/record.ts'
 import { MarkPaid, RunPayouts } from './schemas.ts'
+import { payoutFile } from '../../payouts/files.ts'
 
 const checkRun = bodyChecker(RunPayouts)
 const checkPaid = bodyChecker(MarkPaid)
@@ -88,12 +89,26 @@ export function payoutAdminRoutes(deps: Deps) {
         '/api/v1/admin/programs/:id/payouts.csv',
         ({ params, query, set }) => {
           const { programId } = programOf(params.id)
-          const rows = store.payoutsWithPartners(programId, statusesOf(query.status))
           set.headers['content-type'] = 'text/csv; charset=utf-8'
+          if (query.format !== undefined) {
+            // docs/decisions.md, Paying partners: the providers' bulk-upload files, of pending payouts only.
+            const name = deps.database.stores.programs.findProgram(programId)?.name ?? ''
+            const file = payoutFile(store.payoutsWithPartners(programId, ['pending']), name, query.format, query.currency)
+            if ('refused' in file) throw new HttpError(400, file.refused)
+            set.headers['content-disposition'] = `attachment; filename="${file.filename}"`
+            return file.text
+          }
+          const rows = store.payoutsWithPartners(programId, statusesOf(query.status))
           set.headers['content-disposition'] = `attachment; filename="payouts-program-${programId}.csv"`
           return payoutsCsvText(rows)
         },
-        { detail: doc('Payouts as CSV for batch payment tools (default: pending and paid)', 'operator', { security }) },
+        {
+          detail: doc(
+            'Payouts as CSV for batch payment tools (default: pending and paid); ?format=paypal or wise: the pending payouts of partners paid that way, as the provider uploads them',
+            'operator',
+            { security },
+          ),
+        },
       )
       // A list of one, like GET /programs/:id (docs/decisions.md: "a list of one payout with its ledger entries").
       .get(

@@ -7,7 +7,7 @@ import { pageKit, positiveId } from './guard.ts'
 import { html } from './html.ts'
 import { seeOther } from './layout.ts'
 import * as owner from './owner-pages.ts'
-import { owedRows, payoutsCsv, payoutsPage } from './payouts.ts'
+import { owedRows, payoutFileLinks, payoutsCsv, payoutsPage } from './payouts.ts'
 
 /** A program's payouts: the list, the CSV, a run, paid and cancel. */
 export function payoutRoutes(deps: Deps) {
@@ -17,13 +17,13 @@ export function payoutRoutes(deps: Deps) {
       '/dashboard/programs/:id/payouts',
       ownerPage(({ program, signed, query }) => {
         const cursor = positiveId(query.cursor)
-        return html`${owner.notice(query)}${payoutsPage(program, store.payoutsPage(program.id, cursor), signed.csrf, owedRows(deps, program))}`
+        return html`${owner.notice(query)}${payoutsPage(program, store.payoutsPage(program.id, cursor), signed.csrf, owedRows(deps, program), payoutFileLinks(deps, program))}`
       }, 'Payouts'),
       { detail: { hide: true } },
     )
     .get(
       '/dashboard/programs/:id/payouts.csv',
-      ownerPage(({ program }) => payoutsCsv(deps, program), 'Payouts'),
+      ownerPage(({ program, query }) => payoutsCsv(deps, program, query), 'Payouts'),
       { detail: { hide: true } },
     )
     .post(

@@ -3,6 +3,7 @@ import type { PayoutRow } from '../../db/dashboard-store.ts'
 import type { Program } from '../../db/schema.ts'
 import { balances, dueCutoffs } from '../../domain/payout.ts'
 import { payoutsCsvText } from '../pipeline/csv.ts'
+import { currenciesOf, payableBy, payoutFile } from '../../payouts/files.ts'
 import type { Deps } from '../deps.ts'
 import { DAY_MS } from '../../db/figure-store.ts'
 import { money, when } from './format.ts'
@@ -95,20 +96,50 @@ function owedPanel(owed: Owed[]): Safe {
 
 const dateOf = (ms: number) => new Date(ms).toISOString().slice(0, 10)
 
-/** The payouts CSV of the operator API (pending and paid), for the dashboard's download link. */
-export function payoutsCsv(deps: Deps, program: Program): Response {
-  const rows = deps.database.stores.payouts.payoutsWithPartners(program.id, ['pending', 'paid'])
-  return new Response(payoutsCsvText(rows), {
-    headers: {
-      'content-type': 'text/csv; charset=utf-8',
-      'cache-control': 'no-store',
-      'content-disposition': `attachment; filename="payouts-program-${program.id}.csv"`,
-    },
+/**
+ * The payouts CSV of the operator API (pending and paid), for the dashboard's download link; with
+ * `format`, the provider's bulk-upload file of the pending payouts (src/payouts/files.ts).
+ */
+export function payoutsCsv(deps: Deps, program: Program, query: Record<string, string | undefined> = {}): Response {
+  const headers = (filename: string) => ({
+    'content-type': 'text/csv; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-disposition': `attachment; filename="${filename}"`,
   })
+  if (query.format !== undefined) {
+    const file = payoutFile(
+      deps.database.stores.payouts.payoutsWithPartners(program.id, ['pending']),
+      program.name,
+      query.format,
+      query.currency,
+    )
+    if ('refused' in file) return new Response(file.refused, { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8' } })
+    return new Response(file.text, { headers: headers(file.filename) })
+  }
+  const rows = deps.database.stores.payouts.payoutsWithPartners(program.id, ['pending', 'paid'])
+  return new Response(payoutsCsvText(rows), { headers: headers(`payouts-program-${program.id}.csv`) })
+}
+
+/** The bulk-upload files the pending payouts make: a PayPal file per currency, one Wise file. */
+export function payoutFileLinks(deps: Deps, program: Program): { label: string; href: string }[] {
+  const pending = deps.database.stores.payouts.payoutsWithPartners(program.id, ['pending'])
+  const base = `/dashboard/programs/${program.id}/payouts.csv`
+  const paypal = currenciesOf(payableBy('paypal', pending)).map((c) => ({
+    label: `PayPal file (${c})`,
+    href: `${base}?format=paypal&currency=${c}`,
+  }))
+  const wise = payableBy('wise', pending).length > 0 ? [{ label: 'Wise file', href: `${base}?format=wise` }] : []
+  return [...paypal, ...wise]
 }
 
 /** GET /dashboard/programs/:id/payouts: run, mark paid, cancel, CSV. */
-export function payoutsPage(program: Program, page: { rows: PayoutRow[]; next: string | null }, csrf: string, owed: Owed[]): Safe {
+export function payoutsPage(
+  program: Program,
+  page: { rows: PayoutRow[]; next: string | null },
+  csrf: string,
+  owed: Owed[],
+  files: { label: string; href: string }[] = [],
+): Safe {
   const base = `/dashboard/programs/${program.id}`
   const holding =
     program.holdingPeriodDays === 0
@@ -119,7 +150,11 @@ ${owedPanel(owed)}
 <section class="panel"><h2>Run payouts</h2><p class="muted">Commissions are due ${holding} they are booked; a run makes one payout per partner and currency
 whose due total is positive and at least ${program.minimumPayout} (major units). Change both in <a href="${base}/settings">Settings</a>.</p>
 <form class="row" method="post" action="${base}/payouts">${csrfField(csrf)}<label>Pay what is due up to (optional) <input type="date" name="until"></label><button>Run payouts</button></form>
-<p><a href="${base}/payouts.csv" download>Download CSV</a> <span class="muted">(pending and paid payouts, for batch payment tools)</span></p></section>
+<p><a href="${base}/payouts.csv" download>Download CSV</a> <span class="muted">(pending and paid payouts, for batch payment tools)</span></p>${
+    files.length
+      ? html`<p id="payout-files">Files for bulk upload: ${files.map((f, i) => html`${i ? ' · ' : ''}<a href="${f.href}" download>${f.label}</a>`)} <span class="muted">(pending payouts of partners paid that way)</span></p>`
+      : ''
+  }</section>
 <section class="panel"><h2>Payouts</h2>${
     page.rows.length === 0
       ? html`<p class="muted">No payout yet.</p>`
