@@ -34,3 +34,20 @@ export function payoutDetailsProblem(method: PayoutMethod, details: string): str
   if (method === 'stripe' && !STRIPE_ACCOUNT.test(details)) return 'payout_details must be a Stripe account id (acct_…)'
   return null
 }
+
+/** A payout's status (docs/payouts.md): `processing` while a rail sends it, `failed` when the rail refused or returned it. */
+export const PAYOUT_STATUSES = ['pending', 'processing', 'paid', 'failed', 'canceled'] as const
+export type PayoutStatus = (typeof PAYOUT_STATUSES)[number]
+
+/** The rails that send money (src/payouts): each pays the partners of the method of the same name. */
+export const PAYOUT_RAILS = ['paypal', 'stripe'] as const
+export type PayoutRail = (typeof PAYOUT_RAILS)[number]
+export const isPayoutRail = (value: unknown): value is PayoutRail => (PAYOUT_RAILS as readonly unknown[]).includes(value)
+
+/** One payout of a send as the rail is asked to pay it (docs/payouts.md). */
+export interface SendItem {
+  payoutId: number
+  /** The PayPal email or the Stripe account the partner gave when the send was recorded. */
+  receiver: string
+  amountCents: number
+}

@@ -14,6 +14,8 @@ export function payoutKit(api: Api) {
   /** A further partner of `f`'s program with its own link and these payout details (none when method is null). */
   const partner = async (f: Fixture, method: string | null, details?: string) => {
     const other = await k.partnerLink(f, unique('p').replace(/_/g, '-'))
+    const email = `${other.shortLink}@partners.test`
+    await api.admin('PATCH', `/programs/${f.programId}/partners/${other.partnerId}`, { email })
     if (method) {
       const reply = await api.admin('PATCH', `/programs/${f.programId}/partners/${other.partnerId}`, {
         payout_method: method,
@@ -21,7 +23,7 @@ export function payoutKit(api: Api) {
       })
       if (reply.status !== 200) throw new Error(`payout details: ${JSON.stringify(reply.body)}`)
     }
-    return other
+    return { ...other, email }
   }
   /** Runs payouts now: answers the payouts made. */
   const run = async (f: Fixture) => (await api.admin('POST', `/programs/${f.programId}/payouts`)).body.data as any[]

@@ -1,3 +1,4 @@
+import { PAYOUT_STATUSES } from '../../domain/payout-method.ts'
 import { noBody } from '../pipeline/body.ts'
 import { Elysia } from 'elysia'
 import type { PayoutChange, PayoutStatus } from '../../db/payout-store.ts'
@@ -12,12 +13,14 @@ import { idParam, listed, page, requireAdmin } from './guard.ts'
 import { markPayoutPaid } from '../../tracking/payout-paid.ts'
 import { runPayouts } from '../../tracking/payout-run.ts'
 import { presentRow } from '../../domain/record.ts'
-import { MarkPaid, RunPayouts } from './schemas.ts'
+import { MarkPaid, RunPayouts, SendPayouts } from './schemas.ts'
+import { sendPayouts } from './send-payouts.ts'
 import { payoutFile } from '../../payouts/files.ts'
 
 const checkRun = bodyChecker(RunPayouts)
 const checkPaid = bodyChecker(MarkPaid)
-const STATUSES: PayoutStatus[] = ['pending', 'paid', 'canceled']
+const checkSend = bodyChecker(SendPayouts)
+const STATUSES: readonly PayoutStatus[] = PAYOUT_STATUSES
 /** An ISO 8601 date or date-time as epoch ms; the 400 naming `until` otherwise. */
 function untilOf(value: string | undefined, now: number): number {
   if (value === undefined) return now
@@ -39,7 +42,11 @@ export const presentPayout = (payout: Payout) => presentRow('payout', payout)
 
 function changed(change: PayoutChange, conflict: string) {
   if (change.kind === 'not_found') throw new HttpError(404, messages.notFound)
-  if (change.kind === 'conflict') throw new HttpError(409, conflict)
+  if (change.kind === 'conflict')
+    throw new HttpError(
+      409,
+      change.payout.status === 'processing' ? messages.processing : change.payout.status === 'failed' ? messages.failed : conflict,
+    )
   return ok(presentPayout(change.payout))
 }
 
@@ -74,6 +81,23 @@ export function payoutAdminRoutes(deps: Deps) {
             security,
             body: RunPayouts,
           }),
+        },
+      )
+      .post(
+        '/api/v1/admin/programs/:id/payouts/send',
+        async ({ params, body, set }) => {
+          const { programId } = programOf(params.id)
+          const input = checkSend(body)
+          const plan = await sendPayouts(deps, programId, input.rail, input.payout_ids)
+          set.status = 202
+          return ok({ sending: plan.groups.reduce((n, g) => n + g.items.length, 0), skipped: plan.skipped })
+        },
+        {
+          detail: doc(
+            'Send pending payouts through PayPal or Stripe: they become processing, then paid or failed (docs/payouts.md); payouts of partners paid otherwise, or in a currency the rail cannot pay, stay pending and are listed in skipped',
+            'operator',
+            { security, body: SendPayouts },
+          ),
         },
       )
       .get(

@@ -173,3 +173,9 @@ export const CreateCoupon = t.Object({
     }),
   ),
 })
+
+/** docs/decisions.md, Paying partners: send pending payouts through a rail. */
+export const SendPayouts = t.Object({
+  rail: t.Union([t.Literal('paypal'), t.Literal('stripe')], { error: 'rail must be paypal or stripe' }),
+  payout_ids: t.Optional(t.Array(Type.Integer({ minimum: 1 }), { maxItems: 15_000, error: 'payout_ids must be a list of payout ids' })),
+})
