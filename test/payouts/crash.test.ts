@@ -1,0 +1,100 @@
+// docs/decisions.md, Paying partners: exactly once, whatever happens. The server is killed with -9
+// while the fake PayPal holds the batch request it has already taken; after the restart the send
+// is resent with the same PayPal-Request-Id and sender_batch_id, PayPal answers the original
+// batch, and every payout is paid by exactly one item of one batch.
+import { expect, test } from 'bun:test'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { ADMIN_TOKEN } from '../helpers.ts'
+import { spawnServer } from '../runtime/spawn.ts'
+import { PAYPAL_ENV, startFakePayPal } from './fake-paypal.ts'
+
+const call = (url: string, method: string, path: string, body?: unknown, token = ADMIN_TOKEN) =>
+  fetch(`${url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  }).then((r) => r.json() as Promise<any>)
+
+async function until(check: () => Promise<boolean> | boolean, ms = 20_000): Promise<void> {
+  const deadline = Date.now() + ms
+  while (Date.now() < deadline) {
+    if (await check()) return
+    await Bun.sleep(50)
+  }
+  throw new Error('timed out')
+}
+
+test('kill -9 while PayPal holds the batch request: after the restart one batch, one item per payout, each paid once', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-payout-crash-'))
+  const paypal = await startFakePayPal()
+  const env = { DATABASE_PATH: join(dir, 'svc.db'), ...PAYPAL_ENV(paypal.url) }
+  try {
+    let server = await spawnServer([process.execPath, 'src/main.ts'], env)
+    const admin = (method: string, path: string, body?: unknown) => call(server.url, method, `/api/v1/admin${path}`, body)
+    const account = await admin('POST', '/accounts', { email: 'owner@crash.test' })
+    const program = await admin('POST', '/programs', {
+      account_id: account.data.account_id,
+      name: 'Crash Shop',
+      domain: 'shop.test',
+      commission_type: 'percent',
+      commission_rate: 10,
+      holding_period_days: 0,
+    })
+    const programId = program.data.program_id
+    const key = program.data.api_key
+    for (let i = 0; i < 3; i++) {
+      const partner = await admin('POST', `/programs/${programId}/partners`, {
+        name: `P${i}`,
+        email: `p${i}@partners.test`,
+      })
+      const partnerId = partner.data.partner_id
+      await admin('PATCH', `/programs/${programId}/partners/${partnerId}`, { payout_method: 'paypal', payout_details: `p${i}@paypal.test` })
+      await admin('POST', `/programs/${programId}/links`, { partner_id: partnerId, short_link: `crash${i}` })
+      const click = await call(server.url, 'POST', '/api/v1/track/click', { affiliate_url: `https://shop.test/?aff=crash${i}` })
+      await call(server.url, 'POST', '/api/v1/track/lead', { click_id: click.click_id, customer_key: `c${i}` }, key)
+      const sale = await call(
+        server.url,
+        'POST',
+        '/api/v1/track/sale',
+        { transaction_id: `t${i}`, customer_key: `c${i}`, amount_cents: 10000 * (i + 1) },
+        key,
+      )
+      expect(sale.error).toBeNull()
+    }
+    const made = (await admin('POST', `/programs/${programId}/payouts`)).data
+    expect(made).toHaveLength(3)
+
+    paypal.mode = 'hold'
+    expect((await admin('POST', `/programs/${programId}/payouts/send`, { rail: 'paypal' })).data.sending).toBe(3)
+    await until(() => paypal.batches.length === 1)
+    server.kill('SIGKILL')
+    await server.exited
+    paypal.mode = 'ok'
+    paypal.release()
+
+    server = await spawnServer([process.execPath, 'src/main.ts'], env)
+    const payouts = async () => (await admin('GET', `/programs/${programId}/payouts`)).data as any[]
+    await until(async () => (await payouts()).every((p) => p.status === 'paid'))
+
+    expect(paypal.batches).toHaveLength(1)
+    expect(paypal.creates.length).toBeGreaterThanOrEqual(2)
+    const [batch] = paypal.batches
+    expect(new Set(paypal.creates.map((c) => `${c.requestId}|${c.senderBatchId}`))).toEqual(
+      new Set([`${batch!.requestId}|${batch!.sender_batch_id}`]),
+    )
+    expect(batch!.items.map((i) => i.payout_item.sender_item_id).sort()).toEqual(made.map((p: any) => `payout_${p.payout_id}`).sort())
+    const final = await payouts()
+    expect(final.map((p) => p.reference).sort()).toEqual(batch!.items.map((i) => i.payout_item_id).sort())
+    // Each partner was emailed once that they were paid.
+    await until(
+      async () =>
+        (await admin('GET', `/emails?program_id=${programId}`)).data.filter((m: any) => m.subject.includes('paid you')).length === 3,
+    )
+    await server.stop()
+  } finally {
+    await paypal.stop()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}, 90_000)
