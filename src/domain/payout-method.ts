@@ -42,6 +42,11 @@ export type PayoutStatus = (typeof PAYOUT_STATUSES)[number]
 /** The rails that send money (src/payouts): each pays the partners of the method of the same name. */
 export const PAYOUT_RAILS = ['paypal', 'stripe'] as const
 export type PayoutRail = (typeof PAYOUT_RAILS)[number]
+/** The variables that turn each rail on (docs/payouts.md, Configuration). */
+export const RAIL_VARIABLES: Record<PayoutRail, string> = {
+  paypal: 'PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET',
+  stripe: 'STRIPE_SECRET_KEY',
+}
 export const isPayoutRail = (value: unknown): value is PayoutRail => (PAYOUT_RAILS as readonly unknown[]).includes(value)
 
 /** One payout of a send as the rail is asked to pay it (docs/payouts.md). */

@@ -5,6 +5,7 @@ import { verifyStatement } from '../../src/domain/statement.ts'
 import { type Api, type Fixture, expectFailure, startApi } from '../helpers.ts'
 import { type FakePayPal, PAYPAL_ENV, startFakePayPal } from './fake-paypal.ts'
 import { payoutKit } from './kit.ts'
+import { publicOrigin, signInAccount } from '../http/pages/sessions.ts'
 
 let api: Api, p: ReturnType<typeof payoutKit>, paypal: FakePayPal
 beforeAll(async () => {
@@ -170,5 +171,40 @@ describe('sending with PayPal', () => {
     expectFailure(await send(f, { rail: 'stripe' }), 400, 'rail stripe is not configured on this server: set STRIPE_SECRET_KEY')
     expectFailure(await send(f, { rail: 'paypal', payout_ids: ['x'] }), 400, 'payout_ids must be a list of payout ids')
     expect((await api.admin('POST', '/programs/999999/payouts/send', { rail: 'paypal' })).status).toBe(404)
+  })
+})
+
+describe('the dashboard', () => {
+  test('"Send with PayPal" confirms the total per currency, sends, and the page shows processing, then paid or failed with the reason', async () => {
+    const f = await api.setupProgram({ holding_period_days: 0 })
+    const ada = await p.partner(f, 'paypal', 'ada@paypal.test')
+    const bo = await p.partner(f, 'paypal', 'gone@paypal.test')
+    await p.sale(ada, 10000)
+    await p.sale(ada, 20000, 'EUR')
+    await p.sale(bo, 5000)
+    const made = await p.run(f)
+    paypal.outcome = (receiver) => (receiver === 'gone@paypal.test' ? { status: 'RETURNED' } : { status: 'SUCCESS' })
+    const owner = await signInAccount(api, f.accountId)
+    const path = `/dashboard/programs/${f.programId}/payouts`
+    const shown = await (await fetch(`${api.url}${path}`, { headers: { cookie: owner } })).text()
+    expect(shown).toContain('data-confirm="Send 3 payouts with PayPal now: EUR 20.00, USD 15.00? This moves money."')
+    expect(shown).toContain('Stripe: not configured on this server (set STRIPE_SECRET_KEY).')
+    const csrf = shown.match(/name="_csrf" value="([0-9a-f]{64})"/)![1]!
+    const sent = await fetch(`${api.url}${path}/send`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: owner, origin: publicOrigin(api), 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ _csrf: csrf, rail: 'paypal' }).toString(),
+    })
+    expect(sent.status).toBe(303)
+    expect(sent.headers.get('location')).toBe(`${path}?done=payouts_sent&count=3#send`)
+    const failedId = made.find((m) => m.partner_id === bo.partnerId).payout_id
+    await pollUntil(failedId, 'failed')
+    for (const m of made) if (m.payout_id !== failedId) await pollUntil(m.payout_id, 'paid')
+    const after = await (await fetch(`${api.url}${path}`, { headers: { cookie: owner } })).text()
+    const row = after.slice(after.indexOf(`data-payout="${failedId}"`), after.indexOf('</tr>', after.indexOf(`data-payout="${failedId}"`)))
+    expect(row).toContain('<b>failed</b>')
+    expect(row).toContain('PayPal RETURNED')
+    expect(after).toContain('PayPal: nothing pending to send.')
   })
 })

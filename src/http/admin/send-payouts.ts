@@ -1,14 +1,8 @@
-import type { PayoutRail } from '../../domain/payout-method.ts'
+import { type PayoutRail, RAIL_VARIABLES } from '../../domain/payout-method.ts'
 import { payout as messages } from '../../domain/messages.ts'
 import { recordSends, type SendPlan } from '../../payouts/send.ts'
 import type { Deps } from '../deps.ts'
 import { HttpError } from '../pipeline/envelope.ts'
-
-/** The variables that turn each rail on (docs/payouts.md, Configuration). */
-const RAIL_VARIABLES: Record<PayoutRail, string> = {
-  paypal: 'PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET',
-  stripe: 'STRIPE_SECRET_KEY',
-}
 
 /**
  * Records the sends of a program's pending payouts (src/payouts/send.ts) and wakes the sender;

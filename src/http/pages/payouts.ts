@@ -1,7 +1,8 @@
-import { PAYOUT_METHOD_LABELS } from '../../domain/payout-method.ts'
+import { PAYOUT_METHOD_LABELS, PAYOUT_RAILS, type PayoutRail, RAIL_VARIABLES } from '../../domain/payout-method.ts'
+import { planSend } from '../../payouts/send.ts'
 import type { PayoutRow } from '../../db/dashboard-store.ts'
 import type { Program } from '../../db/schema.ts'
-import { balances, dueCutoffs } from '../../domain/payout.ts'
+import { balances, dueCutoffs, formatAmount } from '../../domain/payout.ts'
 import { payoutsCsvText } from '../pipeline/csv.ts'
 import { currenciesOf, payableBy, payoutFile } from '../../payouts/files.ts'
 import type { Deps } from '../deps.ts'
@@ -132,6 +133,45 @@ export function payoutFileLinks(deps: Deps, program: Program): { label: string; 
   return [...paypal, ...wise]
 }
 
+/** What a "Send with …" button would send: per rail, how many pending payouts and their totals per currency. */
+export interface SendOffer {
+  rail: PayoutRail
+  configured: boolean
+  count: number
+  totals: string[]
+}
+
+/** The offers of each rail for the program's pending payouts (nothing is written). */
+export function sendOffers(deps: Deps, program: Program): SendOffer[] {
+  const rows = deps.database.stores.payoutSends.pendingWithDetails(program.id)
+  return PAYOUT_RAILS.map((rail) => {
+    const configured = deps.payoutRails[rail]
+    if (!configured) return { rail, configured: false, count: 0, totals: [] }
+    const { groups } = planSend(configured, rows)
+    const byCurrency = new Map<string, number>()
+    for (const g of groups) byCurrency.set(g.currency, (byCurrency.get(g.currency) ?? 0) + g.items.reduce((n, i) => n + i.amountCents, 0))
+    return {
+      rail,
+      configured: true,
+      count: groups.reduce((n, g) => n + g.items.length, 0),
+      totals: [...byCurrency].map(([currency, cents]) => `${currency} ${formatAmount(cents, currency)}`),
+    }
+  })
+}
+
+/** The "Send with PayPal" / "Send with Stripe" buttons, each confirming the total per currency before it sends. */
+function sendPanel(base: string, csrf: string, offers: SendOffer[]): Safe {
+  return html`<section class="panel" id="send"><h2>Send payouts</h2>
+<p class="muted">Pays the pending payouts of partners paid by PayPal or Stripe through the provider, exactly once: they show as processing, then paid or failed (a failed payout's commissions are due again). See docs/payouts.md.</p>
+${offers.map((o) => {
+  const label = PAYOUT_METHOD_LABELS[o.rail]
+  if (!o.configured) return html`<p class="muted">${label}: not configured on this server (set ${RAIL_VARIABLES[o.rail]}).</p>`
+  if (o.count === 0) return html`<p class="muted">${label}: nothing pending to send.</p>`
+  const what = `${o.count} ${o.count === 1 ? 'payout' : 'payouts'}`
+  return html`<form class="row" method="post" action="${base}/payouts/send" data-confirm="Send ${what} with ${label} now: ${o.totals.join(', ')}? This moves money.">${csrfField(csrf)}<input type="hidden" name="rail" value="${o.rail}"><button data-rail="${o.rail}">Send with ${label}</button><span class="muted">${what}: ${o.totals.join(', ')}</span></form>`
+})}</section>`
+}
+
 /** GET /dashboard/programs/:id/payouts: run, mark paid, cancel, CSV. */
 export function payoutsPage(
   program: Program,
@@ -139,6 +179,7 @@ export function payoutsPage(
   csrf: string,
   owed: Owed[],
   files: { label: string; href: string }[] = [],
+  offers: SendOffer[] = [],
 ): Safe {
   const base = `/dashboard/programs/${program.id}`
   const holding =
@@ -155,6 +196,7 @@ whose due total is positive and at least ${program.minimumPayout} (major units).
       ? html`<p id="payout-files">Files for bulk upload: ${files.map((f, i) => html`${i ? ' · ' : ''}<a href="${f.href}" download>${f.label}</a>`)} <span class="muted">(pending payouts of partners paid that way)</span></p>`
       : ''
   }</section>
+${sendPanel(base, csrf, offers)}
 <section class="panel"><h2>Payouts</h2>${
     page.rows.length === 0
       ? html`<p class="muted">No payout yet.</p>`
@@ -165,7 +207,11 @@ ${page.rows.map(
     p,
   ) => html`<tr data-payout="${p.id}"><td>#${p.id}<div class="muted">${when(p.createdAt)} · ${p.commissions} ${p.commissions === 1 ? 'entry' : 'entries'}</div></td>
 <td>${p.partnerName ?? `#${p.partnerId}`}</td><td class="n">${money(p.amountCents, p.currency)}</td>
-<td><b>${p.status}</b>${p.status === 'paid' ? html`<div class="muted">${when(p.paidAt)}${p.reference ? html` · ${p.reference}` : ''}</div>` : ''}</td>
+<td><b>${p.status}</b>${p.status === 'paid' ? html`<div class="muted">${when(p.paidAt)}${p.reference ? html` · ${p.reference}` : ''}</div>` : ''}${
+    p.status === 'failed'
+      ? html`<div class="bad">${p.failureReason ?? ''}</div><div class="muted">Its commissions are due again: the next run pays them.</div>`
+      : ''
+  }${p.status === 'processing' ? html`<div class="muted">being sent: paid or failed when the provider answers</div>` : ''}</td>
 <td>${
     p.status === 'pending'
       ? html`<form class="row" method="post" action="${base}/payouts/${p.id}/paid">${csrfField(csrf)}<input name="reference" placeholder="payment reference" maxlength="500" aria-label="Payment reference"><button>Mark paid</button></form>
