@@ -73,6 +73,11 @@ export const notices: Record<string, string> = {
   coupon_promotion_invalid: 'A Stripe promotion code is its id, promo_ followed by letters and digits.',
   coupon_taken: 'This program has that coupon code already (codes are compared without case).',
   payout_details_saved: 'Payout details saved.',
+  payout_details_stripe: 'Your Stripe account is connected: you are paid through Stripe from now on.',
+  payout_details_stripe_unfinished:
+    'Stripe has not finished setting up your account yet: press "Connect with Stripe" again to go on where you stopped.',
+  payout_details_stripe_failed: 'Stripe could not be reached or did not know that account: nothing was changed. Try again in a moment.',
+  payout_details_stripe_off: 'This program does not pay through Stripe.',
   payout_details_invalid:
     'Not saved: choose a method and write its details: your PayPal or Wise email, a Stripe account id (acct_…), or your bank details (at most 1000 characters).',
   webhook_url: 'Not added: the URL must be an http(s) URL.',

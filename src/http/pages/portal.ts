@@ -56,6 +56,7 @@ export function portalRoutes(deps: Deps) {
               : { notice: notice(query) }),
             months: statementMonths(partner.createdAt, deps.clock.now()),
             coupons: stores.coupons.ofPartner(partnerId),
+            stripeConnect: deps.config.stripe !== null,
           }),
         )
       },

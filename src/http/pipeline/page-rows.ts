@@ -56,6 +56,7 @@ export const pageRows: Record<string, Route> = {
   'POST /dashboard/programs/:id/webhooks/:webhook_id/delete': page,
   'GET /dashboard/programs/:id/payouts.csv': page,
   'POST /dashboard/programs/:id/payouts': page,
+  'POST /dashboard/programs/:id/payouts/send': page,
   'POST /dashboard/programs/:id/payouts/:payout_id/paid': page,
   'POST /dashboard/programs/:id/payouts/:payout_id/cancel': page,
   'GET /dashboard/programs/:id/settings': page,
@@ -70,6 +71,8 @@ export const pageRows: Record<string, Route> = {
   'GET /partner/statements/:file': page,
   'GET /verify': page,
   'POST /partner/payout-details': page,
+  'POST /partner/stripe/connect': page,
+  'GET /partner/stripe/return': page,
   'GET /dashboard/*': page,
   'GET /partner/*': page,
 }
