@@ -1,5 +1,5 @@
 /**
- * A payout rail (STYLE.md, "Where the next capabilities live"): one provider that moves money,
+ * A payout rail (docs/payouts.md, Where it lives): one provider that moves money,
  * behind `send(batch)` and `status(batch)`. The rails know their provider's API; the exactly-once
  * rule (record, send with a fixed key, resume after a crash) is src/payouts/send.ts's, once.
  */
