@@ -145,3 +145,30 @@ test('kill -9 while Stripe holds the transfer request: after the restart one tra
     rmSync(dir, { recursive: true, force: true })
   }
 }, 90_000)
+
+test('SIGTERM while PayPal holds the batch request: the server still exits 0 within 10 s, and the restart finishes the send', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-payout-term-'))
+  const paypal = await startFakePayPal()
+  const env = { DATABASE_PATH: join(dir, 'svc.db'), ...PAYPAL_ENV(paypal.url) }
+  try {
+    let server = await spawnServer([process.execPath, 'src/main.ts'], env)
+    const admin = (method: string, path: string, body?: unknown) => call(server.url, method, `/api/v1/admin${path}`, body)
+    const programId = await owedProgram(server.url, (i) => ({ payout_method: 'paypal', payout_details: `p${i}@paypal.test` }))
+    await admin('POST', `/programs/${programId}/payouts`)
+    paypal.mode = 'hold'
+    await admin('POST', `/programs/${programId}/payouts/send`, { rail: 'paypal' })
+    await until(() => paypal.batches.length === 1)
+    const started = Date.now()
+    expect(await server.stop()).toBe(0)
+    expect(Date.now() - started).toBeLessThan(10_000)
+    paypal.mode = 'ok'
+    paypal.release()
+    server = await spawnServer([process.execPath, 'src/main.ts'], env)
+    await until(async () => ((await admin('GET', `/programs/${programId}/payouts`)).data as any[]).every((p) => p.status === 'paid'))
+    expect(paypal.batches).toHaveLength(1)
+    await server.stop()
+  } finally {
+    await paypal.stop()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}, 90_000)
