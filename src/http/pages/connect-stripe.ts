@@ -14,13 +14,13 @@ const back = (notice: string, kind: 'done' | 'error' = 'error') => seeOther(`/pa
  * onboarding link; Stripe sends the partner back to /partner/stripe/return, where the account,
  * read from Stripe and checked to be this partner's, becomes their payout details (method stripe).
  */
-export function portalStripeRoutes(deps: Deps) {
+export function connectStripeRoutes(deps: Deps) {
   const { writer, stores } = pageKit(deps)
   const partnerOf = (request: Request) => {
     const signed = signedIn(deps, request)
     return signed?.session.kind === 'partner' ? { signed, ...(signed.session as Extract<SessionOf, { kind: 'partner' }>) } : null
   }
-  return new Elysia({ name: 'portal-stripe' })
+  return new Elysia({ name: 'connect-stripe' })
     .post(
       '/partner/stripe/connect',
       async ({ request, body }) => {
