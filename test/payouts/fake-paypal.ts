@@ -33,8 +33,13 @@ export interface FakePayPal {
   batches: FakeBatch[]
   /** Every create request received (a resend counts here, not in batches). */
   creates: { requestId: string | null; senderBatchId: string }[]
-  /** `hold`: create the batch, then never answer (until released); `fail`: 500 before creating; `reject`: 422 INSUFFICIENT_FUNDS. */
-  mode: 'ok' | 'hold' | 'fail' | 'reject'
+  /**
+   * `hold`: create the batch, then never answer (until released); `lose`: create it and answer 500
+   * (the answer lost); `fail`: 500 before creating; `reject`: 422 INSUFFICIENT_FUNDS.
+   */
+  mode: 'ok' | 'hold' | 'lose' | 'fail' | 'reject'
+  /** Forgets every PayPal-Request-Id (PayPal keeps them for a limited time): a resend then meets the duplicate sender_batch_id. */
+  forgetRequestIds(): void
   /** The final status of a receiver's item (SUCCESS unless told), reached at the item's `pollsToFinal`-th read. */
   outcome: (receiver: string) => { status: string; error?: { name: string; message: string } }
   pollsToFinal: number
@@ -74,6 +79,7 @@ export async function startFakePayPal(port = 0): Promise<FakePayPal> {
     mode: 'ok',
     outcome: () => ({ status: 'SUCCESS' }),
     pollsToFinal: 1,
+    forgetRequestIds: () => byRequestId.clear(),
     release: () => {
       for (const answer of held.splice(0)) answer()
     },
@@ -153,6 +159,7 @@ export async function startFakePayPal(port = 0): Promise<FakePayPal> {
         fake.batches.push(batch)
         if (requestId) byRequestId.set(requestId, batch)
         if (fake.mode === 'hold') return new Promise<Response>((answer) => held.push(() => answer(created(batch, base))))
+        if (fake.mode === 'lose') return json(500, { name: 'INTERNAL_SERVER_ERROR', message: 'An internal server error occurred.' })
         return created(batch, base)
       }
 

@@ -10,7 +10,7 @@ import { publicOrigin, signInAccount } from '../http/pages/sessions.ts'
 let api: Api, p: ReturnType<typeof payoutKit>, paypal: FakePayPal
 beforeAll(async () => {
   paypal = await startFakePayPal()
-  api = await startApi({ env: { SVC_RATE_LIMIT_SCALE: '1000', ...PAYPAL_ENV(paypal.url) } })
+  api = await startApi({ env: { SVC_RATE_LIMIT_SCALE: '1000', WEBHOOKS_ALLOW_PRIVATE: 'true', ...PAYPAL_ENV(paypal.url) } })
   p = payoutKit(api)
 })
 afterAll(async () => {
@@ -110,6 +110,7 @@ describe('sending with PayPal', () => {
 
   test('an item PayPal fails: the payout fails with the reason, its entries are due again, the others are paid', async () => {
     const f = await api.setupProgram({ holding_period_days: 0 })
+    expect((await api.admin('POST', `/programs/${f.programId}/webhooks`, { url: 'http://127.0.0.1:9/hook' })).status).toBe(201)
     const ada = await p.partner(f, 'paypal', 'ada@paypal.test')
     const bad = await p.partner(f, 'paypal', 'closed@paypal.test')
     await p.sale(ada, 10000)
@@ -122,6 +123,21 @@ describe('sending with PayPal', () => {
     expect((await send(f, { rail: 'paypal', payout_ids: made.map((m) => m.payout_id) })).body.data.sending).toBe(2)
     const failedId = made.find((m) => m.partner_id === bad.partnerId).payout_id
     await pollUntil(failedId, 'failed')
+    // payout.failed with the reason and payout.paid, in the units that changed the payouts.
+    const events = (
+      api.server.deps.database.client
+        .prepare('SELECT type, body FROM webhook_events WHERE program_id = ? ORDER BY id')
+        .all(f.programId) as {
+        type: string
+        body: string
+      }[]
+    ).map((e) => ({ type: e.type, data: JSON.parse(e.body).data }))
+    expect(events.find((e) => e.type === 'payout.failed')?.data).toMatchObject({
+      payout_id: failedId,
+      status: 'failed',
+      failure: { code: 'RECEIVER_ACCOUNT_LOCKED', message: 'PayPal FAILED: Receiver account locked.' },
+    })
+    expect(events.find((e) => e.type === 'payout.paid')?.data).toMatchObject({ partner_id: ada.partnerId, status: 'paid' })
     const failed = await payout(failedId)
     expect(failed.failure_reason).toBe('PayPal FAILED: Receiver account locked.')
     expect((await payout(made.find((m) => m.partner_id === ada.partnerId).payout_id)).status).toBe('paid')
@@ -162,6 +178,23 @@ describe('sending with PayPal', () => {
     expect(tries.length).toBeGreaterThanOrEqual(2)
     expect(new Set(tries.map((t) => `${t.requestId}|${t.senderBatchId}`)).size).toBe(1)
     expect(paypal.batches.filter((b) => b.sender_batch_id === tries[0]!.senderBatchId)).toHaveLength(1)
+  })
+
+  test('a duplicate-batch answer is never a failure: the original batch is taken from its link and polled', async () => {
+    const f = await api.setupProgram({ holding_period_days: 0 })
+    const ada = await p.partner(f, 'paypal', 'ada@paypal.test')
+    await p.sale(ada, 10000)
+    const [made] = await p.run(f)
+    // PayPal makes the batch but its answer is lost; by the resend it has forgotten the request id.
+    paypal.mode = 'lose'
+    const before = paypal.batches.length
+    await send(f, { rail: 'paypal' })
+    await until(async () => paypal.batches.length === before + 1)
+    paypal.mode = 'ok'
+    paypal.forgetRequestIds()
+    await pollUntil(made.payout_id, 'paid')
+    expect(paypal.batches).toHaveLength(before + 1)
+    expect((await payout(made.payout_id)).reference).toBe(paypal.batches.at(-1)!.items[0]!.payout_item_id)
   })
 
   test('bad input: an unknown rail is 400 naming rail; a rail without credentials is 400 naming its variables', async () => {
