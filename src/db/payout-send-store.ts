@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNotNull, lte, ne, sql } from 'drizzle-orm'
+import { and, asc, eq, inArray, lte, ne, sql } from 'drizzle-orm'
 import type { PayoutRail, SendItem } from '../domain/payout-method.ts'
 import type { Connection } from './open.ts'
 import { partners, payoutSends, payouts, type Payout, type PayoutSend } from './schema.ts'
@@ -132,7 +132,7 @@ export class PayoutSendStore {
     return db
       .select()
       .from(payoutSends)
-      .where(and(eq(payoutSends.programId, programId), ne(payoutSends.state, 'done'), isNotNull(payoutSends.id)))
+      .where(and(eq(payoutSends.programId, programId), ne(payoutSends.state, 'done')))
       .orderBy(asc(payoutSends.id))
       .all()
   }

@@ -86,6 +86,8 @@ export function paypalRail(config: PayPalConfig): Rail {
       const answer = await jsonOf(response)
       const batchId = answer?.batch_header?.payout_batch_id
       if (response.ok && typeof batchId === 'string') return { kind: 'accepted', providerId: batchId, settled: [] }
+      // A success without a batch id says nothing to rely on: asked again, same key.
+      if (response.ok) return { kind: 'retry', message: `PayPal answered ${response.status} without a payout_batch_id` }
       if (response.status === 401) token = null
       // A sender_batch_id used before (the request id forgotten): PayPal links the original batch. Never a failure.
       const linked = duplicateBatchId(answer)

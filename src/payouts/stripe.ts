@@ -64,6 +64,7 @@ export function stripeRail(config: StripeConfig): Rail {
       const answer = await jsonOf(response)
       if (response.ok && typeof answer?.id === 'string')
         return { kind: 'accepted', providerId: answer.id, settled: [{ payoutId: item.payoutId, paid: answer.id }] }
+      if (response.ok) return { kind: 'retry', message: `Stripe answered ${response.status} without a transfer id` }
       const message = `${answer?.error?.code ?? answer?.error?.type ?? response.status}: ${answer?.error?.message ?? response.statusText}`
       // 409: the same key is in flight, or was used with other parameters; 429 and 5xx: try again, same key.
       if (response.status >= 500 || response.status === 409 || response.status === 429 || answer?.error?.type === 'idempotency_error')

@@ -172,6 +172,13 @@ describe('sending with PayPal', () => {
     await send(f, { rail: 'paypal' })
     await until(async () => paypal.creates.length === creates + 1)
     expect((await payout(second.payout_id)).status).toBe('processing')
+    // The owner sees why it waits, and that it is tried again with the same key.
+    const owner = await signInAccount(api, f.accountId)
+    await until(async () =>
+      (await (await fetch(`${api.url}/dashboard/programs/${f.programId}/payouts`, { headers: { cookie: owner } })).text()).includes(
+        'PayPal has not answered a send yet (1 try): INTERNAL_SERVER_ERROR: An internal server error occurred.',
+      ),
+    )
     paypal.mode = 'ok'
     await pollUntil(second.payout_id, 'paid')
     const tries = paypal.creates.slice(creates)

@@ -139,14 +139,20 @@ export interface SendOffer {
   configured: boolean
   count: number
   totals: string[]
+  /** Sends not answered yet after a failed attempt: the provider's last words, and when they are tried again. */
+  waiting: { error: string; attempts: number; nextAt: number }[]
 }
 
 /** The offers of each rail for the program's pending payouts (nothing is written). */
 export function sendOffers(deps: Deps, program: Program): SendOffer[] {
   const rows = deps.database.stores.payoutSends.pendingWithDetails(program.id)
+  const open = deps.database.stores.payoutSends.openSends(program.id)
   return PAYOUT_RAILS.map((rail) => {
+    const waiting = open
+      .filter((s) => s.rail === rail && s.lastError !== null)
+      .map((s) => ({ error: s.lastError!, attempts: s.attempts, nextAt: s.nextAttemptAt }))
     const configured = deps.payoutRails[rail]
-    if (!configured) return { rail, configured: false, count: 0, totals: [] }
+    if (!configured) return { rail, configured: false, count: 0, totals: [], waiting }
     const { groups } = planSend(configured, rows)
     const byCurrency = new Map<string, number>()
     for (const g of groups) byCurrency.set(g.currency, (byCurrency.get(g.currency) ?? 0) + g.items.reduce((n, i) => n + i.amountCents, 0))
@@ -155,6 +161,7 @@ export function sendOffers(deps: Deps, program: Program): SendOffer[] {
       configured: true,
       count: groups.reduce((n, g) => n + g.items.length, 0),
       totals: [...byCurrency].map(([currency, cents]) => `${currency} ${formatAmount(cents, currency)}`),
+      waiting,
     }
   })
 }
@@ -163,6 +170,12 @@ export function sendOffers(deps: Deps, program: Program): SendOffer[] {
 function sendPanel(base: string, csrf: string, offers: SendOffer[]): Safe {
   return html`<section class="panel" id="send"><h2>Send payouts</h2>
 <p class="muted">Pays the pending payouts of partners paid by PayPal or Stripe through the provider, exactly once: they show as processing, then paid or failed (a failed payout's commissions are due again). See docs/payouts.md.</p>
+${offers.flatMap((o) =>
+  o.waiting.map(
+    (w) =>
+      html`<p class="bad" role="alert">${PAYOUT_METHOD_LABELS[o.rail]} has not answered a send yet (${w.attempts} ${w.attempts === 1 ? 'try' : 'tries'}): ${w.error}. It is tried again from ${when(w.nextAt)} with the same key, so nothing is paid twice.</p>`,
+  ),
+)}
 ${offers.map((o) => {
   const label = PAYOUT_METHOD_LABELS[o.rail]
   if (!o.configured) return html`<p class="muted">${label}: not configured on this server (set ${RAIL_VARIABLES[o.rail]}).</p>`
