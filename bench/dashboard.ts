@@ -87,6 +87,8 @@ INSERT INTO api_keys (program_id, key_hash, key_prefix, created_at) VALUES (1, '
     firstRun: { code: null },
     mail: { delivery: 'log', baseUrl: '', wake: () => {} },
     webhookPool: { wake: () => {}, attemptNow: async () => {} },
+    payoutRails: {},
+    payoutSender: { wake: () => {} },
   })
   const owner = await database.writer.run(() =>
     database.stores.webSessions.createWebSession({ kind: 'account', accountId: 1 }, Date.now(), DAY),

@@ -30,6 +30,10 @@ export interface Config {
   mailFromSet: boolean
   /** WEBHOOKS_ALLOW_PRIVATE: webhook URLs may point at loopback and private addresses (local development, tests). */
   webhooksAllowPrivate: boolean
+  /** The PayPal Payouts rail (docs/payouts.md): on when PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET are set. */
+  paypal: { clientId: string; clientSecret: string; apiBase: string } | null
+  /** The Stripe Connect rail (docs/payouts.md): on when STRIPE_SECRET_KEY is set. */
+  stripe: { secretKey: string; apiBase: string } | null
   /** Values that work but are weak (a short admin token or secret): logged at start, never refused. */
   warnings: string[]
 }
@@ -160,6 +164,11 @@ const Environment = z.object({
   MAIL_FROM: text,
   MAIL_LOG: flag('MAIL_LOG', true),
   WEBHOOKS_ALLOW_PRIVATE: flag('WEBHOOKS_ALLOW_PRIVATE', false),
+  PAYPAL_CLIENT_ID: text,
+  PAYPAL_CLIENT_SECRET: text,
+  PAYPAL_API_BASE: url('PAYPAL_API_BASE'),
+  STRIPE_SECRET_KEY: text,
+  STRIPE_API_BASE: url('STRIPE_API_BASE'),
 })
 
 /** Reads and validates the configuration; throws ConfigError with a message naming the variable. */
@@ -185,6 +194,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE,
     mailFrom: e.MAIL_FROM ?? `svc <svc@${new URL(publicBaseUrl).hostname}>`,
     mailFromSet: e.MAIL_FROM !== null,
+    paypal:
+      e.PAYPAL_CLIENT_ID && e.PAYPAL_CLIENT_SECRET
+        ? { clientId: e.PAYPAL_CLIENT_ID, clientSecret: e.PAYPAL_CLIENT_SECRET, apiBase: e.PAYPAL_API_BASE ?? 'https://api-m.paypal.com' }
+        : null,
+    stripe: e.STRIPE_SECRET_KEY ? { secretKey: e.STRIPE_SECRET_KEY, apiBase: e.STRIPE_API_BASE ?? 'https://api.stripe.com' } : null,
     warnings: Object.entries(ADVISED_LENGTH)
       .filter(([name, length]) => {
         const value = e[name as keyof typeof ADVISED_LENGTH]

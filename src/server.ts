@@ -7,6 +7,8 @@ import { ATTEMPT_MS, TEST_ATTEMPT_MS } from './outbox/webhooks/attempt.ts'
 import { SenderThread } from './outbox/webhooks/sender-thread.ts'
 import { WebhookPool } from './outbox/webhooks/pool.ts'
 import { Sender } from './outbox/sender.ts'
+import { railsOf } from './payouts/rails.ts'
+import { PayoutSender } from './payouts/send.ts'
 import type { Config } from './config.ts'
 import { MigrationEditedError } from './db/migrate.ts'
 import { ledgerKey } from './tracking/statements.ts'
@@ -108,6 +110,8 @@ export function startServer(options: StartOptions): Started {
       wake: () => emailSender.wake(),
     },
     webhookPool: { wake: () => webhookPool.wake(), attemptNow: (row) => webhookPool.attemptNow(row) },
+    payoutRails: railsOf(config),
+    payoutSender: { wake: () => payoutSender.wake() },
   }
   // The requests being answered, once the server listens: the pool paces its attempts while they are many.
   let requestsInFlight = () => 0
@@ -149,6 +153,8 @@ export function startServer(options: StartOptions): Started {
         ),
     { intervalMs: options.outboxIntervalMs ?? 1000, concurrency: 4, log: deps.log, name: 'email' },
   )
+  // src/payouts/send.ts: the sends a process that died left are sent again, with their keys, from the start.
+  const payoutSender = new PayoutSender(deps, deps.payoutRails, { intervalMs: options.outboxIntervalMs ?? 1000, log: deps.log })
   // docs/ledger.md: the statement key exists from the first start on, so the first backup carries it.
   ledgerKey(deps)
   // docs/decisions.md, First run: a fresh code at each start while no account exists, printed once.
@@ -166,6 +172,7 @@ export function startServer(options: StartOptions): Started {
   emailSender.start()
   emailSender.wake()
   webhookPool.start()
+  payoutSender.start()
   // Said once the server listens, so that the page it names answers.
   if (deps.firstRun.code !== null) {
     const line = `svc: first run: open ${config.publicBaseUrl}/setup and enter the setup code ${deps.firstRun.code}`
@@ -180,6 +187,7 @@ export function startServer(options: StartOptions): Started {
       await gate.drain(DRAIN_MS, quietMs)
       await emailSender.stop()
       await webhookPool.stop()
+      await payoutSender.stop()
       senderThread.stop()
       // Bounded: Bun's stop(true) has been seen never to resolve while a handler is still pending,
       // and a stop must not hang the exit (docs/decisions.md, Shutdown: within 10 seconds).

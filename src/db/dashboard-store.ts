@@ -49,7 +49,8 @@ function prepare({ client }: Connection) {
       FROM commissions m JOIN sales s ON s.id = m.sale_id
       WHERE m.partner_id = ?1 AND m.id < ?2 ORDER BY m.id DESC LIMIT ?3`),
     payouts: q(`SELECT o.id, o.partner_id AS partnerId, p.name AS partnerName, o.currency, o.amount_cents AS amountCents, o.commissions,
-        o.status, o.reference, o.created_at AS createdAt, o.paid_at AS paidAt, o.canceled_at AS canceledAt
+        o.status, o.reference, o.created_at AS createdAt, o.paid_at AS paidAt, o.canceled_at AS canceledAt,
+        o.failure_reason AS failureReason
       FROM payouts o LEFT JOIN partners p ON p.id = o.partner_id WHERE o.program_id = ?1 AND o.id < ?2 ORDER BY o.id DESC LIMIT ?3`),
     partnerPayouts:
       q(`SELECT id, currency, amount_cents AS amountCents, commissions, status, reference, created_at AS createdAt, paid_at AS paidAt
@@ -135,6 +136,8 @@ export interface PayoutRow {
   createdAt: number
   paidAt: number | null
   canceledAt: number | null
+  /** Why the rail refused or returned it (status failed). */
+  failureReason: string | null
 }
 
 export type PartnerRow = typeof partners.$inferSelect
@@ -335,8 +338,11 @@ export class DashboardStore {
   }
 
   /** One partner's pending and paid payouts, newest first (the last hundred). */
-  partnerPayouts(programId: number, partnerId: number): Omit<PayoutRow, 'partnerId' | 'partnerName' | 'canceledAt'>[] {
-    return this.s.partnerPayouts.all(programId, partnerId) as Omit<PayoutRow, 'partnerId' | 'partnerName' | 'canceledAt'>[]
+  partnerPayouts(programId: number, partnerId: number): Omit<PayoutRow, 'partnerId' | 'partnerName' | 'canceledAt' | 'failureReason'>[] {
+    return this.s.partnerPayouts.all(programId, partnerId) as Omit<
+      PayoutRow,
+      'partnerId' | 'partnerName' | 'canceledAt' | 'failureReason'
+    >[]
   }
 
   /** The program of a payout, or null when there is no such payout. */

@@ -3,9 +3,11 @@ import { and, desc, eq, gte, inArray, isNull, lt, ne, or, sql, type SQL } from '
 import { alias, type SQLiteColumn } from 'drizzle-orm/sqlite-core'
 import type { LedgerFacts, LedgerGroup, PayoutState, PlannedPayout } from '../domain/payout.ts'
 import type { Connection } from './open.ts'
+import { balanceMover } from './ledger-balances.ts'
 import { commissions, ledgerBalances, partners, payoutEntries, payouts, programs, type Payout } from './schema.ts'
 
-export type PayoutStatus = Payout['status']
+export type { PayoutStatus } from '../domain/payout-method.ts'
+import type { PayoutStatus } from '../domain/payout-method.ts'
 
 const DAY_MS = 86_400_000
 
@@ -28,7 +30,7 @@ export type PayoutEntry = {
 export interface CsvPayout extends Payout {
   partnerName: string | null
   partnerEmail: string | null
-  /** The partner's payout details as they wrote them in the portal (paypal or bank). */
+  /** The partner's payout details as they wrote them in the portal (domain/payout-method.ts). */
   payoutMethod: string | null
   payoutDetails: string | null
 }
@@ -44,36 +46,6 @@ const notHeld = sql`${commissions.review} is not 'held'`
 const activePayoutOf = (entryId: SQLiteColumn) =>
   sql<PayoutState>`(select pe.status from payout_entries pe where pe.ledger_entry_id = ${entryId} and pe.status <> 'canceled')`
 
-const BALANCE_KEY = 'program_id, partner_id, currency, kind, payout, pair, held, day'
-/**
- * Keeps ledger_balances (schema.ts) when the entries of one payout (?1) have changed payout state from ?2 to ?3
- * ('' for none: '' to 'pending' in a run, 'pending' to 'paid' or '' when it is paid or canceled). Each entry
- * leaves the row of its old payout state for that of its new one; so does the entry it pairs with, whose pair
- * state changes. The entry and its pair are never in the same payout (a run pays entries due, and an entry is
- * due only when its pair is in a payout or missing), so the pair's own payout state is read as it is. Neither
- * is held for review (a held commission is in no payout, and its reversal nets with it), so both are in rows
- * of held = 0. Both sides are added up by row before they are written. (A new ledger entry is added by the trigger of migration 0009.)
- */
-const MOVE_BALANCES = `WITH facts AS MATERIALIZED (
-    SELECT c.program_id, c.partner_id, c.currency, c.kind, c.created_at / 86400000 AS day,
-      CASE WHEN o.id IS NULL THEN 'none' ELSE coalesce(op.status, '') END AS pair, sum(c.amount_cents) AS amount_cents, count(*) AS n,
-      o.partner_id AS o_partner_id, o.currency AS o_currency, o.kind AS o_kind, o.created_at / 86400000 AS o_day, o.test_mode AS o_test,
-      coalesce(op.status, '') AS o_payout, sum(o.amount_cents) AS o_amount_cents, count(o.id) AS o_n
-    FROM payout_entries m JOIN commissions c ON c.id = m.ledger_entry_id
-      LEFT JOIN commissions o ON o.sale_id = c.sale_id AND o.kind <> c.kind
-      LEFT JOIN payout_entries op ON op.ledger_entry_id = o.id AND op.status <> 'canceled'
-    WHERE m.payout_id = ?1 AND c.test_mode = 0 GROUP BY 1, 2, 3, 4, 5, 6, 9, 10, 11, 12, 13, 14),
-  sides AS (
-    SELECT program_id, partner_id, currency, kind, day, -amount_cents AS amount_cents, -n AS n, ?2 AS payout, pair FROM facts
-    UNION ALL SELECT program_id, partner_id, currency, kind, day, amount_cents, n, ?3, pair FROM facts
-    UNION ALL SELECT program_id, o_partner_id, o_currency, o_kind, o_day, -o_amount_cents, -o_n, o_payout, ?2 FROM facts WHERE o_n > 0 AND o_test = 0
-    UNION ALL SELECT program_id, o_partner_id, o_currency, o_kind, o_day, o_amount_cents, o_n, o_payout, ?3 FROM facts WHERE o_n > 0 AND o_test = 0)
-INSERT INTO ledger_balances (${BALANCE_KEY}, amount_cents, entries)
-  SELECT program_id, partner_id, currency, kind, payout, pair, 0, CASE WHEN payout = '' AND pair <> '' THEN day ELSE -1 END,
-    sum(amount_cents), sum(n) FROM sides WHERE true GROUP BY 1, 2, 3, 4, 5, 6, 8 HAVING sum(n) <> 0 OR sum(amount_cents) <> 0
-  ON CONFLICT (${BALANCE_KEY}) DO UPDATE SET amount_cents = amount_cents + excluded.amount_cents, entries = entries + excluded.entries`
-const DROP_EMPTY_BALANCES = 'DELETE FROM ledger_balances WHERE entries = 0 AND program_id = (SELECT program_id FROM payouts WHERE id = ?)'
-
 /** Payout runs, payouts and the ledger facts behind commission statuses; writes run inside a writer unit. */
 export class PayoutStore {
   private readonly insertEntry
@@ -88,12 +60,7 @@ export class PayoutStore {
       .insert(payoutEntries)
       .values({ payoutId: p('payoutId'), ledgerEntryId: p('ledgerEntryId'), status: 'pending' })
       .prepare()
-    const move = connection.client.prepare(MOVE_BALANCES)
-    const dropEmpty = connection.client.prepare(DROP_EMPTY_BALANCES)
-    this.moveBalances = (payoutId: number, before: '' | 'pending', after: '' | 'pending' | 'paid') => {
-      move.run(payoutId, before, after)
-      dropEmpty.run(payoutId)
-    }
+    this.moveBalances = balanceMover(connection)
   }
 
   /** The program's payout terms, or null when no such program exists. */
@@ -380,30 +347,54 @@ export class PayoutStore {
     return rows.map(({ payout, ...partner }) => ({ ...payout, ...partner }))
   }
 
-  /** Marks a pending payout paid; a paid one is answered as it is, a canceled one is a conflict. */
+  /**
+   * Marks a pending payout paid; a paid one is answered as it is; a canceled or failed one is a
+   * conflict, and so is one a rail is sending (`processing`: the rail says when it is paid).
+   */
   markPaid(payoutId: number, reference: string | null, now: number): PayoutChange {
     const payout = this.findPayout(payoutId)
     if (!payout) return { kind: 'not_found' }
     if (payout.status === 'paid') return { kind: 'ok', payout }
-    if (payout.status === 'canceled') return { kind: 'conflict', payout }
+    if (payout.status !== 'pending') return { kind: 'conflict', payout }
     return { kind: 'ok', payout: this.setStatus(payoutId, { status: 'paid', paidAt: now, reference }) }
   }
 
-  /** Cancels a pending payout, freeing its entries; a canceled one is answered as it is, a paid one is a conflict. */
+  /** Cancels a pending payout, freeing its entries; a canceled one is answered as it is; paid, failed or processing is a conflict. */
   cancel(payoutId: number, now: number): PayoutChange {
     const payout = this.findPayout(payoutId)
     if (!payout) return { kind: 'not_found' }
     if (payout.status === 'canceled') return { kind: 'ok', payout }
-    if (payout.status === 'paid') return { kind: 'conflict', payout }
-    this.chain.append(payout.programId, payout.partnerId, 'payout_canceled', payoutId, payout.amountCents, payout.currency, now, false)
-    return { kind: 'ok', payout: this.setStatus(payoutId, { status: 'canceled', canceledAt: now }) }
+    if (payout.status !== 'pending') return { kind: 'conflict', payout }
+    return { kind: 'ok', payout: this.release(payout, { status: 'canceled', canceledAt: now }, now) }
   }
 
-  private setStatus(payoutId: number, change: Partial<Payout> & { status: PayoutStatus }): Payout {
+  /**
+   * The rail's last word on a processing payout (src/payouts/send.ts): paid with the rail's
+   * reference, or failed with its reason, its entries due again as after a cancel. Null when the
+   * payout is not processing (already settled: the second word is no change).
+   */
+  settle(payoutId: number, outcome: { paid: string } | { failed: string }, now: number): Payout | null {
+    const payout = this.findPayout(payoutId)
+    if (payout?.status !== 'processing') return null
+    if ('paid' in outcome) return this.setStatus(payoutId, { status: 'paid', paidAt: now, reference: outcome.paid })
+    return this.release(payout, { status: 'failed', canceledAt: now, failureReason: outcome.failed.slice(0, 500) }, now)
+  }
+
+  /**
+   * Frees a payout's entries (canceled, or failed): its link in the partner's chain is a cancellation
+   * (docs/ledger.md, `payout_canceled`: the amount returns), so the partner's statements still verify.
+   */
+  private release(payout: Payout, change: Partial<Payout> & { status: 'canceled' | 'failed' }, now: number): Payout {
+    this.chain.append(payout.programId, payout.partnerId, 'payout_canceled', payout.id, payout.amountCents, payout.currency, now, false)
+    return this.setStatus(payout.id, change)
+  }
+
+  private setStatus(payoutId: number, change: Partial<Payout> & { status: 'paid' | 'canceled' | 'failed' }): Payout {
     const { db } = this.connection
-    db.update(payoutEntries).set({ status: change.status }).where(eq(payoutEntries.payoutId, payoutId)).run()
-    // Only a pending payout changes status (markPaid, cancel): its entries were 'pending'.
-    this.moveBalances(payoutId, 'pending', change.status === 'paid' ? 'paid' : '')
+    const entries = change.status === 'paid' ? 'paid' : 'canceled'
+    db.update(payoutEntries).set({ status: entries }).where(eq(payoutEntries.payoutId, payoutId)).run()
+    // Only a pending or processing payout changes status here: its entries were 'pending'.
+    this.moveBalances(payoutId, 'pending', entries === 'paid' ? 'paid' : '')
     return db.update(payouts).set(change).where(eq(payouts.id, payoutId)).returning().get()!
   }
 }

@@ -12,6 +12,7 @@ import { ListStore } from './list-store.ts'
 import { MemberStore } from './member-store.ts'
 import type { Connection, OpenOptions } from './open.ts'
 import { PartnerStore } from './partner-store.ts'
+import { PayoutSendStore } from './payout-send-store.ts'
 import { PayoutStore } from './payout-store.ts'
 import { ProcessorEventStore } from './processor-events.ts'
 import { ProgramStore } from './program-store.ts'
@@ -46,6 +47,7 @@ export function createStores(connection: Connection, options: OpenOptions = {}) 
     members: new MemberStore(connection),
     partners: new PartnerStore(connection, catalog),
     payouts: new PayoutStore(connection, chain),
+    payoutSends: new PayoutSendStore(connection),
     programs,
     sales: new SaleStore(connection, chain),
     settings: new SettingsStore(connection),

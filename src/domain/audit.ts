@@ -26,6 +26,7 @@ export const AUDIT_ACTIONS = [
   'payout.run',
   'payout.send',
   'payout.paid',
+  'payout.failed',
   'payout.cancel',
   'bonus.create',
   'settings.update',

@@ -175,7 +175,16 @@ export const payout = {
   until: 'until must be an ISO 8601 date or time',
   paidCannotCancel: 'A paid payout cannot be canceled',
   canceledCannotPay: 'A canceled payout cannot be marked paid',
-  csvStatus: 'status must be pending, paid or canceled (several separated by commas)',
+  csvStatus: 'status must be pending, processing, paid, failed or canceled (several separated by commas)',
+  processing: 'A payout being sent cannot be marked paid or canceled: the rail says when it is paid or failed',
+  failed: 'A failed payout cannot be marked paid or canceled: its entries are due again for the next run',
+  rail: 'rail must be paypal or stripe',
+  railOff: (rail: string, variables: string) => `rail ${rail} is not configured on this server: set ${variables}`,
+  payoutIds: 'payout_ids must be a list of payout ids',
+  fileFormat: 'format must be paypal or wise',
+  fileCurrency: 'currency must be a three-letter ISO 4217 code',
+  fileCurrencies: (found: string[]) =>
+    `currency is required: the pending PayPal payouts are in ${found.join(', ')}, and a PayPal file holds one currency`,
 } as const
 
 // docs/decisions.md, Hostile input (turn 3): money stays exact. Each names the field it refuses.

@@ -44,4 +44,6 @@ export const hiddenColumns: ReadonlySet<string> = new Set([
   'emailKey',
   'applicantKey',
   'lastAppliedAt',
+  // A payout's send (src/payouts/send.ts): the rail's bookkeeping, not the payout's.
+  'sendId',
 ])

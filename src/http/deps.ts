@@ -4,6 +4,7 @@ import type { KeyMatch } from '../db/credentials.ts'
 import type { Database } from '../db/open.ts'
 import type { DueDelivery } from '../db/webhook-store.ts'
 import type { Mail } from '../outbox/mail.ts'
+import type { Rails } from '../payouts/rails.ts'
 import type { VisitorCounts } from '../tracking/visitor-counts.ts'
 import type { RateLimiter } from './pipeline/rate-limit.ts'
 
@@ -32,6 +33,9 @@ export interface Deps {
   mail: Mail
   /** The webhook outbox's pool: woken when a route made deliveries due (retry); the test route's attempt. */
   webhookPool: { wake(): void; attemptNow(row: DueDelivery): Promise<void> }
+  /** Payout rails (src/payouts): those configured, and the sender to wake once a send is recorded. */
+  payoutRails: Rails
+  payoutSender: { wake(): void }
   /** The runtime drops a small body the app did not read (Runtime.discardsUnreadBodies); unset: the app drains it. */
   discardsUnreadBodies?: boolean
 }

@@ -10,7 +10,7 @@ export interface PayoutFailure {
 
 /**
  * The one place a failed payout is told (docs/webhooks.md, `payout.failed`): the payout rails
- * (src/payouts, a later issue) call it in their own writer unit, or alone, when a rail refuses or
+ * (src/payouts/send.ts) call it in the writer unit that records the failure, when a rail refuses or
  * returns a payout. Emits `payout.failed` with the payout as `GET …/payouts` lists it and a
  * `failure` object; the payout's status is the rail's to change, not this function's. Answers
  * false for an unknown payout (nothing emitted).

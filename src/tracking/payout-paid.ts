@@ -1,4 +1,5 @@
 import type { PayoutChange } from '../db/payout-store.ts'
+import type { Payout } from '../db/schema.ts'
 import { formatAmount } from '../domain/payout.ts'
 import type { Mail } from '../outbox/mail.ts'
 import { payoutPaid } from '../outbox/messages.ts'
@@ -29,13 +30,7 @@ export async function markPayoutPaid(
     if (change.kind !== 'ok' || before.status !== 'pending') return change
     const details = { partner_id: before.partnerId, amount_cents: before.amountCents, currency: before.currency, reference }
     stores.audit.write(by, now, { program: before.programId, action: 'payout.paid', object: ['payout', payoutId], details })
-    emitEvent(deps, before.programId, 'payout.paid', () => presentRow('payout', change.payout))
-    const program = stores.programs.findProgram(before.programId)
-    const partner = stores.partners.find(before.programId, before.partnerId)
-    if (!program || !partner?.email) return change
-    const amount = `${before.currency} ${formatAmount(before.amountCents, before.currency)}`
-    stores.emails.queue(payoutPaid(program, partner.email, amount, reference, `${mail.baseUrl}/partner`), now)
-    return { ...change, mailed: true }
+    return paidNoticesInUnit(deps, mail, change.payout) ? { ...change, mailed: true } : change
   })
   if ('mailed' in change) mail.wake()
   return change
@@ -57,4 +52,20 @@ export function cancelPayout(deps: TrackingDeps, by: Actor, payoutId: number, pr
     stores.audit.write(by, now, { program: before.programId, action: 'payout.cancel', object: ['payout', payoutId], details })
     return change
   })
+}
+
+/**
+ * What a payout's becoming paid tells, inside the unit that made it paid (by hand or by a rail,
+ * src/payouts/send.ts): the `payout.paid` event and the partner's email. Answers whether an email
+ * was queued (the caller wakes the mail sender after the commit).
+ */
+export function paidNoticesInUnit(deps: TrackingDeps, mail: Mail, payout: Payout): boolean {
+  const { stores } = deps.database
+  emitEvent(deps, payout.programId, 'payout.paid', () => presentRow('payout', payout))
+  const program = stores.programs.findProgram(payout.programId)
+  const partner = stores.partners.find(payout.programId, payout.partnerId)
+  if (!program || !partner?.email) return false
+  const amount = `${payout.currency} ${formatAmount(payout.amountCents, payout.currency)}`
+  stores.emails.queue(payoutPaid(program, partner.email, amount, payout.reference, `${mail.baseUrl}/partner`), deps.clock.now())
+  return true
 }

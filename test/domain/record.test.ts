@@ -39,6 +39,7 @@ describe('presentRow', () => {
       'emailKey',
       'lastAppliedAt',
       'leadIpHash',
+      'sendId',
     ])
     expect(presentRow('commission', { id: 1, chainSeq: 4, chainHash: 'ab', cancelSeq: 5, cancelHash: 'cd', leadIpHash: 'ef' })).toEqual({
       commission_id: 1,

@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm'
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import type { FraudFlag } from '../../domain/fraud.ts'
+import { PAYOUT_RAILS, PAYOUT_STATUSES, type SendItem } from '../../domain/payout-method.ts'
 import { bool, createdAt } from './shared.ts'
 import { partners, programs } from './programs.ts'
 import { sales } from './tracking.ts'
@@ -68,20 +69,60 @@ export const payouts = sqliteTable(
     amountCents: integer('amount_cents').notNull(),
     /** How many ledger entries (commissions and reversals) it holds. */
     commissions: integer('commissions').notNull(),
-    status: text('status', { enum: ['pending', 'paid', 'canceled'] })
-      .notNull()
-      .default('pending'),
+    /** docs/payouts.md: pending, processing (being sent by a rail), paid, failed (the rail refused it), canceled. */
+    status: text('status', { enum: PAYOUT_STATUSES }).notNull().default('pending'),
     reference: text('reference'),
     createdAt: createdAt(),
     paidAt: integer('paid_at'),
+    /** When it was canceled, or failed: its entries were freed then (a failed payout's chain link is a cancellation). */
     canceledAt: integer('canceled_at'),
+    /** The send that carries it to a rail (payout_sends), and why the rail refused it. */
+    sendId: integer('send_id'),
+    failureReason: text('failure_reason'),
     /** The payout's link in its partner's hash chain, and its cancellation's (docs/ledger.md). */
     chainSeq: integer('chain_seq'),
     chainHash: text('chain_hash'),
     cancelSeq: integer('cancel_seq'),
     cancelHash: text('cancel_hash'),
   },
-  (t) => [index('payouts_program').on(t.programId, t.id), index('payouts_partner').on(t.partnerId, t.id)],
+  (t) => [
+    index('payouts_program').on(t.programId, t.id),
+    index('payouts_partner').on(t.partnerId, t.id),
+    index('payouts_send').on(t.sendId).where(sql`send_id IS NOT NULL`),
+  ],
+)
+
+/**
+ * One request to a payout rail (src/payouts/send.ts, docs/payouts.md): recorded in the unit that
+ * makes its payouts `processing`, before anything leaves, with the idempotency key it is sent
+ * with, every time, after any crash. `state`: `sending` until the rail has it, `polling` while
+ * its items are not final (PayPal), `done`. `provider_id` is the PayPal batch.
+ */
+export const payoutSends = sqliteTable(
+  'payout_sends',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    programId: integer('program_id')
+      .notNull()
+      .references(() => programs.id),
+    rail: text('rail', { enum: PAYOUT_RAILS }).notNull(),
+    currency: text('currency').notNull(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    state: text('state', { enum: ['sending', 'polling', 'done'] })
+      .notNull()
+      .default('sending'),
+    providerId: text('provider_id'),
+    /** What is sent, frozen when recorded so that every resend carries the same body: payout, receiver, amount. */
+    items: text('items', { mode: 'json' }).$type<SendItem[]>().notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: integer('next_attempt_at').notNull(),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('payout_sends_key').on(t.rail, t.idempotencyKey),
+    index('payout_sends_open').on(t.state, t.nextAttemptAt).where(sql`state <> 'done'`),
+  ],
 )
 
 /**
@@ -138,3 +179,4 @@ export const ledgerBalances = sqliteTable(
 
 export type Commission = typeof commissions.$inferSelect
 export type Payout = typeof payouts.$inferSelect
+export type PayoutSend = typeof payoutSends.$inferSelect

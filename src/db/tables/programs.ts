@@ -5,6 +5,7 @@ import { COMMISSION_TYPES } from '../../domain/commission.ts'
 import { DEFAULT_CURRENCIES } from '../../domain/currency.ts'
 import { FRAUD_REVIEWS } from '../../domain/fraud.ts'
 import { KEY_SCOPES } from '../../domain/key-scope.ts'
+import { PAYOUT_METHODS } from '../../domain/payout-method.ts'
 import { bool, createdAt } from './shared.ts'
 import { advertisers } from './accounts.ts'
 
@@ -13,8 +14,6 @@ export const PARTNER_SIGNUPS = ['off', 'approval', 'open'] as const
 /** A partner's status; partners made by the operator API are active. */
 export const PARTNER_STATUSES = ['pending', 'active', 'rejected', 'suspended'] as const
 export type PartnerStatus = (typeof PARTNER_STATUSES)[number]
-/** How a partner is paid (the portal's payout details form). */
-export const PAYOUT_METHODS = ['paypal', 'bank'] as const
 
 export const programs = sqliteTable('programs', {
   id: integer('id').primaryKey({ autoIncrement: true }),
@@ -108,7 +107,7 @@ export const partners = sqliteTable(
     commissionType: text('commission_type', { enum: COMMISSION_TYPES }),
     commissionRate: real('commission_rate'),
     recurringMonths: integer('recurring_months'),
-    /** How the partner is paid: paypal or bank, with the details as the partner wrote them. */
+    /** How the partner is paid (domain/payout-method.ts), with the details: an email, a Stripe account id or bank text. */
     payoutMethod: text('payout_method', { enum: PAYOUT_METHODS }),
     payoutDetails: text('payout_details'),
     /** From the application form (/join): where and how the partner promotes. */

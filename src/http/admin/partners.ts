@@ -1,3 +1,4 @@
+import { payoutDetailsProblem } from '../../domain/payout-method.ts'
 import { Elysia } from 'elysia'
 import { rateFits } from '../../domain/commission.ts'
 import { money, partner as messages } from '../../domain/messages.ts'
@@ -103,6 +104,13 @@ export function partnerAdminRoutes(deps: Deps) {
           // The rate it will be paid at (its own, or the program's) with the type it will be paid by.
           if (program && !rateFits(type ?? program.commissionType, rate ?? program.commissionRate))
             throw new HttpError(400, money.percentRate)
+          // docs/decisions.md, Paying partners: the details must be what the method pays to (checked when either changes).
+          if (input.payout_method !== undefined || input.payout_details !== undefined) {
+            const method = input.payout_method === undefined ? current.payoutMethod : input.payout_method
+            const details = input.payout_details === undefined ? current.payoutDetails : input.payout_details
+            const problem = method === null ? null : payoutDetailsProblem(method, (details ?? '').trim())
+            if (problem) throw new HttpError(400, problem)
+          }
           return stores.partners.update(programId, partnerId, {
             name: input.name,
             email: input.email,
@@ -110,7 +118,8 @@ export function partnerAdminRoutes(deps: Deps) {
             commissionRate: input.commission_rate,
             recurringMonths: input.recurring_months,
             payoutMethod: input.payout_method,
-            payoutDetails: input.payout_details,
+            payoutDetails:
+              input.payout_details === undefined || input.payout_details === null ? input.payout_details : input.payout_details.trim(),
           })
         })
         if (!updated) throw new HttpError(404, messages.notFound)

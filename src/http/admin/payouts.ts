@@ -1,3 +1,4 @@
+import { PAYOUT_STATUSES } from '../../domain/payout-method.ts'
 import { noBody } from '../pipeline/body.ts'
 import { Elysia } from 'elysia'
 import type { PayoutChange, PayoutStatus } from '../../db/payout-store.ts'
@@ -12,11 +13,14 @@ import { idParam, listed, page, requireAdmin, operatorActor } from './guard.ts'
 import { cancelPayout, markPayoutPaid } from '../../tracking/payout-paid.ts'
 import { runPayouts } from '../../tracking/payout-run.ts'
 import { presentRow } from '../../domain/record.ts'
-import { MarkPaid, RunPayouts } from './schemas.ts'
+import { MarkPaid, RunPayouts, SendPayouts } from './schemas.ts'
+import { sendPayouts } from './send-payouts.ts'
+import { payoutFile } from '../../payouts/files.ts'
 
 const checkRun = bodyChecker(RunPayouts)
 const checkPaid = bodyChecker(MarkPaid)
-const STATUSES: PayoutStatus[] = ['pending', 'paid', 'canceled']
+const checkSend = bodyChecker(SendPayouts)
+const STATUSES: readonly PayoutStatus[] = PAYOUT_STATUSES
 /** An ISO 8601 date or date-time as epoch ms; the 400 naming `until` otherwise. */
 function untilOf(value: string | undefined, now: number): number {
   if (value === undefined) return now
@@ -38,7 +42,11 @@ export const presentPayout = (payout: Payout) => presentRow('payout', payout)
 
 function changed(change: PayoutChange, conflict: string) {
   if (change.kind === 'not_found') throw new HttpError(404, messages.notFound)
-  if (change.kind === 'conflict') throw new HttpError(409, conflict)
+  if (change.kind === 'conflict')
+    throw new HttpError(
+      409,
+      change.payout.status === 'processing' ? messages.processing : change.payout.status === 'failed' ? messages.failed : conflict,
+    )
   return ok(presentPayout(change.payout))
 }
 
@@ -74,6 +82,23 @@ export function payoutAdminRoutes(deps: Deps) {
           }),
         },
       )
+      .post(
+        '/api/v1/admin/programs/:id/payouts/send',
+        async ({ params, body, set, request }) => {
+          const { programId } = programOf(params.id)
+          const input = checkSend(body)
+          const plan = await sendPayouts(deps, operatorActor(request), programId, input.rail, input.payout_ids)
+          set.status = 202
+          return ok({ sending: plan.groups.reduce((n, g) => n + g.items.length, 0), skipped: plan.skipped })
+        },
+        {
+          detail: doc(
+            'Send pending payouts through PayPal or Stripe: they become processing, then paid or failed (docs/payouts.md); payouts of partners paid otherwise, or in a currency the rail cannot pay, stay pending and are listed in skipped',
+            'operator',
+            { security, body: SendPayouts },
+          ),
+        },
+      )
       .get(
         '/api/v1/admin/programs/:id/payouts',
         ({ params, query }) => {
@@ -87,12 +112,26 @@ export function payoutAdminRoutes(deps: Deps) {
         '/api/v1/admin/programs/:id/payouts.csv',
         ({ params, query, set }) => {
           const { programId } = programOf(params.id)
-          const rows = store.payoutsWithPartners(programId, statusesOf(query.status))
           set.headers['content-type'] = 'text/csv; charset=utf-8'
+          if (query.format !== undefined) {
+            // docs/decisions.md, Paying partners: the providers' bulk-upload files, of pending payouts only.
+            const name = deps.database.stores.programs.findProgram(programId)?.name ?? ''
+            const file = payoutFile(store.payoutsWithPartners(programId, ['pending']), name, query.format, query.currency)
+            if ('refused' in file) throw new HttpError(400, file.refused)
+            set.headers['content-disposition'] = `attachment; filename="${file.filename}"`
+            return file.text
+          }
+          const rows = store.payoutsWithPartners(programId, statusesOf(query.status))
           set.headers['content-disposition'] = `attachment; filename="payouts-program-${programId}.csv"`
           return payoutsCsvText(rows)
         },
-        { detail: doc('Payouts as CSV for batch payment tools (default: pending and paid)', 'operator', { security }) },
+        {
+          detail: doc(
+            'Payouts as CSV for batch payment tools (default: pending and paid); ?format=paypal or wise: the pending payouts of partners paid that way, as the provider uploads them',
+            'operator',
+            { security },
+          ),
+        },
       )
       // A list of one, like GET /programs/:id (docs/decisions.md: "a list of one payout with its ledger entries").
       .get(

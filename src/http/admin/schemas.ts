@@ -143,7 +143,11 @@ export const UpdatePartner = t.Object({
   name: t.Optional(t.Union([t.String({ maxLength: 200 }), t.Null()], { error: 'name must be a string of at most 200 characters' })),
   email: t.Optional(t.Union([t.String({ format: 'email', maxLength: 254 }), t.Null()], { error: 'email must be an email address' })),
   ...partnerTerms,
-  payout_method: t.Optional(t.Union([t.Literal('paypal'), t.Literal('bank'), t.Null()], { error: 'payout_method must be paypal or bank' })),
+  payout_method: t.Optional(
+    t.Union([t.Literal('paypal'), t.Literal('wise'), t.Literal('bank'), t.Literal('stripe'), t.Null()], {
+      error: 'payout_method must be paypal, wise, bank or stripe',
+    }),
+  ),
   payout_details: t.Optional(
     t.Union([t.String({ maxLength: 1000 }), t.Null()], { error: 'payout_details must be a string of at most 1000 characters' }),
   ),
@@ -191,4 +195,10 @@ export const CreateCoupon = t.Object({
       description: 'The Stripe promotion code (promo_…) whose checkouts and invoices this coupon attributes',
     }),
   ),
+})
+
+/** docs/decisions.md, Paying partners: send pending payouts through a rail. */
+export const SendPayouts = t.Object({
+  rail: t.Union([t.Literal('paypal'), t.Literal('stripe')], { error: 'rail must be paypal or stripe' }),
+  payout_ids: t.Optional(t.Array(Type.Integer({ minimum: 1 }), { maxItems: 15_000, error: 'payout_ids must be a list of payout ids' })),
 })

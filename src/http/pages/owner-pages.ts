@@ -45,7 +45,10 @@ export const notices: Record<string, string> = {
   payouts_none: 'Nothing is due: no payout was created.',
   payout_paid: 'Payout marked paid.',
   payout_canceled: 'Payout canceled: its commissions are due again.',
-  payout_conflict: 'A paid payout cannot be canceled, nor a canceled one paid.',
+  payout_conflict: 'A paid payout cannot be canceled, a canceled or failed one paid, and one being sent neither.',
+  payouts_sent: 'Sending {count} with the provider: each turns paid or failed on this page as it answers.',
+  payouts_send_none: 'Nothing to send: no pending payout of a partner paid that way, in a currency it pays.',
+  payouts_rail_off: 'That provider is not configured on this server (docs/payouts.md).',
   payout_missing: 'No such payout in this program.',
   until_invalid: 'Give a date such as 2026-06-30.',
   origins_invalid: 'Not saved: each line must be an origin such as https://shop.example.',
@@ -59,7 +62,8 @@ export const notices: Record<string, string> = {
   partner_terms_invalid: 'Not saved: choose a commission type from the list.',
   partner_rate_invalid: 'Not saved: the commission rate must be a positive number, at most 100 for the percent types.',
   partner_months_invalid: 'Not saved: recurring months is a whole number from 1 to 1200, or empty.',
-  partner_payout_invalid: 'Not saved: the payout method is PayPal or bank transfer, and the details at most 1000 characters.',
+  partner_payout_invalid:
+    'Not saved: PayPal and Wise take an email, Stripe an account id (acct_…), bank transfer any text (at most 1000 characters).',
   partner_approved: 'Partner approved: their links count clicks now.',
   partner_rejected: 'Application rejected.',
   partner_suspended: 'Partner suspended: their links no longer count clicks and they are signed out.',
@@ -73,7 +77,13 @@ export const notices: Record<string, string> = {
   coupon_promotion_invalid: 'A Stripe promotion code is its id, promo_ followed by letters and digits.',
   coupon_taken: 'This program has that coupon code already (codes are compared without case).',
   payout_details_saved: 'Payout details saved.',
-  payout_details_invalid: 'Not saved: choose PayPal or bank transfer and write the details (at most 1000 characters).',
+  payout_details_stripe: 'Your Stripe account is connected: you are paid through Stripe from now on.',
+  payout_details_stripe_unfinished:
+    'Stripe has not finished setting up your account yet: press "Connect with Stripe" again to go on where you stopped.',
+  payout_details_stripe_failed: 'Stripe could not be reached or did not know that account: nothing was changed. Try again in a moment.',
+  payout_details_stripe_off: 'This program does not pay through Stripe.',
+  payout_details_invalid:
+    'Not saved: choose a method and write its details: your PayPal or Wise email, a Stripe account id (acct_…), or your bank details (at most 1000 characters).',
   webhook_url: 'Not added: the URL must be an http(s) URL.',
   webhook_private:
     'Not added: the URL points at a loopback, private, link-local or unique-local address. To send webhooks to this machine while testing, start svc with WEBHOOKS_ALLOW_PRIVATE=true.',

@@ -1,3 +1,4 @@
+import { PAYOUT_METHODS, PAYOUT_METHOD_LABELS } from '../../domain/payout-method.ts'
 import { siteUrlOf } from '../../domain/site.ts'
 import type { Mail } from '../../outbox/mail.ts'
 import type { LinkRow } from '../../db/dashboard-store.ts'
@@ -184,8 +185,9 @@ ${couponsPanel(program, p, data.coupons, csrf)}
 <label>Commission rate <input name="commission_rate" value="${p.commissionRate ?? ''}" inputmode="decimal" placeholder="the program's (${program.commissionRate})"></label>
 <label>Recurring months <input name="recurring_months" value="${p.recurringMonths ?? ''}" inputmode="numeric" placeholder="${program.recurringMonths === null ? "the program's (no limit)" : `the program's (${program.recurringMonths})`}">
 <span class="muted">For the recurring types: months after the customer's first sale that sales still pay. Empty: the program's.</span></label>
-<label>Payout method <select name="payout_method">${option('', p.payoutMethod, 'not given')}${option('paypal', p.payoutMethod, 'PayPal')}${option('bank', p.payoutMethod, 'Bank transfer')}</select></label>
-<label>Payout details <textarea name="payout_details" maxlength="1000">${p.payoutDetails ?? ''}</textarea></label>
+<label>Payout method <select name="payout_method">${option('', p.payoutMethod, 'not given')}${PAYOUT_METHODS.map((m) => option(m, p.payoutMethod, PAYOUT_METHOD_LABELS[m]))}</select></label>
+<label>Payout details <textarea name="payout_details" maxlength="1000">${p.payoutDetails ?? ''}</textarea>
+<span class="muted">PayPal or Wise: the partner's email there. Stripe: their connected account id (acct_…). Bank: account holder, IBAN or account number.</span></label>
 <div><button>Save</button></div></form></section>
 <section class="panel"><h2>Sessions and removal</h2><div class="row">
 <form method="post" action="${base}/sign-out" data-confirm="Sign this partner out of every browser? Their unused portal links stop working too.">${csrfField(csrf)}<button class="quiet">Sign out everywhere</button></form>

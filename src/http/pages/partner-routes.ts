@@ -1,3 +1,4 @@
+import { isPayoutMethod, payoutDetailsProblem } from '../../domain/payout-method.ts'
 import { Elysia } from 'elysia'
 import type { PartnerChanges } from '../../db/partner-store.ts'
 import { COMMISSION_TYPES, rateFits } from '../../domain/commission.ts'
@@ -44,9 +45,10 @@ function changesOf(
   const months = monthsText === '' ? null : Number(monthsText)
   if (months !== null && !(Number.isInteger(months) && months >= 1 && months <= 1200)) return { refused: 'partner_months_invalid' }
   const method = text('payout_method')
-  if (method !== '' && method !== 'paypal' && method !== 'bank') return { refused: 'partner_payout_invalid' }
+  if (method !== '' && !isPayoutMethod(method)) return { refused: 'partner_payout_invalid' }
   const details = text('payout_details')
-  if (details.length > 1000) return { refused: 'partner_payout_invalid' }
+  if (details.length > 1000 || (method !== '' && payoutDetailsProblem(method, details) !== null))
+    return { refused: 'partner_payout_invalid' }
   return {
     changes: {
       name: name || null,

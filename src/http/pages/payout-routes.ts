@@ -7,7 +7,9 @@ import { pageKit, positiveId } from './guard.ts'
 import { html } from './html.ts'
 import { seeOther } from './layout.ts'
 import * as owner from './owner-pages.ts'
-import { owedRows, payoutsCsv, payoutsPage } from './payouts.ts'
+import { owedRows, payoutFileLinks, payoutsCsv, payoutsPage, sendOffers } from './payouts.ts'
+import { isPayoutRail } from '../../domain/payout-method.ts'
+import { recordSends } from '../../payouts/send.ts'
 
 /** A program's payouts: the list, the CSV, a run, paid and cancel. */
 export function payoutRoutes(deps: Deps) {
@@ -17,13 +19,13 @@ export function payoutRoutes(deps: Deps) {
       '/dashboard/programs/:id/payouts',
       ownerPage(({ program, signed, query }) => {
         const cursor = positiveId(query.cursor)
-        return html`${owner.notice(query)}${payoutsPage(program, store.payoutsPage(program.id, cursor), signed.csrf, owedRows(deps, program))}`
+        return html`${owner.notice(query)}${payoutsPage(program, store.payoutsPage(program.id, cursor), signed.csrf, owedRows(deps, program), payoutFileLinks(deps, program), sendOffers(deps, program))}`
       }, 'Payouts'),
       { detail: { hide: true } },
     )
     .get(
       '/dashboard/programs/:id/payouts.csv',
-      ownerPage(({ program }) => payoutsCsv(deps, program), 'Payouts'),
+      ownerPage(({ program, query }) => payoutsCsv(deps, program, query), 'Payouts'),
       { detail: { hide: true } },
     )
     .post(
@@ -37,6 +39,20 @@ export function payoutRoutes(deps: Deps) {
         const created = (await runPayouts(deps, by, program.id, until))?.length ?? 0
         if (created === 0) return back(program, '/payouts', 'payouts_none')
         return seeOther(`/dashboard/programs/${program.id}/payouts?done=payouts_run&count=${created}`)
+      }),
+      { detail: { hide: true } },
+    )
+    .post(
+      '/dashboard/programs/:id/payouts/send',
+      // docs/decisions.md, Turn 4: only the owner sends payouts (ownerPost: the owner's session).
+      ownerPost(async ({ by, program, form }) => {
+        const rail = isPayoutRail(form.rail) ? deps.payoutRails[form.rail] : undefined
+        if (!rail) return back(program, '/payouts', 'payouts_rail_off', 'error')
+        const plan = await recordSends(deps, by, rail, program.id)
+        const count = plan.groups.reduce((n, g) => n + g.items.length, 0)
+        if (count === 0) return back(program, '/payouts', 'payouts_send_none', 'error')
+        deps.payoutSender.wake()
+        return seeOther(`/dashboard/programs/${program.id}/payouts?done=payouts_sent&count=${count}#send`)
       }),
       { detail: { hide: true } },
     )

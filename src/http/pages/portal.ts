@@ -1,3 +1,4 @@
+import { isPayoutMethod, payoutDetailsProblem } from '../../domain/payout-method.ts'
 import { Elysia } from 'elysia'
 import type { Deps } from '../deps.ts'
 import type { SessionOf } from '../../db/web-session-store.ts'
@@ -55,6 +56,7 @@ export function portalRoutes(deps: Deps) {
               : { notice: notice(query) }),
             months: statementMonths(partner.createdAt, deps.clock.now()),
             coupons: stores.coupons.ofPartner(partnerId),
+            stripeConnect: deps.config.stripe !== null,
           }),
         )
       },
@@ -70,7 +72,7 @@ export function portalRoutes(deps: Deps) {
         const { partnerId, programId } = signed.session as Extract<SessionOf, { kind: 'partner' }>
         const method = form.payout_method ?? ''
         const details = (form.payout_details ?? '').trim()
-        if ((method !== 'paypal' && method !== 'bank') || !details || details.length > 1000)
+        if (!isPayoutMethod(method) || payoutDetailsProblem(method, details) !== null)
           return seeOther('/partner?error=payout_details_invalid#payout-details')
         await writer.run(() => stores.partners.update(programId, partnerId, { payoutMethod: method, payoutDetails: details }))
         return seeOther('/partner?done=payout_details_saved#payout-details')

@@ -7,6 +7,7 @@ import { ledgerRoutes } from './ledger.ts'
 import { partnerRoutes } from './partner-routes.ts'
 import { payoutRoutes } from './payout-routes.ts'
 import { portalRoutes } from './portal.ts'
+import { connectStripeRoutes } from './connect-stripe.ts'
 import { programRoutes } from './program-routes.ts'
 import { reviewRoutes } from './review.ts'
 import { signedIn } from './session.ts'
@@ -32,6 +33,7 @@ export function webRoutes(deps: Deps) {
     .use(reviewRoutes(deps))
     .use(payoutRoutes(deps))
     .use(portalRoutes(deps))
+    .use(connectStripeRoutes(deps))
     .use(webhookRoutes(deps))
     .use(statementRoutes(deps))
     .use(teamRoutes(deps))

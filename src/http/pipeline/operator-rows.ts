@@ -247,6 +247,22 @@ export const operatorRows: Record<string, Route> = {
     errors: adminBody,
     request: { until: '2026-06-30' },
   },
+  'POST /api/v1/admin/programs/:id/payouts/send': {
+    id: 'sendPayouts',
+    status: 202,
+    body: data(
+      obj({
+        sending: { ...int, description: 'How many pending payouts became processing' },
+        skipped: {
+          type: 'array',
+          description: 'Pending payouts not sent (another method, no details, a currency the rail cannot pay): they stay pending',
+          items: obj({ payout_id: int, reason: str }),
+        },
+      }),
+    ),
+    errors: { ...adminBody, 400: 'rail must be paypal or stripe' },
+    request: { rail: 'paypal' },
+  },
   'GET /api/v1/admin/programs/:id/payouts': { id: 'listPayouts', paged: true, body: list('Payout'), errors: adminBody },
   'GET /api/v1/admin/programs/:id/sales.csv': {
     id: 'exportSalesCsv',
@@ -355,7 +371,17 @@ export const operatorRows: Record<string, Route> = {
       description: 'Header row: payout_id, partner_id, partner_name, partner_email, currency, amount, commissions, status',
     },
     query: [
-      { name: 'status', required: false, description: 'pending, paid or canceled, several separated by commas (default pending,paid)' },
+      {
+        name: 'status',
+        required: false,
+        description: 'pending, processing, paid, failed or canceled, several separated by commas (default pending,paid)',
+      },
+      {
+        name: 'format',
+        required: false,
+        description: 'paypal (PayPal Payouts, no header row) or wise (Wise batch): the pending payouts of partners paid that way',
+      },
+      { name: 'currency', required: false, description: 'with format: one currency (a PayPal file of several currencies is 400)' },
     ],
     errors: adminBody,
   },
@@ -363,13 +389,13 @@ export const operatorRows: Record<string, Route> = {
   'POST /api/v1/admin/payouts/:id/paid': {
     id: 'markPayoutPaid',
     body: data(ref('Payout')),
-    errors: { ...adminBody, 409: 'A canceled payout cannot be marked paid' },
+    errors: { ...adminBody, 409: 'A canceled payout cannot be marked paid (nor a failed or processing one)' },
     request: { reference: 'bank-2026-06-30' },
   },
   'POST /api/v1/admin/payouts/:id/cancel': {
     id: 'cancelPayout',
     body: data(ref('Payout')),
-    errors: { ...admin, 409: 'A paid payout cannot be canceled' },
+    errors: { ...admin, 409: 'A paid payout cannot be canceled (nor a failed or processing one)' },
   },
   'POST /api/v1/admin/accounts/:id/dashboard-link': {
     id: 'issueDashboardLink',

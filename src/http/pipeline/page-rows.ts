@@ -64,6 +64,7 @@ export const pageRows: Record<string, Route> = {
   'POST /dashboard/programs/:id/webhooks/:webhook_id/delete': admin,
   'GET /dashboard/programs/:id/payouts.csv': viewer,
   'POST /dashboard/programs/:id/payouts': admin,
+  'POST /dashboard/programs/:id/payouts/send': owner,
   'POST /dashboard/programs/:id/payouts/:payout_id/paid': admin,
   'POST /dashboard/programs/:id/payouts/:payout_id/cancel': admin,
   'GET /dashboard/programs/:id/settings': viewer,
@@ -84,6 +85,8 @@ export const pageRows: Record<string, Route> = {
   'GET /partner/statements/:file': page,
   'GET /verify': page,
   'POST /partner/payout-details': page,
+  'POST /partner/stripe/connect': page,
+  'GET /partner/stripe/return': page,
   'GET /dashboard/*': viewer,
   'GET /partner/*': page,
 }

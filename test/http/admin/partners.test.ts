@@ -53,7 +53,7 @@ describe('PATCH and DELETE a partner', () => {
     const path = `/programs/${f.programId}/partners/${f.partnerId}`
     const cases: [Record<string, unknown>, string][] = [
       [{ email: 'not-an-email' }, 'email must be an email address'],
-      [{ payout_method: 'cash' }, 'payout_method must be paypal or bank'],
+      [{ payout_method: 'cash' }, 'payout_method must be paypal, wise, bank or stripe'],
       [{ commission_rate: -1 }, "commission_rate must be a positive number, or null for the program's"],
       [
         { commission_type: 'percent', commission_rate: 150 },

@@ -129,6 +129,7 @@ describe('payout runs', () => {
       created_at: new Date(api.clock.now()).toISOString(),
       paid_at: null,
       canceled_at: null,
+      failure_reason: null,
     })
     const second = await run(f)
     expect(second.status).toBe(201)
@@ -352,6 +353,6 @@ describe('payouts CSV', () => {
     ])
     const bad = await api.call('GET', `/api/v1/admin/programs/${f.programId}/payouts.csv?status=open`, { token: ADMIN_TOKEN })
     expect(bad.status).toBe(400)
-    expect(bad.body.error.message).toBe('status must be pending, paid or canceled (several separated by commas)')
+    expect(bad.body.error.message).toBe('status must be pending, processing, paid, failed or canceled (several separated by commas)')
   })
 })
