@@ -227,7 +227,7 @@ export function recordSaleInUnit(deps: TrackingDeps, program: Program, input: Sa
   const { tracking, sales } = deps.database.stores
   const stores = { store: tracking, sales }
   const { facts, couponCode } = resolveWithCoupon(deps, program.id, input)
-  // The partner's own terms, where it has some (docs/decisions.md, per-partner terms).
+  // The partner's own terms, then its group's, then the program's (docs/decisions.md, Groups).
   const partnerId =
     facts.kind === 'customer'
       ? facts.customer.partnerId
@@ -237,7 +237,7 @@ export function recordSaleInUnit(deps: TrackingDeps, program: Program, input: Sa
           ? facts.partnerId
           : null
   const partnerTerms = partnerId === null ? null : deps.database.stores.partners.terms(partnerId)
-  const terms = termsFor(program, partnerTerms)
+  const terms = termsFor(program, partnerTerms, partnerTerms?.group ?? null)
   const decision = decideSale(facts, terms, { ...input, couponCode })
   if (decision.ok && decision.attributed && decision.commissionCents !== null) {
     // docs/decisions.md, Hostile input (turn 3): a balance stays a safe integer, or nothing is stored.

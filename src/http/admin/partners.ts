@@ -1,6 +1,7 @@
 import { Elysia } from 'elysia'
 import { rateFits } from '../../domain/commission.ts'
-import { money, partner as messages } from '../../domain/messages.ts'
+import { termsFor } from '../../domain/attribution.ts'
+import { group as groupMessages, money, partner as messages } from '../../domain/messages.ts'
 import { changePartnerStatus, partnerCreated, type StatusAction } from '../../tracking/partner-status.ts'
 import type { Deps } from '../deps.ts'
 import { noBody } from '../pipeline/body.ts'
@@ -29,6 +30,13 @@ const conflictOf: Record<StatusAction, (status: string) => string> = {
  */
 export function partnerAdminRoutes(deps: Deps) {
   const { writer, stores } = deps.database
+  // A partner's group must be one of its program's (docs/decisions.md, Groups).
+  const groupOf = (programId: number, groupId: number | null) => {
+    if (groupId === null) return null
+    const group = stores.groups.find(groupId, programId)
+    if (!group) throw new HttpError(400, groupMessages.groupId)
+    return group
+  }
   const ids = (params: { id: string; partner_id: string }) => ({
     programId: idParam(params.id, 'Program'),
     partnerId: idParam(params.partner_id, 'Partner'),
@@ -59,9 +67,14 @@ export function partnerAdminRoutes(deps: Deps) {
           const program = stores.programs.findProgram(programId)
           if (!program) throw new HttpError(404, 'Program not found')
           const rate = input.commission_rate ?? null
-          // The rate it will be paid at (its own, or the program's) is judged with the type it will be paid by.
-          if (!rateFits(input.commission_type ?? program.commissionType, rate ?? program.commissionRate))
-            throw new HttpError(400, money.percentRate)
+          const group = groupOf(programId, input.group_id ?? null)
+          // The rate it will be paid at (partner → group → program) is judged with the type it will be paid by.
+          const terms = termsFor(
+            program,
+            { commissionType: input.commission_type ?? null, commissionRate: rate, recurringMonths: null },
+            group,
+          )
+          if (!rateFits(terms.commissionType, terms.commissionRate)) throw new HttpError(400, money.percentRate)
           const id = stores.programs.createPartner({
             programId,
             name: input.name,
@@ -69,6 +82,7 @@ export function partnerAdminRoutes(deps: Deps) {
             commissionType: input.commission_type ?? null,
             commissionRate: rate,
             recurringMonths: input.recurring_months ?? null,
+            groupId: group?.id ?? null,
             createdAt: deps.clock.now(),
           })
           partnerCreated(deps, programId, id)
@@ -100,9 +114,10 @@ export function partnerAdminRoutes(deps: Deps) {
           const type = input.commission_type === undefined ? current.commissionType : input.commission_type
           const rate = input.commission_rate === undefined ? current.commissionRate : input.commission_rate
           const program = stores.programs.findProgram(programId)
-          // The rate it will be paid at (its own, or the program's) with the type it will be paid by.
-          if (program && !rateFits(type ?? program.commissionType, rate ?? program.commissionRate))
-            throw new HttpError(400, money.percentRate)
+          const group = groupOf(programId, input.group_id === undefined ? current.groupId : input.group_id)
+          // The rate it will be paid at (partner → group → program) with the type it will be paid by.
+          const terms = program && termsFor(program, { commissionType: type, commissionRate: rate, recurringMonths: null }, group)
+          if (terms && !rateFits(terms.commissionType, terms.commissionRate)) throw new HttpError(400, money.percentRate)
           return stores.partners.update(programId, partnerId, {
             name: input.name,
             email: input.email,
@@ -111,16 +126,21 @@ export function partnerAdminRoutes(deps: Deps) {
             recurringMonths: input.recurring_months,
             payoutMethod: input.payout_method,
             payoutDetails: input.payout_details,
+            groupId: input.group_id,
           })
         })
         if (!updated) throw new HttpError(404, messages.notFound)
         return ok(presentPartner(updated))
       },
       {
-        detail: doc("Change a partner's name, email, terms or payout details; null puts a term back to the program's", 'operator', {
-          security: 'adminToken',
-          body: UpdatePartner,
-        }),
+        detail: doc(
+          "Change a partner's name, email, group, terms or payout details; null puts a term back to its group's or the program's",
+          'operator',
+          {
+            security: 'adminToken',
+            body: UpdatePartner,
+          },
+        ),
       },
     )
     .delete(

@@ -6,6 +6,7 @@ import { keyAdminRoutes } from './keys.ts'
 import { emailAdminRoutes } from './emails.ts'
 import { webhookAdminRoutes } from './webhooks.ts'
 import { exportAdminRoutes } from './exports.ts'
+import { groupAdminRoutes } from './groups.ts'
 import { linkAdminRoutes } from './links.ts'
 import { listAdminRoutes } from './lists.ts'
 import { partnerAdminRoutes } from './partners.ts'
@@ -32,4 +33,5 @@ export function adminRoutes(deps: Deps) {
     .use(couponAdminRoutes(deps))
     .use(keyAdminRoutes(deps))
     .use(reviewAdminRoutes(deps))
+    .use(groupAdminRoutes(deps))
 }

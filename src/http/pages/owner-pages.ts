@@ -54,6 +54,7 @@ export const notices: Record<string, string> = {
   partner_email_invalid: 'Not saved: the email is not an email address.',
   partner_terms_invalid: 'Not saved: choose a commission type from the list.',
   partner_rate_invalid: 'Not saved: the commission rate must be a positive number, at most 100 for the percent types.',
+  partner_group_invalid: 'Not saved: that group is not one of this program.',
   partner_months_invalid: 'Not saved: recurring months is a whole number from 1 to 1200, or empty.',
   partner_payout_invalid: 'Not saved: the payout method is PayPal or bank transfer, and the details at most 1000 characters.',
   partner_approved: 'Partner approved: their links count clicks now.',

@@ -1,6 +1,6 @@
 import type { LinkRow, Paged, PartnerLedgerRow, PartnerRow } from '../../db/dashboard-store.ts'
 import type { Funnel, Money } from '../../db/figure-store.ts'
-import type { Coupon, Program } from '../../db/schema.ts'
+import type { Coupon, PartnerGroup, Program } from '../../db/schema.ts'
 import { count, money, when } from './format.ts'
 import { html, Safe } from './html.ts'
 import { csrfField } from './layout.ts'
@@ -32,6 +32,8 @@ export function portalPage(
     months?: string[]
     /** The partner's coupon codes. */
     coupons?: Coupon[]
+    /** The partner's group: its terms come after the partner's own, and its discount is what the partner's audience gets. */
+    group?: PartnerGroup | null
   },
 ): Safe {
   const option = (value: string, label: string) =>
@@ -84,13 +86,21 @@ ${data.ledger.rows.map(
 ${data.ledger.next ? html`<p><a href="/partner?cursor=${data.ledger.next}" rel="next">Older</a></p>` : ''}</section>
 ${data.payouts ?? ''}
 ${data.months?.length ? statementsPanel(program, data.months) : ''}
-<section class="panel"><h2>Terms of ${program.name}</h2>${termsList(program, partner)}</section>
+${data.group?.discountDescription ? audiencePanel(program, data.group) : ''}
+<section class="panel"><h2>Terms of ${program.name}</h2>${termsList(program, partner, data.group)}</section>
 <section class="panel" id="payout-details"><h2>Payout details</h2>${data.payoutNotice ?? ''}
 <p class="muted">How ${program.name} pays you. Only the program's owner sees them.</p>
 <form class="stack" method="post" action="/partner/payout-details">${csrfField(data.csrf)}
 <label>Method <select name="payout_method">${option('', 'choose one')}${option('paypal', 'PayPal')}${option('bank', 'Bank transfer')}</select></label>
 <label>Details <textarea name="payout_details" maxlength="1000" placeholder="PayPal: your PayPal email. Bank: account holder, IBAN or account number, and any notes.">${partner.payoutDetails ?? ''}</textarea></label>
 <div><button>Save payout details</button></div></form></section>`
+}
+
+/** What the partner's audience gets (docs/decisions.md, Groups: two-sided): the group's discount, applied at checkout. */
+function audiencePanel(program: Program, group: PartnerGroup): Safe {
+  return html`<section class="panel" id="audience"><h2>What your audience gets</h2>
+<p><b>${group.discountDescription}</b></p>
+<p class="muted">Visitors who come through your links get it at ${program.name}'s checkout, without a code to type: say so when you share your link.</p></section>`
 }
 
 /** Links to the partner's signed statements (docs/ledger.md): what they keep to check their credits later. */

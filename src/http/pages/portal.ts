@@ -55,6 +55,7 @@ export function portalRoutes(deps: Deps) {
               : { notice: notice(query) }),
             months: statementMonths(partner.createdAt, deps.clock.now()),
             coupons: stores.coupons.ofPartner(partnerId),
+            group: partner.groupId === null ? null : stores.groups.find(partner.groupId, programId),
           }),
         )
       },

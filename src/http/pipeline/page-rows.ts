@@ -12,6 +12,8 @@ export const pageRows: Record<string, Route> = {
   'POST /setup': page,
   'GET /join/:program_id': page,
   'POST /join/:program_id': page,
+  'GET /join/:program_id/:group_id': page,
+  'POST /join/:program_id/:group_id': page,
   'GET /sign-in': page,
   'POST /sign-in': page,
   'GET /partner/sign-in': page,

@@ -1,6 +1,7 @@
 import { plain, typedRetry, withRequestId, type InternalError } from './errors.ts'
 import { click, cli, lead, refund, sale, shared } from '../../domain/messages.ts'
 import { bool, data, enumOf, int, nullable, obj, ref, str, time, type Schema } from './openapi-schema.ts'
+import { groupRows } from './group-rows.ts'
 import { operatorRows } from './operator-rows.ts'
 import { pageRows } from './page-rows.ts'
 
@@ -396,6 +397,8 @@ export const routeTable: Record<string, Route> = {
   },
   // The operator API (src/http/admin): operator-rows.ts.
   ...operatorRows,
+  // Groups, the discount and bonuses (docs/decisions.md, Groups): group-rows.ts.
+  ...groupRows,
   // The dashboard and the partner portal (src/http/pages): page-rows.ts.
   ...pageRows,
 }

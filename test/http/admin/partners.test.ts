@@ -178,9 +178,14 @@ describe('exports and date filters', () => {
     ])
 
     const partners = lines((await csv(`/programs/${f.programId}/partners.csv`)).text)
-    expect(partners[0]).toBe('partner_id,name,email,status,links,created_at,commission_type,commission_rate,payout_method,payout_details')
+    expect(partners[0]).toBe(
+      'partner_id,name,email,status,links,created_at,commission_type,commission_rate,payout_method,payout_details,' +
+        'group_id,group_name,paid_commission_type,paid_commission_rate,paid_recurring_months,paid_holding_period_days',
+    )
     expect(partners[1]).toMatch(
-      new RegExp(`^${f.partnerId},"'=HYPERLINK\\(""http://x.test"",""a, b""\\)",,active,1,[^,]+,,,paypal,pay@partner.test$`),
+      new RegExp(
+        `^${f.partnerId},"'=HYPERLINK\\(""http://x.test"",""a, b""\\)",,active,1,[^,]+,,,paypal,pay@partner.test,,,percent,10,,30$`,
+      ),
     )
   })
 
