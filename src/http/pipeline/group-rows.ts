@@ -32,6 +32,26 @@ const group = obj({
 })
 
 export const groupRows: Record<string, Route> = {
+  'GET /api/v1/programs/me/discount': {
+    id: 'getDiscount',
+    limit: 'discount',
+    rotation: true,
+    query: [
+      { name: 'click_id', required: false, description: 'The svc_click_id cookie (one of click_id / customer_key)' },
+      { name: 'customer_key', required: false, description: "The advertiser's stable customer id (one of click_id / customer_key)" },
+    ],
+    body: data(obj({ partner: nullable(obj({ name: nullable(str) })), group_id: nullable(int), discount: nullable(discount) })),
+    errors: {
+      400: 'click_id or customer_key is required',
+      401: 'Missing, malformed or unknown API key',
+      429: 'rate_limited',
+      500: 'Internal error',
+    },
+    example: {
+      data: { partner: { name: 'Ada' }, group_id: 2, discount: { coupon_id: 'INFLUENCER20', description: '20% off the first year' } },
+      error: null,
+    },
+  },
   'POST /api/v1/admin/programs/:id/groups': {
     id: 'createGroup',
     request: {

@@ -17,7 +17,7 @@ import { pageRows } from './page-rows.ts'
  */
 
 /** The per-minute limits of docs/api.md (Limits). Sale and refund share one group, so one bucket. */
-export type LimitGroup = 'click' | 'lead' | 'sale' | 'readiness' | 'cli'
+export type LimitGroup = 'click' | 'lead' | 'sale' | 'readiness' | 'cli' | 'discount'
 
 /**
  * Whose bucket a request spends: its client IP, or the program key once recognised ('key'), or
@@ -32,6 +32,8 @@ export const limits: Record<LimitGroup, { perMinute: number; bucket: Bucket }> =
   sale: { perMinute: 120, bucket: 'key' },
   readiness: { perMinute: 30, bucket: 'key' },
   cli: { perMinute: 60, bucket: 'key-or-login' },
+  // docs/decisions.md, Groups: asked once per checkout, as often as sales are reported.
+  discount: { perMinute: 120, bucket: 'key' },
 }
 
 /**
