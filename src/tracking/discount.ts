@@ -36,7 +36,7 @@ export function discountFor(
     if (click && deps.clock.now() - click.createdAt <= program.attributionWindowDays * DAY_MS) partnerId = click.partnerId
   }
   const partner = partnerId === null ? null : partners.find(program.id, partnerId)
-  if (!partner || partner.status !== 'active') return NONE
+  if (partner?.status !== 'active') return NONE
   const group = partner.groupId === null ? null : groups.find(partner.groupId, program.id)
   return {
     partner: { name: partner.name },
