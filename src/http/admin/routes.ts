@@ -7,6 +7,7 @@ import { emailAdminRoutes } from './emails.ts'
 import { webhookAdminRoutes } from './webhooks.ts'
 import { exportAdminRoutes } from './exports.ts'
 import { groupAdminRoutes } from './groups.ts'
+import { bonusAdminRoutes } from './bonuses.ts'
 import { linkAdminRoutes } from './links.ts'
 import { listAdminRoutes } from './lists.ts'
 import { partnerAdminRoutes } from './partners.ts'
@@ -34,4 +35,5 @@ export function adminRoutes(deps: Deps) {
     .use(keyAdminRoutes(deps))
     .use(reviewAdminRoutes(deps))
     .use(groupAdminRoutes(deps))
+    .use(bonusAdminRoutes(deps))
 }

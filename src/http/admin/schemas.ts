@@ -215,3 +215,10 @@ export const CreateCoupon = t.Object({
     }),
   ),
 })
+
+/** POST /programs/:id/partners/:partner_id/bonuses (docs/decisions.md, Groups: bonuses). */
+export const CreateBonus = t.Object({
+  amount_cents: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, error: groupMessages.bonusAmount }),
+  currency: t.String({ minLength: 3, maxLength: 3, error: groupMessages.bonusCurrency }),
+  description: t.String({ minLength: 1, maxLength: 500, error: groupMessages.bonusDescription }),
+})

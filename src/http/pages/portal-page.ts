@@ -75,7 +75,7 @@ ${data.money.map((m) => html`<tr><td>${m.currency}</td><td class="n">${money(m.r
 ${data.ledger.rows.map(
   (
     c,
-  ) => html`<tr data-commission="${c.id}"><td>${when(c.createdAt)}</td><td class="n">${money(c.saleCents, c.currency)}</td><td class="n">${money(c.amountCents, c.currency)}</td>
+  ) => html`<tr data-commission="${c.id}"><td>${when(c.createdAt)}</td><td class="n">${c.saleCents === null ? html`<span class="muted">bonus${c.description ? html`: ${c.description}` : ''}</span>` : money(c.saleCents, c.currency)}</td><td class="n">${money(c.amountCents, c.currency)}</td>
 <td>${data.statusOf ? data.statusOf(c) : c.kind === 'reversal' ? 'reversed' : 'booked'}</td></tr>`,
 )}</tbody></table>${
           data.statusOf && data.ledger.rows.some((c) => data.statusOf!(c) === 'held')

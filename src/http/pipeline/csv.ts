@@ -93,10 +93,27 @@ export function salesCsvText(rows: ExportedSale[], names: PartnerNames): string 
   )
 }
 
-/** The commissions CSV: one record per ledger entry (reversals negative), with its partner's name, status and flags. */
+/**
+ * The commissions CSV: one record per ledger entry (reversals negative, bonuses with no sale), with
+ * its partner's name, status and flags, when it is due, and a bonus's description.
+ */
 export function commissionsCsvText(rows: Commission[], statuses: Map<number, string>, names: PartnerNames): string {
   return csvText(
-    ['commission_id', 'created_at', 'kind', 'partner_id', 'partner_name', 'sale_id', 'amount', 'currency', 'status', 'flags', 'test_mode'],
+    [
+      'commission_id',
+      'created_at',
+      'kind',
+      'partner_id',
+      'partner_name',
+      'sale_id',
+      'amount',
+      'currency',
+      'status',
+      'flags',
+      'test_mode',
+      'due_at',
+      'description',
+    ],
     rows.map((c) => [
       c.id,
       iso(c.createdAt),
@@ -110,6 +127,8 @@ export function commissionsCsvText(rows: Commission[], statuses: Map<number, str
       // The fraud flags, space-separated (domain/fraud.ts); empty when none.
       c.flags.join(' '),
       c.testMode ? 'true' : 'false',
+      iso(c.dueAt),
+      c.description,
     ]),
   )
 }

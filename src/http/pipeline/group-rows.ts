@@ -1,4 +1,4 @@
-import { bool, data, enumOf, int, nullable, obj, str, time } from './openapi-schema.ts'
+import { bool, data, enumOf, int, nullable, obj, ref, str, time } from './openapi-schema.ts'
 import type { Route } from './route-table.ts'
 
 // The rows of the route table for partner groups, the two-sided discount and bonuses
@@ -71,6 +71,13 @@ export const groupRows: Record<string, Route> = {
     errors: admin,
   },
   'PATCH /api/v1/admin/groups/:id': { id: 'updateGroup', request: { commission_rate: 25 }, body: data(group), errors: adminBody },
+  'POST /api/v1/admin/programs/:id/partners/:partner_id/bonuses': {
+    id: 'createBonus',
+    request: { amount_cents: 5000, currency: 'USD', description: 'Launch week top referrer' },
+    status: 201,
+    body: data(ref('LedgerEntry')),
+    errors: adminBody,
+  },
   'DELETE /api/v1/admin/groups/:id': {
     id: 'deleteGroup',
     body: data(obj({ group_id: int, deleted: bool })),

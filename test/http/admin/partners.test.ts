@@ -164,7 +164,9 @@ describe('exports and date filters', () => {
     expect(saleLines[1]).toContain(',5.00,EUR,recorded,false')
 
     const commissions = lines((await csv(`/programs/${f.programId}/commissions.csv`)).text)
-    expect(commissions[0]).toBe('commission_id,created_at,kind,partner_id,partner_name,sale_id,amount,currency,status,flags,test_mode')
+    expect(commissions[0]).toBe(
+      'commission_id,created_at,kind,partner_id,partner_name,sale_id,amount,currency,status,flags,test_mode,due_at,description',
+    )
     // The reversal's negative amount is a number cell: never prefixed like a formula.
     expect(commissions[1]).toContain(`,reversal,${f.partnerId},${name},`)
     expect(commissions[1]).toMatch(/,\d+,-12\.35,USD,/)
