@@ -10,6 +10,7 @@ import { count, money, when } from './format.ts'
 import { html, type Safe } from './html.ts'
 import { csrfField } from './layout.ts'
 import { type CommissionStatusTotals, copyField, programHeader, referralUrl } from './owner-pages.ts'
+import { bonusPanel } from './group-pages.ts'
 import { termsInWords } from './terms.ts'
 
 type Query = Record<string, string | undefined>
@@ -187,6 +188,7 @@ ${group?.discountDescription ? html`<p><span class="muted">Their audience gets:<
 <form class="row" method="post" action="/dashboard/programs/${program.id}/links">${csrfField(csrf)}<input type="hidden" name="partner_id" value="${p.id}">
 <label>New short link <input name="short_link" pattern="[A-Za-z0-9_\\-]{1,100}" maxlength="100" required></label><button class="quiet">Create link</button></form></section>
 ${couponsPanel(program, p, data.coupons, csrf)}
+${bonusPanel(program, p.id, csrf)}
 <section class="panel"><h2>Edit</h2><form class="stack" method="post" action="${base}">${csrfField(csrf)}
 <label>Name <input name="name" value="${p.name ?? ''}" maxlength="200"></label>
 <label>Email <input name="email" type="email" value="${p.email ?? ''}" maxlength="254"></label>
