@@ -6,6 +6,8 @@ import type { GroupInput } from '../../tracking/groups.ts'
 import type { Form } from './guard.ts'
 import { html, type Safe } from './html.ts'
 import { csrfField } from './layout.ts'
+import { barChart } from './chart.ts'
+import { count } from './format.ts'
 import { copyField, programHeader } from './owner-pages.ts'
 import { COMMISSION_LABELS } from './program-form.ts'
 import { termsInWords } from './terms.ts'
@@ -101,6 +103,37 @@ ${
 ${data.groups.length === 0 ? html`<section class="panel"><p class="muted">No group yet: every partner is paid by the program's terms. Create one below.</p></section>` : data.groups.map(card)}
 <section class="panel" id="create-group"><h2>Create a group</h2><form class="stack" method="post" action="${base}/groups">${csrfField(csrf)}${groupFields(program, null, 'new-group')}
 <div><button>Create group</button></div></form></section>`
+}
+
+/** Clicks and sales per day of each partner group (docs/decisions.md, Groups: charts per group on the overview). */
+export function groupCharts(
+  groups: { names: Map<number, string>; days: Map<number, { clicks: number; sales: number }[]> },
+  labels: string[],
+  span: number,
+  base: string,
+): Safe {
+  if (groups.names.size === 0) return html``
+  const ids = [...groups.names.keys(), ...(groups.days.has(0) ? [0] : [])]
+  const empty = Array.from({ length: span }, () => ({ clicks: 0, sales: 0 }))
+  return html`<h2>By group, last ${span} days <span class="muted">(<a href="${base}/groups">groups</a>)</span></h2>
+<div class="charts" data-group-charts>${ids.flatMap((id) => {
+    const name = id === 0 ? 'No group' : (groups.names.get(id) ?? `Group ${id}`)
+    const points = groups.days.get(id) ?? empty
+    return [
+      barChart(
+        `${name}: clicks`,
+        points.map((p) => p.clicks),
+        labels,
+        { format: count },
+      ),
+      barChart(
+        `${name}: sales`,
+        points.map((p) => p.sales),
+        labels,
+        { format: count },
+      ),
+    ]
+  })}</div>`
 }
 
 /** The partner page's bonus form (docs/decisions.md, Groups: bonuses). */

@@ -24,7 +24,8 @@ describeBrowser('the group forms', () => {
     mkdirSync(SHOTS, { recursive: true })
     ;({ api, k } = await trackingSetup(undefined, await atPublicUrl()))
     f = await api.setupProgram({ name: 'Shop', commission_type: 'percent', commission_rate: 20, partner_signup: 'approval' })
-    await k.partnerLink(f, `bob${Date.now()}`)
+    const bob = await k.partnerLink(f, `bob${Date.now()}`)
+    for (let i = 0; i < 4; i++) await k.clickId(i % 2 ? f : bob)
     browser = await launch()
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
     context.on('request', (r) => {
@@ -123,6 +124,13 @@ describeBrowser('the group forms', () => {
     const rows = await open(`/partners?group_id=${group.group_id}`, 1280)
     expect(await rows.locator(`tr[data-partner="${f.partnerId}"] .group`).textContent()).toBe(group.name)
     await shot(rows, 'partners-by-group', 1280)
+    for (const width of [1280, 390]) {
+      const overview = await open('', width)
+      expect(await overview.locator('[data-group-charts] svg[role=img]').count()).toBeGreaterThanOrEqual(1)
+      expect(await overview.locator('[data-group-charts] figure').count()).toBeGreaterThanOrEqual(2)
+      expect(await fits(overview)).toBe(true)
+      await shot(overview, 'overview-groups', width)
+    }
     expect(errors).toEqual([])
     expect(foreign).toEqual([])
   })

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Api } from '../../helpers.ts'
 import { publicOrigin, signInAccount } from '../pages/sessions.ts'
-import { trackingSetup } from '../track/kit.ts'
+import { kit, trackingSetup } from '../track/kit.ts'
 
 let api: Api
 beforeAll(async () => ({ api } = await trackingSetup()))
@@ -124,5 +124,26 @@ describe('the Groups page', () => {
     ])
     const commissions = (await o.get(`/dashboard/programs/${f.programId}/commissions`)).text
     expect(commissions).toContain('bonus: Contest')
+  })
+})
+
+describe('the overview', () => {
+  test('draws clicks and sales per day for each group, and for the partners in none', async () => {
+    const k = kit(api)
+    const f = await api.setupProgram()
+    const o = await owner(f.accountId)
+    const g = (await api.admin('POST', `/programs/${f.programId}/groups`, { name: 'Creators' })).body.data.group_id
+    const bob = await k.partnerLink(f, `bob${Date.now()}`)
+    await api.admin('PATCH', `/programs/${f.programId}/partners/${f.partnerId}`, { group_id: g })
+    for (let i = 0; i < 3; i++) await k.clickId(f)
+    await k.clickId(bob)
+    const page = (await o.get(`/dashboard/programs/${f.programId}`)).text
+    const charts = page.slice(page.indexOf('data-group-charts'))
+    expect(charts).toContain('Creators: clicks <span class="muted">(3 in all)')
+    expect(charts).toContain('Creators: sales')
+    expect(charts).toContain('No group: clicks <span class="muted">(1 in all)')
+    // Without groups there is no such section.
+    const plain = await api.setupProgram()
+    expect((await (await owner(plain.accountId)).get(`/dashboard/programs/${plain.programId}`)).text).not.toContain('data-group-charts')
   })
 })
