@@ -52,7 +52,7 @@ const BALANCE_KEY = 'program_id, partner_id, currency, kind, payout, pair, held,
  * state changes. The entry and its pair are never in the same payout (a run pays entries due, and an entry is
  * due only when its pair is in a payout or missing), so the pair's own payout state is read as it is. Neither
  * is held for review (a held commission is in no payout, and its reversal nets with it), so both are in rows
- * of held = 0. Both sides are added up by row before they are written. (A new ledger entry is added by the trigger of migration 0009.)
+ * of held = 0. Both sides are added up by row before they are written. (A new ledger entry is added by the trigger of migrations 0009, 0018 and 0021; each row's day is the day it is due.)
  */
 const MOVE_BALANCES = `WITH facts AS MATERIALIZED (
     SELECT c.program_id, c.partner_id, c.currency, c.kind, c.due_at / 86400000 AS day,

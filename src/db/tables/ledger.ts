@@ -126,7 +126,7 @@ export const payoutEntries = sqliteTable(
  * or in a payout, and not held for review, is open (pending or due by time): its row carries the UTC day it is due
  * (due_at / 86400000, migration 0021; the day it was booked before), so that a read splits pending from due without reading entries; every
  * other row has day -1. Kept in the ledger writes' own transactions: a new entry by the trigger of
- * migration 0009_ledger_balance_triggers, payout runs, payments and cancels by payout-store.ts.
+ * migration 0009_ledger_balance_triggers (written again by 0018 and 0021), payout runs, payments and cancels by payout-store.ts.
  */
 export const ledgerBalances = sqliteTable(
   'ledger_balances',
