@@ -32,3 +32,13 @@ export type RefundData = {
   transaction_id: string
   status: 'refunded' | 'charged_back'
 }
+
+/**
+ * `data` of GET /api/v1/programs/me/discount: the visitor's partner, its group, and the discount
+ * the group gives (null when none). `coupon_id` is the payment processor's coupon id.
+ */
+export type DiscountData = {
+  partner: { name: string | null } | null
+  group_id: number | null
+  discount: { coupon_id: string; description: string } | null
+}

@@ -23,6 +23,8 @@ export type RequestOptions = {
   baseUrl: string
   path: string
   body: unknown
+  /** POST (the default) sends `body` as JSON; GET sends none (the query is in `path`). */
+  method?: 'GET' | 'POST'
   apiKey?: string
   /** Extra attempts after the first for 429, 5xx and network errors. Default 2. */
   retries?: number
@@ -50,19 +52,20 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
 const retryable = (status: number, body: any) => status === 429 || (status >= 500 && body?.error?.message !== 'Failed to create commission')
 
 /**
- * POSTs JSON and unwraps the envelope: `data` on success (or the whole body when it has
+ * POSTs JSON (or GETs, with `method: 'GET'`) and unwraps the envelope: `data` on success (or the whole body when it has
  * no `data` key, as the click answer), the `error` object on failure. Resolves always.
  */
 export async function postJson<T>(o: RequestOptions): Promise<Result<T>> {
   const { retries = 2, backoffMs = 300, maxDelayMs = 10_000, sleep = wait } = o
   const doFetch = o.fetch ?? fetch
   const url = o.baseUrl.slice(0, endWithoutSlashes(o.baseUrl)) + o.path
-  const headers: Record<string, string> = { 'content-type': 'application/json' }
+  const get = o.method === 'GET'
+  const headers: Record<string, string> = get ? {} : { 'content-type': 'application/json' }
   if (o.apiKey) headers.authorization = `Bearer ${o.apiKey}`
   for (let attempt = 0; ; attempt++) {
     let res: Response
     try {
-      res = await doFetch(url, { method: 'POST', headers, body: JSON.stringify(o.body) })
+      res = await doFetch(url, get ? { method: 'GET', headers } : { method: 'POST', headers, body: JSON.stringify(o.body) })
     } catch (e) {
       if (attempt >= retries) return { ok: false, status: 0, error: { message: `Network error: ${String(e)}` } }
       await sleep(backoff(backoffMs, attempt))

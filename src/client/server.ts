@@ -1,11 +1,11 @@
 // Server part of the client library (docs/api.md, Client library): reports leads, sales and
 // refunds with the program API key. Methods resolve to results and never throw on HTTP errors.
-import type { Currency, LeadData, Provider, RefundData, SaleData } from './answers.js'
+import type { Currency, DiscountData, LeadData, Provider, RefundData, SaleData } from './answers.js'
 import { postJson, type Result, type RequestOptions } from './core.js'
 
 export { readClickId, CLICK_COOKIE, type CookieSource } from './cookie.js'
 export type { Result, ApiError, ApiWarning } from './core.js'
-export type { Currency, LeadData, Provider, RefundData, SaleData }
+export type { Currency, DiscountData, LeadData, Provider, RefundData, SaleData }
 
 export type SvcOptions = {
   /** Program API key, sent as `Authorization: Bearer <key>`. */
@@ -59,6 +59,9 @@ export type TrackRefundInput = {
   reason?: 'refund' | 'chargeback'
   refundReason?: string
 }
+
+/** Who to ask about: the visitor's click id (cookie svc_click_id), or your customer id. One is enough. */
+export type GetDiscountInput = { clickId?: string | null; customerExternalId?: string | null }
 
 /** A 409: the sale was already recorded under this invoiceId, which docs/errors.md says is success. */
 export type DuplicateSale = { duplicate: true; sale_id?: number; transaction_id: string }
@@ -115,6 +118,20 @@ export class Svc {
       reason: input.reason,
       refund_reason: input.refundReason,
     })
+  }
+
+  /**
+   * GET /api/v1/programs/me/discount: the discount the visitor gets through their partner's group,
+   * `data.discount` null when none. Pass `data.discount.coupon_id` to Stripe Checkout as
+   * `discounts: [{ coupon }]` (or to your processor's coupon field).
+   */
+  getDiscount(input: GetDiscountInput): Promise<Result<DiscountData>> {
+    const query = new URLSearchParams()
+    if (input.clickId) query.set('click_id', input.clickId)
+    if (input.customerExternalId) query.set('customer_key', input.customerExternalId)
+    const { apiKey, baseUrl, retries, maxDelayMs, fetch } = this.#options
+    const path = `/api/v1/programs/me/discount?${query.toString()}`
+    return postJson<DiscountData>({ apiKey, baseUrl, path, body: undefined, method: 'GET', retries, maxDelayMs, fetch })
   }
 
   #post<T>(path: string, body: unknown): Promise<Result<T>> {

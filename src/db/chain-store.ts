@@ -11,6 +11,7 @@ type Head = { seq: number; hash: string }
 const linkColumns: Record<Kind, { table: 'commissions' | 'payouts'; seq: string; hash: string }> = {
   commission: { table: 'commissions', seq: 'chain_seq', hash: 'chain_hash' },
   reversal: { table: 'commissions', seq: 'chain_seq', hash: 'chain_hash' },
+  bonus: { table: 'commissions', seq: 'chain_seq', hash: 'chain_hash' },
   payout: { table: 'payouts', seq: 'chain_seq', hash: 'chain_hash' },
   payout_canceled: { table: 'payouts', seq: 'cancel_seq', hash: 'cancel_hash' },
 }
@@ -42,6 +43,7 @@ export class ChainStore {
       link: {
         commission: link('commission'),
         reversal: link('reversal'),
+        bonus: link('bonus'),
         payout: link('payout'),
         payout_canceled: link('payout_canceled'),
       },

@@ -1,3 +1,4 @@
+import type { LedgerKind } from '../domain/payout.ts'
 import type { FraudFlag } from '../domain/fraud.ts'
 import { and, asc, eq } from 'drizzle-orm'
 import type { Catalog } from './catalog.ts'
@@ -39,14 +40,14 @@ function prepare({ client }: Connection) {
       FROM sales s LEFT JOIN customers c ON c.id = s.customer_id LEFT JOIN partners p ON p.id = c.partner_id
       WHERE s.program_id = ?1 AND s.id >= ?2 AND s.id < ?3 AND s.created_at >= ?5 AND s.created_at < ?6 ORDER BY s.id DESC LIMIT ?4`),
     commissions: q(`SELECT m.id, m.kind, m.amount_cents AS amountCents, m.currency, m.test_mode AS testMode, m.created_at AS createdAt,
-        m.sale_id AS saleId, s.transaction_id AS transactionId, m.partner_id AS partnerId, p.name AS partnerName, m.flags
-      FROM commissions m JOIN sales s ON s.id = m.sale_id LEFT JOIN partners p ON p.id = m.partner_id
+        m.sale_id AS saleId, s.transaction_id AS transactionId, m.partner_id AS partnerId, p.name AS partnerName, m.flags, m.description
+      FROM commissions m LEFT JOIN sales s ON s.id = m.sale_id LEFT JOIN partners p ON p.id = m.partner_id
       WHERE m.program_id = ?1 AND (m.created_at, m.id) < (?2, ?3) AND m.created_at >= ?5 AND m.created_at < ?6
       ORDER BY m.created_at DESC, m.id DESC LIMIT ?4`),
     partnerCommissions:
       q(`SELECT m.id, m.kind, m.amount_cents AS amountCents, m.currency, m.test_mode AS testMode, m.created_at AS createdAt,
-        m.sale_id AS saleId, s.amount_cents AS saleCents, s.occurred_at AS occurredAt
-      FROM commissions m JOIN sales s ON s.id = m.sale_id
+        m.sale_id AS saleId, s.amount_cents AS saleCents, s.occurred_at AS occurredAt, m.description
+      FROM commissions m LEFT JOIN sales s ON s.id = m.sale_id
       WHERE m.partner_id = ?1 AND m.id < ?2 ORDER BY m.id DESC LIMIT ?3`),
     payouts: q(`SELECT o.id, o.partner_id AS partnerId, p.name AS partnerName, o.currency, o.amount_cents AS amountCents, o.commissions,
         o.status, o.reference, o.created_at AS createdAt, o.paid_at AS paidAt, o.canceled_at AS canceledAt,
@@ -90,17 +91,19 @@ export interface SaleRow {
 /** A commission ledger entry as both ledger pages show it. */
 interface LedgerEntryRow {
   id: number
-  kind: 'commission' | 'reversal'
+  kind: LedgerKind
   amountCents: number
   currency: string
   testMode: number
   createdAt: number
-  saleId: number
+  /** Null for a bonus, which has no sale (and then its `description`). */
+  saleId: number | null
+  description: string | null
 }
 
 /** The owner's commissions page: the entry with its sale's transaction id and its partner. */
 export interface LedgerRow extends LedgerEntryRow {
-  transactionId: string
+  transactionId: string | null
   partnerId: number
   partnerName: string | null
   /** The fraud signals it raised (domain/fraud.ts). */
@@ -109,8 +112,8 @@ export interface LedgerRow extends LedgerEntryRow {
 
 /** The partner portal's ledger: the entry with its sale's amount and time. */
 export interface PartnerLedgerRow extends LedgerEntryRow {
-  saleCents: number
-  occurredAt: number
+  saleCents: number | null
+  occurredAt: number | null
 }
 
 export interface EventRow {

@@ -56,6 +56,10 @@ function prepare({ client }: Connection) {
     oneMoney: q(
       `SELECT currency, ${sumMoney} FROM daily_money WHERE program_id = ? AND partner_id = ? AND test_mode = 0 GROUP BY currency ORDER BY currency`,
     ),
+    // Per partner group (docs/decisions.md, Groups): the partners' rows added up by their group now (0: none).
+    groupDays: q(`SELECT coalesce(p.group_id, 0) AS groupId, d.day, sum(d.clicks) AS clicks, sum(d.sales) AS sales
+      FROM daily_counts d JOIN partners p ON p.id = d.partner_id
+      WHERE d.program_id = ? AND d.test_mode = 0 AND d.day >= ? GROUP BY 1, 2`),
     provisional: q("SELECT count(*) AS n FROM customers WHERE program_id = ? AND status = 'provisional' AND test_mode = 0"),
     anyEvent: q('SELECT count(*) AS n FROM (SELECT 1 FROM processor_events WHERE program_id = ? LIMIT 1)'),
     activeLinks: q(`SELECT count(*) AS n FROM links l WHERE l.program_id = ?1 AND l.active = 1 AND l.partner_id IS NOT NULL
@@ -100,6 +104,22 @@ export class FigureStore {
       if (point) point.revenue[row.currency] = row.cents
     }
     return [...points.values()]
+  }
+
+  /**
+   * Clicks and sales per UTC day of the last `days` days, for each partner group that had some (key 0: the
+   * partners in no group), oldest first; a partner's figures count for the group it is in now.
+   */
+  groupDays(programId: number, now: number, days: number): Map<number, { day: number; clicks: number; sales: number }[]> {
+    const first = Math.floor(now / DAY_MS) - days + 1
+    const out = new Map<number, { day: number; clicks: number; sales: number }[]>()
+    for (const row of this.s.groupDays.all(programId, first) as { groupId: number; day: number; clicks: number; sales: number }[]) {
+      let points = out.get(row.groupId)
+      if (!points) out.set(row.groupId, (points = Array.from({ length: days }, (_, i) => ({ day: first + i, clicks: 0, sales: 0 }))))
+      const point = points[row.day - first]
+      if (point) Object.assign(point, { clicks: row.clicks, sales: row.sales })
+    }
+    return out
   }
 
   /** Per-partner live figures of a program, keyed by partner id (0: unattributed). */

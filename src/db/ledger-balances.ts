@@ -9,12 +9,12 @@ const BALANCE_KEY = 'program_id, partner_id, currency, kind, payout, pair, held,
  * state changes. The entry and its pair are never in the same payout (a run pays entries due, and an entry is
  * due only when its pair is in a payout or missing), so the pair's own payout state is read as it is. Neither
  * is held for review (a held commission is in no payout, and its reversal nets with it), so both are in rows
- * of held = 0. Both sides are added up by row before they are written. (A new ledger entry is added by the trigger of migration 0009.)
+ * of held = 0. Both sides are added up by row before they are written. (A new ledger entry is added by the trigger of migrations 0009, 0018 and 0024; each row's day is the day it is due.)
  */
 const MOVE_BALANCES = `WITH facts AS MATERIALIZED (
-    SELECT c.program_id, c.partner_id, c.currency, c.kind, c.created_at / 86400000 AS day,
+    SELECT c.program_id, c.partner_id, c.currency, c.kind, c.due_at / 86400000 AS day,
       CASE WHEN o.id IS NULL THEN 'none' ELSE coalesce(op.status, '') END AS pair, sum(c.amount_cents) AS amount_cents, count(*) AS n,
-      o.partner_id AS o_partner_id, o.currency AS o_currency, o.kind AS o_kind, o.created_at / 86400000 AS o_day, o.test_mode AS o_test,
+      o.partner_id AS o_partner_id, o.currency AS o_currency, o.kind AS o_kind, o.due_at / 86400000 AS o_day, o.test_mode AS o_test,
       coalesce(op.status, '') AS o_payout, sum(o.amount_cents) AS o_amount_cents, count(o.id) AS o_n
     FROM payout_entries m JOIN commissions c ON c.id = m.ledger_entry_id
       LEFT JOIN commissions o ON o.sale_id = c.sale_id AND o.kind <> c.kind

@@ -4,19 +4,21 @@ import { applicantKey, emailKey } from '../domain/email.ts'
 import type { Catalog } from './catalog.ts'
 import { partnerEmail } from './email-keys.ts'
 import type { Connection } from './open.ts'
-import { customers, links, partnerIps, partners, sales, type PartnerStatus } from './schema.ts'
+import { customers, links, partnerGroups, partnerIps, partners, sales, type PartnerStatus } from './schema.ts'
 
 export type Partner = typeof partners.$inferSelect
 
 /** What an owner (or the partner, for the payout details) may change on a partner. */
 export type PartnerChanges = Partial<
-  Pick<Partner, 'name' | 'email' | 'commissionType' | 'commissionRate' | 'recurringMonths' | 'payoutMethod' | 'payoutDetails'>
+  Pick<Partner, 'name' | 'email' | 'commissionType' | 'commissionRate' | 'recurringMonths' | 'payoutMethod' | 'payoutDetails' | 'groupId'>
 >
 
 /** A partners list's filters: `status` exactly, `q` a part of the name or email in any case. */
 export interface PartnerFilter {
   status?: PartnerStatus
   q?: string
+  /** Only the partners of this group. */
+  groupId?: number
 }
 
 /** A partner with how many referral links it has (the partners CSV). */
@@ -46,25 +48,38 @@ export class PartnerStore {
   }
 
   /**
-   * A partner's own commission terms (null fields take the program's), read on every attributed
-   * sale: kept in the catalog, which update() invalidates. Null when no partner has that id.
+   * A partner's own commission terms and its group's (null fields take the next level's: domain
+   * termsFor), read on every attributed sale: kept in the catalog, which update() and the group
+   * store's writes invalidate. Null when no partner has that id.
    */
-  terms(partnerId: number): (PartnerTerms & { email: string | null; knownIps: boolean }) | null {
+  terms(partnerId: number): (PartnerTerms & { group: PartnerTerms | null; email: string | null; knownIps: boolean }) | null {
     return this.catalog.row(`partner-terms:${partnerId}`, () => {
       const row = this.connection.db
         .select({
           commissionType: partners.commissionType,
           commissionRate: partners.commissionRate,
           recurringMonths: partners.recurringMonths,
+          groupId: partnerGroups.id,
+          groupType: partnerGroups.commissionType,
+          groupRate: partnerGroups.commissionRate,
+          groupMonths: partnerGroups.recurringMonths,
+          groupHolding: partnerGroups.holdingPeriodDays,
           // The self_referral signal compares the customer's email with it (domain/fraud.ts); same_ip
           // looks the partner's IPs up only when it has some (most partners never sign in).
           email: partners.email,
           knownIps: sql<boolean>`EXISTS (SELECT 1 FROM ${partnerIps} WHERE ${partnerIps.partnerId} = ${partners.id})`.mapWith(Boolean),
         })
         .from(partners)
+        .leftJoin(partnerGroups, eq(partnerGroups.id, partners.groupId))
         .where(eq(partners.id, partnerId))
         .get()
-      return row ?? null
+      if (!row) return null
+      const { groupId, groupType, groupRate, groupMonths, groupHolding, ...own } = row
+      const group =
+        groupId === null
+          ? null
+          : { commissionType: groupType, commissionRate: groupRate, recurringMonths: groupMonths, holdingPeriodDays: groupHolding }
+      return { ...own, group }
     })
   }
 
@@ -101,6 +116,7 @@ export class PartnerStore {
     promotion: string | null
     wishedShortLink: string | null
     status: PartnerStatus
+    groupId: number | null
     createdAt: number
     lastAppliedAt: number
   }): number {
@@ -218,6 +234,7 @@ export class PartnerStore {
       eq(partners.programId, programId),
       isNull(partners.deletedAt),
       filter.status ? eq(partners.status, filter.status) : undefined,
+      filter.groupId !== undefined ? eq(partners.groupId, filter.groupId) : undefined,
       q
         ? sql`(instr(lower(coalesce(${partners.name}, '')), ${q}) > 0 or instr(lower(coalesce(${partners.email}, '')), ${q}) > 0)`
         : undefined,

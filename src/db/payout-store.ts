@@ -1,7 +1,7 @@
 import type { ChainStore } from './chain-store.ts'
 import { and, desc, eq, gte, inArray, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm'
 import { alias, type SQLiteColumn } from 'drizzle-orm/sqlite-core'
-import type { LedgerFacts, LedgerGroup, PayoutState, PlannedPayout } from '../domain/payout.ts'
+import type { LedgerFacts, LedgerGroup, LedgerKind, PayoutState, PlannedPayout } from '../domain/payout.ts'
 import type { Connection } from './open.ts'
 import { balanceMover } from './ledger-balances.ts'
 import { commissions, ledgerBalances, partners, payoutEntries, payouts, programs, type Payout } from './schema.ts'
@@ -22,7 +22,7 @@ export interface LedgerRow extends LedgerFacts {
 
 export type PayoutEntry = {
   commissionId: number
-  kind: 'commission' | 'reversal'
+  kind: LedgerKind
   amountCents: number
   createdAt: number
 }
@@ -90,6 +90,7 @@ export class PayoutStore {
         currency: commissions.currency,
         testMode: commissions.testMode,
         createdAt: commissions.createdAt,
+        dueAt: commissions.dueAt,
         held: isHeld,
         payout: activePayoutOf(commissions.id),
         pairId: pair.id,
@@ -125,8 +126,8 @@ export class PayoutStore {
   }
 
   /**
-   * The day (days since 1970, UTC) each partner's oldest open commission not yet due was booked, per currency:
-   * it becomes due `holding_period_days` after that day. `cutoffDay` is the first day not yet due.
+   * The first day (days since 1970, UTC) on which each partner's open commissions and bonuses not yet due become
+   * due, per currency. `cutoffDay` is today: the first day not wholly due.
    */
   firstPendingDays(programId: number, cutoffDay: number): { partnerId: number; currency: string; day: number }[] {
     return this.connection.db
@@ -135,7 +136,7 @@ export class PayoutStore {
       .where(
         and(
           eq(ledgerBalances.programId, programId),
-          eq(ledgerBalances.kind, 'commission'),
+          ne(ledgerBalances.kind, 'reversal'),
           eq(ledgerBalances.held, 0),
           sql`${ledgerBalances.day} >= ${cutoffDay}`,
         ),
@@ -146,15 +147,15 @@ export class PayoutStore {
 
   /**
    * The live ledger of a program (or of one partner, or a page of partners) added up by partner, currency, kind,
-   * payout facts and dueness: what domain/payout.ts `balances` needs. `cutoffs` are domain/payout.ts `dueCutoffs`.
-   * Read from ledger_balances (kept by triggers, schema.ts): its open rows carry the day they were booked, so a
-   * day before a cutoff's day is due and one after it is not; only the open entries of the two cutoff days
-   * themselves are read one by one (the program's created_at index), to split them exactly.
+   * payout facts and dueness at `now`: what domain/payout.ts `balances` needs. Read from ledger_balances (kept by
+   * triggers, schema.ts): its open rows carry the day they are due (each entry's due_at, fixed when booked), so a
+   * day before today is due and one after it is not; only the open entries due today are read one by one (the
+   * program's due_at index), to split them exactly.
    */
-  ledgerGroups(programId: number, cutoffs: { commission: number; reversal: number }, partnerId?: number | number[]): LedgerGroup[] {
+  ledgerGroups(programId: number, now: number, partnerId?: number | number[]): LedgerGroup[] {
     const { db } = this.connection
-    const days = { commission: Math.floor(cutoffs.commission / DAY_MS), reversal: Math.floor(cutoffs.reversal / DAY_MS) }
-    const cutoffDay = sql`case ${ledgerBalances.kind} when 'reversal' then ${days.reversal} else ${days.commission} end`
+    const today = Math.floor(now / DAY_MS)
+    const cutoffDay = sql`${today}`
     const partnerWhere = (column: SQLiteColumn) =>
       partnerId === undefined
         ? undefined
@@ -203,30 +204,27 @@ export class PayoutStore {
           amountCents: r.amountCents,
         }),
       )
-    const boundary = (['commission', 'reversal'] as const).flatMap((kind) =>
-      this.scannedGroups(
-        programId,
-        cutoffs,
-        and(
-          partnerWhere(commissions.partnerId),
-          eq(commissions.kind, kind),
-          gte(commissions.createdAt, days[kind] * DAY_MS),
-          lt(commissions.createdAt, (days[kind] + 1) * DAY_MS),
-          isNull(entryPayout.id),
-          or(isNull(pair.id), sql`${pairPayout.id} is not null`),
-          // A held entry's rows carry day -1: the counted rows hold it already.
-          notHeld,
-        ),
+    const boundary = this.scannedGroups(
+      programId,
+      now,
+      and(
+        partnerWhere(commissions.partnerId),
+        gte(commissions.dueAt, today * DAY_MS),
+        lt(commissions.dueAt, (today + 1) * DAY_MS),
+        isNull(entryPayout.id),
+        or(isNull(pair.id), sql`${pairPayout.id} is not null`),
+        // A held entry's rows carry day -1: the counted rows hold it already.
+        notHeld,
       ),
     )
     return [...counted, ...boundary]
   }
 
   /** ledgerGroups read entry by entry (the live entries of the program matching `where`). */
-  private scannedGroups(programId: number, cutoffs: { commission: number; reversal: number }, where: SQL | undefined): LedgerGroup[] {
+  private scannedGroups(programId: number, now: number, where: SQL | undefined): LedgerGroup[] {
     const { db } = this.connection
     const paired = sql<number>`${pair.id} is not null`
-    const due = sql<number>`${commissions.createdAt} <= case ${commissions.kind} when 'reversal' then ${cutoffs.reversal} else ${cutoffs.commission} end`
+    const due = sql<number>`${commissions.dueAt} <= ${now}`
     const rows = db
       .select({
         partnerId: commissions.partnerId,

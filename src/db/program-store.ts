@@ -220,6 +220,7 @@ export class ProgramStore {
     commissionType?: CommissionType | null
     commissionRate?: number | null
     recurringMonths?: number | null
+    groupId?: number | null
     createdAt: number
   }): number {
     return this.connection.db

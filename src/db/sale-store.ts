@@ -1,3 +1,4 @@
+import type { LedgerKind } from '../domain/payout.ts'
 import { and, count, desc, eq, lt, ne, sql } from 'drizzle-orm'
 import type { ChainStore } from './chain-store.ts'
 import { plainInsert } from './columns.ts'
@@ -35,6 +36,8 @@ const commissionColumns = [
   commissions.createdAt,
   commissions.flags,
   commissions.review,
+  commissions.dueAt,
+  commissions.description,
 ]
 
 function build({ db, client }: Connection) {
@@ -66,7 +69,7 @@ function build({ db, client }: Connection) {
           eq(ledgerBalances.programId, p('programId')),
           eq(ledgerBalances.partnerId, p('partnerId')),
           eq(ledgerBalances.currency, p('currency')),
-          eq(ledgerBalances.kind, 'commission'),
+          ne(ledgerBalances.kind, 'reversal'),
           ne(ledgerBalances.payout, 'paid'),
         ),
       )
@@ -102,9 +105,10 @@ export interface NewSale {
 
 export interface NewCommission {
   programId: number
-  saleId: number
+  /** Null for a bonus. */
+  saleId: number | null
   partnerId: number
-  kind: 'commission' | 'reversal'
+  kind: LedgerKind
   amountCents: number
   currency: string
   testMode: boolean
@@ -112,6 +116,10 @@ export interface NewCommission {
   /** The fraud flags it raised (domain/fraud.ts), and whether it is held for review; none for a reversal. */
   flags?: FraudFlag[]
   held?: boolean
+  /** When it is due (domain/payout.ts dueAtOf), fixed now. */
+  dueAt: number
+  /** A bonus's words. */
+  description?: string | null
 }
 
 /** A program's held commissions, written as the partial index commissions_held says it (a literal, not a bound value), so that it is used. */
@@ -180,6 +188,8 @@ export class SaleStore {
       entry.createdAt,
       JSON.stringify(entry.flags ?? []),
       entry.held ? 'held' : null,
+      entry.dueAt,
+      entry.description ?? null,
     ) as { id: number }
     // The entry's link in the partner's hash chain commits with it (docs/ledger.md).
     this.chain.append(

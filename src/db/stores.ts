@@ -8,6 +8,7 @@ import { CouponStore } from './coupon-store.ts'
 import { DashboardStore } from './dashboard-store.ts'
 import { EmailStore } from './email-store.ts'
 import { FigureStore } from './figure-store.ts'
+import { GroupStore } from './group-store.ts'
 import { ListStore } from './list-store.ts'
 import { MemberStore } from './member-store.ts'
 import type { Connection, OpenOptions } from './open.ts'
@@ -43,6 +44,7 @@ export function createStores(connection: Connection, options: OpenOptions = {}) 
     emails: new EmailStore(connection),
     events: new ProcessorEventStore(connection),
     figures: new FigureStore(connection, counts),
+    groups: new GroupStore(connection, catalog),
     lists: new ListStore(connection),
     members: new MemberStore(connection),
     partners: new PartnerStore(connection, catalog),

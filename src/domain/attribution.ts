@@ -47,27 +47,48 @@ export interface ProgramTerms {
   commissionRate: number
   /** Months after the customer's first sale that a recurring type pays; null pays forever. */
   recurringMonths: number | null
-  /** Whose terms these are: the program's, or the partner's own (docs/decisions.md, per-partner terms). */
-  termsOf?: 'program' | 'partner'
+  /** Days a commission waits before it is due (docs/decisions.md, Payouts). */
+  holdingPeriodDays?: number
+  /** Whose terms these are: the program's, the partner's group's, or the partner's own (docs/decisions.md, Groups). */
+  termsOf?: TermsSource
 }
 
-/** A partner's own terms; each null field takes the program's. */
+export type TermsSource = 'program' | 'group' | 'partner'
+
+/** A partner's own terms, or its group's; each null field takes the next level's. */
 export interface PartnerTerms {
   commissionType: CommissionType | null
   commissionRate: number | null
   recurringMonths: number | null
+  /** A group's holding period (a partner has none of its own). */
+  holdingPeriodDays?: number | null
 }
 
-/** The terms a partner's sale is paid by: the partner's own fields where set, the program's otherwise. */
-export function termsFor(program: ProgramTerms, partner: PartnerTerms | null): ProgramTerms {
-  if (!partner || (partner.commissionType === null && partner.commissionRate === null && partner.recurringMonths === null))
-    return { ...program, termsOf: 'program' }
+const hasTerms = (t: PartnerTerms | null | undefined): t is PartnerTerms =>
+  !!t && (t.commissionType !== null || t.commissionRate !== null || t.recurringMonths !== null || (t.holdingPeriodDays ?? null) !== null)
+
+/**
+ * The terms a partner's sale is paid by (docs/decisions.md, Groups): each term resolves partner →
+ * group → program, the first level that sets it wins. `termsOf` names the most specific level that
+ * set any term.
+ */
+export function termsFor<P extends Omit<ProgramTerms, 'termsOf'>>(
+  program: P,
+  partner: PartnerTerms | null,
+  group: PartnerTerms | null = null,
+): P & { termsOf: TermsSource } {
+  const levels = [partner, group].filter(hasTerms)
+  const pick = <K extends keyof PartnerTerms>(key: K) => {
+    for (const level of levels) if ((level[key] ?? null) !== null) return level[key]
+    return undefined
+  }
   return {
     ...program,
-    commissionType: partner.commissionType ?? program.commissionType,
-    commissionRate: partner.commissionRate ?? program.commissionRate,
-    recurringMonths: partner.recurringMonths ?? program.recurringMonths,
-    termsOf: 'partner',
+    commissionType: pick('commissionType') ?? program.commissionType,
+    commissionRate: pick('commissionRate') ?? program.commissionRate,
+    recurringMonths: pick('recurringMonths') ?? program.recurringMonths,
+    holdingPeriodDays: pick('holdingPeriodDays') ?? program.holdingPeriodDays,
+    termsOf: hasTerms(partner) ? 'partner' : hasTerms(group) ? 'group' : 'program',
   }
 }
 

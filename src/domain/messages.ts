@@ -204,12 +204,24 @@ export const partner = {
   status: 'status must be one of: pending, active, rejected, suspended',
 } as const
 
+// Partner groups, the two-sided discount and bonuses (docs/decisions.md, Groups).
+export const group = {
+  notFound: 'Group not found',
+  hasPartners: 'This group has partners and cannot be deleted: move them to another group first',
+  groupId: 'group_id must be the id of a group of this program, or null for none',
+  discountLookup: 'click_id or customer_key is required',
+  bonusAmount: 'amount_cents is required and must be a positive integer',
+  bonusCurrency: 'currency must be one of the currencies of the program',
+  bonusDescription: 'description is required and must be at most 500 characters',
+} as const
+
 // The read routes' and CSVs' filters (docs/decisions.md, First run: exports and filters).
 export const filters = {
   from: 'from must be an ISO 8601 date such as 2026-11-01',
   to: 'to must be an ISO 8601 date such as 2026-11-30',
   commissionStatus: 'status must be one of: pending, due, in_payout, paid, reversed, held',
   q: 'q must be a text of at most 200 characters',
+  groupId: 'group_id must be a group id',
 } as const
 
 // Verifiable statements (docs/decisions.md, Verifiable statements; docs/ledger.md).

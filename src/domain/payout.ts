@@ -4,6 +4,14 @@
  */
 import { minorDigitsOf } from './commission.ts'
 
+/**
+ * The kinds of ledger entry (docs/decisions.md, Payouts; Groups: bonuses): a sale's commission,
+ * its reversal (negative), and a bonus, a one-off credit with no sale that is paid like a
+ * commission (pending for the holding period, then due).
+ */
+export const LEDGER_KINDS = ['commission', 'reversal', 'bonus'] as const
+export type LedgerKind = (typeof LEDGER_KINDS)[number]
+
 export type CommissionStatus = 'pending' | 'due' | 'in_payout' | 'paid' | 'reversed' | 'held'
 
 /** The status of the pending or paid payout an entry belongs to, or null when it is in none. */
@@ -11,8 +19,13 @@ export type PayoutState = 'pending' | 'paid' | null
 
 /** One ledger entry as the status rule needs it. */
 export interface LedgerFacts {
-  kind: 'commission' | 'reversal'
+  kind: LedgerKind
   createdAt: number
+  /**
+   * When the entry is due, fixed when it was booked (docs/decisions.md, Groups: "terms are fixed
+   * when an entry is booked"); absent, it is counted from createdAt and `holdingPeriodDays`.
+   */
+  dueAt?: number | null
   payout: PayoutState
   /**
    * The other entry of the same sale (a commission's reversal, a reversal's commission), or
@@ -26,11 +39,17 @@ export interface LedgerFacts {
 const DAY_MS = 86_400_000
 
 /**
- * When the entry becomes due: a commission after the holding period, a reversal at once (a
- * reversal that still counts is one whose commission went into a payout, so it nets at once).
+ * When an entry booked at `createdAt` under a holding period becomes due: a commission or a
+ * bonus after the holding period, a reversal at once (a reversal that still counts is one whose
+ * commission went into a payout, so it nets at once). Written on the entry when it is booked.
  */
-export function dueAt(entry: Pick<LedgerFacts, 'kind' | 'createdAt'>, holdingPeriodDays: number): number {
-  return entry.kind === 'reversal' ? entry.createdAt : entry.createdAt + holdingPeriodDays * DAY_MS
+export function dueAtOf(kind: LedgerKind, createdAt: number, holdingPeriodDays: number): number {
+  return kind === 'reversal' ? createdAt : createdAt + holdingPeriodDays * DAY_MS
+}
+
+/** When the entry becomes due: the time booked with it, else dueAtOf with `holdingPeriodDays`. */
+export function dueAt(entry: Pick<LedgerFacts, 'kind' | 'createdAt' | 'dueAt'>, holdingPeriodDays: number): number {
+  return entry.dueAt ?? dueAtOf(entry.kind, entry.createdAt, holdingPeriodDays)
 }
 
 /**
@@ -52,14 +71,6 @@ export function statusOf(entry: Pick<LedgerFacts, 'payout' | 'pair' | 'held'>, d
   if (entry.pair && entry.pair.payout === null) return 'reversed'
   if (entry.held) return 'held'
   return due ? 'due' : 'pending'
-}
-
-/**
- * The creation times at or before which entries are due at `now` (dueAt turned around), for
- * queries that decide "due" over many entries at once.
- */
-export function dueCutoffs(holdingPeriodDays: number, now: number): { commission: number; reversal: number } {
-  return { commission: now - holdingPeriodDays * DAY_MS, reversal: now }
 }
 
 /** Ledger entries of one partner and currency that share kind, payout facts and dueness, added up. */
@@ -110,7 +121,7 @@ export function balances(groups: LedgerGroup[]): Balance[] {
           reversed: 0,
         }),
       )
-    if (group.kind === 'commission') b.booked += group.amountCents
+    if (group.kind !== 'reversal') b.booked += group.amountCents
     else b.reversed -= group.amountCents
     const status = statusOf(group, group.due)
     // A pair reversed before any payout nets to zero: it is counted in booked and reversed only.

@@ -8,9 +8,9 @@ export const GENESIS = '0'.repeat(64)
 /** One ledger entry of a statement: its fields as booked, and its hash. */
 export interface StatementEntry {
   seq: number
-  kind: 'commission' | 'reversal' | 'payout' | 'payout_canceled'
+  kind: 'commission' | 'reversal' | 'bonus' | 'payout' | 'payout_canceled'
   entry_id: number
-  /** Minor units: commissions positive, reversals and payouts negative, a payout's cancellation positive. */
+  /** Minor units: commissions and bonuses positive, reversals and payouts negative, a payout's cancellation positive. */
   amount_cents: number
   currency: string
   created_at: string
@@ -81,7 +81,7 @@ const base64 = (text: string) => Uint8Array.from(atob(text), (c) => c.charCodeAt
 const label = (e: StatementEntry) => `entry ${e.seq} (${e.kind} ${e.entry_id})`
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
-const KINDS = ['commission', 'reversal', 'payout', 'payout_canceled']
+const KINDS = ['commission', 'reversal', 'bonus', 'payout', 'payout_canceled']
 const isInt = (v: unknown) => Number.isSafeInteger(v)
 
 /** What is wrong with a statement's shape (a field missing or of another type), or null. */

@@ -25,6 +25,7 @@ import { trackRefundRoute } from './track/refund.ts'
 import type { DirectHandler, DirectRoute } from './pipeline/direct.ts'
 import { readinessRoutes } from './track/readiness.ts'
 import { merchantWebhookRoutes } from './webhooks/merchants.ts'
+import { discountRoutes } from './track/discount.ts'
 import { stripeWebhookRoutes } from './webhooks/stripe.ts'
 import { signInLinkRoutes } from './admin/sign-in-links.ts'
 import { readForm } from './pages/form.ts'
@@ -68,6 +69,7 @@ export function buildRoutes(deps: Deps, direct: DirectRoute[] = trackingRoutes(d
     .use(trackerRoutes(deps))
     .use(adminRoutes(deps))
     .use(readinessRoutes(deps))
+    .use(discountRoutes(deps))
     .use(cliRoutes(deps))
     .use(stripeWebhookRoutes(deps))
     .use(merchantWebhookRoutes(deps))

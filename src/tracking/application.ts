@@ -19,12 +19,12 @@ export type ApplicationOutcome =
   | { kind: 'applied'; partner: Partner }
   /** The same applicant (+tag dropped) applied to this program before: nothing changed or sent. */
   | { kind: 'known'; partner: Partner }
-  /** No such program, or its partner_signup is off. */
+  /** No such program (or group of it), or its partner_signup (the group's, else the program's) is off. */
   | { kind: 'closed' }
 
 /**
  * Takes an application in one writer unit (docs/decisions.md, Partners who join on their own): a
- * partner `pending` under approval, or `active` and approved at once (link and approval email)
+ * partner `pending` under approval (in group `groupId` when given: docs/decisions.md, Groups), or `active` and approved at once (link and approval email)
  * under open; the applicant's email (received, under approval) and the owner's (new application)
  * are queued in the same unit. The applicant's IP is kept as a keyed hash for the same_ip signal.
  * `mayMailApplicant` is asked only when an email to the applicant would be queued (a new
@@ -40,18 +40,24 @@ export async function applyToProgram(
   application: Application,
   ip: string | null,
   mayMailApplicant: () => boolean = () => true,
+  groupId: number | null = null,
 ): Promise<ApplicationOutcome> {
   const { stores } = deps.database
   const outcome = await deps.database.writer.run((): ApplicationOutcome => {
     const now = deps.clock.now()
     const program = stores.programs.findProgram(programId)
-    if (!program || program.partnerSignup === 'off') return { kind: 'closed' }
+    if (!program) return { kind: 'closed' }
+    // docs/decisions.md, Groups: a group's join page puts applicants in it, under its own partner_signup or the program's.
+    const group = groupId === null ? null : stores.groups.find(groupId, programId)
+    if (groupId !== null && !group) return { kind: 'closed' }
+    const signup = group?.partnerSignup ?? program.partnerSignup
+    if (signup === 'off') return { kind: 'closed' }
     const known = stores.partners.findApplicant(programId, application.email)
     if (known) {
       stores.partners.noteApplication(known.id, now)
       return { kind: 'known', partner: known }
     }
-    const open = program.partnerSignup === 'open'
+    const open = signup === 'open'
     const partnerId = stores.partners.createApplicant({
       programId,
       name: application.name,
@@ -60,6 +66,7 @@ export async function applyToProgram(
       promotion: application.promotion,
       wishedShortLink: application.shortLink,
       status: open ? 'active' : 'pending',
+      groupId,
       createdAt: now,
       lastAppliedAt: now,
     })

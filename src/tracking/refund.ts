@@ -47,6 +47,7 @@ export function recordRefundInUnit(deps: TrackingDeps, program: Program, input: 
       currency: commission.currency,
       testMode: commission.testMode,
       createdAt: now,
+      dueAt: now,
     })
     // docs/decisions.md: commission.reversed carries the reversal entry itself (negative amount).
     emitEvent(deps, program.id, 'commission.reversed', () => commissionData(deps, sales.entry(reversal)!))

@@ -53,6 +53,7 @@ export function reviewCommission(
         currency: entry.currency,
         testMode: entry.testMode,
         createdAt: now,
+        dueAt: now,
       })
       emitEvent(deps, entry.programId, 'commission.reversed', () => commissionData(deps, sales.entry(reversal)!))
     }

@@ -1,6 +1,6 @@
 import { decideSale, type SaleFacts, type SaleRejection, termsFor } from '../domain/attribution.ts'
 import { MAX_CENTS } from '../domain/commission.ts'
-import { entryStatus } from '../domain/payout.ts'
+import { dueAtOf, entryStatus } from '../domain/payout.ts'
 import { uniqueViolation } from '../db/errors.ts'
 import type { NewSale, SaleStore } from '../db/sale-store.ts'
 import type { Commission, Program } from '../db/schema.ts'
@@ -121,7 +121,7 @@ function book(
   input: SaleInput,
   facts: SaleFacts,
   decision: Decided,
-  partner: { email: string | null; knownIps: boolean },
+  partner: { email: string | null; knownIps: boolean; holdingPeriodDays: number },
   now: number,
 ): SaleOutcome {
   const { store, sales } = stores
@@ -182,7 +182,15 @@ function book(
   if (known && decision.firstSale && (!input.testMode || known.testMode)) store.convertCustomer(customerId!, now)
   if (decision.commissionCents === null) return { kind: 'recorded', sale, commission: null }
   const entry = { partnerId: decision.partnerId, amountCents: decision.commissionCents }
-  const review = checkCommission(deps, program, facts, { id: decision.partnerId, ...partner }, input.customerEmail ?? null)
+  const review = checkCommission(
+    deps,
+    program,
+    facts,
+    { id: decision.partnerId, email: partner.email, knownIps: partner.knownIps },
+    input.customerEmail ?? null,
+  )
+  // docs/decisions.md, Groups: the holding period of the terms that paid it is fixed with the entry.
+  const dueAt = dueAtOf('commission', now, partner.holdingPeriodDays)
   const booked = sales.attempt(() =>
     sales.insertCommission({
       programId: program.id,
@@ -191,6 +199,7 @@ function book(
       currency,
       testMode,
       createdAt: now,
+      dueAt,
       ...entry,
       ...review,
     }),
@@ -199,11 +208,7 @@ function book(
   // A commission just booked is in no payout and has no reversal: its status is the domain's word on
   // its terms alone. The ledger read commissionData makes was most of what an endpoint cost the sale
   // path (bench/README.md, issue 35).
-  const status = entryStatus(
-    { kind: 'commission', createdAt: now, payout: null, pair: null, held: review.held },
-    program.holdingPeriodDays,
-    now,
-  )
+  const status = entryStatus({ kind: 'commission', createdAt: now, dueAt, payout: null, pair: null, held: review.held }, 0, now)
   const data = () => ({ ...presentRow('commission', sales.commissionOf(sale.id)!), status })
   emitEvent(deps, program.id, 'commission.created', data)
   if (review.held) emitEvent(deps, program.id, 'commission.held', data)
@@ -227,7 +232,7 @@ export function recordSaleInUnit(deps: TrackingDeps, program: Program, input: Sa
   const { tracking, sales } = deps.database.stores
   const stores = { store: tracking, sales }
   const { facts, couponCode } = resolveWithCoupon(deps, program.id, input)
-  // The partner's own terms, where it has some (docs/decisions.md, per-partner terms).
+  // The partner's own terms, then its group's, then the program's (docs/decisions.md, Groups).
   const partnerId =
     facts.kind === 'customer'
       ? facts.customer.partnerId
@@ -237,7 +242,7 @@ export function recordSaleInUnit(deps: TrackingDeps, program: Program, input: Sa
           ? facts.partnerId
           : null
   const partnerTerms = partnerId === null ? null : deps.database.stores.partners.terms(partnerId)
-  const terms = termsFor(program, partnerTerms)
+  const terms = termsFor(program, partnerTerms, partnerTerms?.group ?? null)
   const decision = decideSale(facts, terms, { ...input, couponCode })
   if (decision.ok && decision.attributed && decision.commissionCents !== null) {
     // docs/decisions.md, Hostile input (turn 3): a balance stays a safe integer, or nothing is stored.
@@ -252,7 +257,11 @@ export function recordSaleInUnit(deps: TrackingDeps, program: Program, input: Sa
       input,
       facts,
       decision,
-      { email: partnerTerms?.email ?? null, knownIps: partnerTerms?.knownIps ?? false },
+      {
+        email: partnerTerms?.email ?? null,
+        knownIps: partnerTerms?.knownIps ?? false,
+        holdingPeriodDays: terms.holdingPeriodDays ?? program.holdingPeriodDays,
+      },
       deps.clock.now(),
     )
   // A resend of a stored sale answers 409 even when its customer no longer resolves.

@@ -11,6 +11,7 @@ export const same: [
   Equal<Client.LeadData, Server.LeadData>,
   Equal<Client.SaleData, Server.SaleData>,
   Equal<Client.RefundData, Server.RefundData>,
+  Equal<Client.DiscountData, Server.DiscountData>,
   Equal<Client.Currency, (typeof DEFAULT_CURRENCIES)[number]>,
   Equal<Client.Provider, (typeof PROVIDERS)[number]>,
-] = [true, true, true, true, true]
+] = [true, true, true, true, true, true]

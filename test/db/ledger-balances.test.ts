@@ -122,7 +122,7 @@ test('the balances filled by the migration are those the trigger and the payout 
     expect(rows(client)).toEqual(kept)
   })
   // Spot checks: 1 and 7 are paid; 5 was paid, then reversed, its reversal is in a pending payout; 8 and 10
-  // (EUR) are open, one row per day; 3 and its reversal cancel out, so do 6 and its reversal once their
+  // (EUR) are open, one row per day they are due (written without due_at, each got its program's 30 days, migration 0021); 3 and its reversal cancel out, so do 6 and its reversal once their
   // payout is canceled; sale 12 (test mode) is not counted; no row is empty.
   const find = (partner: number, currency: string, kind: string, payout: string, pair: string) =>
     kept
@@ -132,8 +132,8 @@ test('the balances filled by the migration are those the trigger and the payout 
   expect(find(1, 'USD', 'commission', 'paid', 'pending')).toEqual([[-1, 500, 1]])
   expect(find(1, 'USD', 'reversal', 'pending', 'paid')).toEqual([[-1, -500, 1]])
   expect(find(1, 'EUR', 'commission', '', 'none')).toEqual([
-    [8, 800, 1],
-    [10, 1000, 1],
+    [38, 800, 1],
+    [40, 1000, 1],
   ])
   expect(find(2, 'USD', 'commission', '', '')).toEqual([[-1, 300, 1]])
   const partner2Eur = kept.filter((r: any) => r.partner_id === 2 && r.currency === 'EUR') as { amount_cents: number; entries: number }[]

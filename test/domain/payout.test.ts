@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'bun:test'
 import {
   balances,
-  dueCutoffs,
+  dueAtOf,
   entryStatus,
   formatAmount,
   minimumCents,
@@ -125,9 +125,17 @@ describe('formatAmount', () => {
   }
 })
 
-describe('dueCutoffs', () => {
-  test('a commission is due once created at least the holding period ago, a reversal at once', () => {
-    expect(dueCutoffs(30, T0 + 40 * DAY)).toEqual({ commission: T0 + 10 * DAY, reversal: T0 + 40 * DAY })
+describe('dueAtOf', () => {
+  test('a commission or bonus is due the holding period after it is booked, a reversal at once', () => {
+    expect(dueAtOf('commission', T0, 30)).toBe(T0 + 30 * DAY)
+    expect(dueAtOf('bonus', T0, 7)).toBe(T0 + 7 * DAY)
+    expect(dueAtOf('reversal', T0, 30)).toBe(T0)
+  })
+
+  test('the due time booked with an entry wins over the holding period of now', () => {
+    const booked = { ...commission(), dueAt: T0 + 7 * DAY }
+    expect(entryStatus(booked, 30, T0 + 7 * DAY)).toBe('due')
+    expect(entryStatus(booked, 0, T0 + 7 * DAY - 1)).toBe('pending')
   })
 })
 

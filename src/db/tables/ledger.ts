@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm'
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core'
 import type { FraudFlag } from '../../domain/fraud.ts'
 import { PAYOUT_RAILS, PAYOUT_STATUSES, type SendItem } from '../../domain/payout-method.ts'
+import { LEDGER_KINDS } from '../../domain/payout.ts'
 import { bool, createdAt } from './shared.ts'
 import { partners, programs } from './programs.ts'
 import { sales } from './tracking.ts'
@@ -18,13 +19,12 @@ export const commissions = sqliteTable(
     programId: integer('program_id')
       .notNull()
       .references(() => programs.id),
-    saleId: integer('sale_id')
-      .notNull()
-      .references(() => sales.id),
+    /** The sale of a commission or reversal; null for a bonus (docs/decisions.md, Groups: bonuses). */
+    saleId: integer('sale_id').references(() => sales.id),
     partnerId: integer('partner_id')
       .notNull()
       .references(() => partners.id),
-    kind: text('kind', { enum: ['commission', 'reversal'] }).notNull(),
+    kind: text('kind', { enum: LEDGER_KINDS }).notNull(),
     amountCents: integer('amount_cents').notNull(),
     currency: text('currency').notNull(),
     testMode: bool('test_mode').notNull().default(false),
@@ -42,6 +42,14 @@ export const commissions = sqliteTable(
     reviewedAt: integer('reviewed_at'),
     /** The reason given with a rejection. */
     reviewReason: text('review_reason'),
+    /** A bonus's words, as the owner wrote them ("Launch week top referrer"); null for the other kinds. */
+    description: text('description'),
+    /**
+     * When the entry is due (epoch ms), fixed when it is booked: the holding period of its terms
+     * then (partner → group → program), at once for a reversal. A row inserted without it gets the
+     * program's from the trigger commission_due_at (migration 0024).
+     */
+    dueAt: integer('due_at'),
   },
   (t) => [
     uniqueIndex('commissions_sale_kind').on(t.saleId, t.kind),
@@ -51,6 +59,8 @@ export const commissions = sqliteTable(
     index('commissions_program_id').on(t.programId, t.id),
     // A partner's own ledger (balances, the partner portal) without reading the whole program's.
     index('commissions_partner').on(t.partnerId, t.id),
+    // The payout pages split the entries due on the current day one by one (payout-store.ts ledgerGroups).
+    index('commissions_program_due').on(t.programId, t.dueAt),
   ],
 )
 
@@ -154,10 +164,10 @@ export const payoutEntries = sqliteTable(
  * The live commission ledger added up by what decides each entry's status (domain/payout.ts
  * statusOf): payout is the entry's pending or paid payout ('' for none), pair that of the other
  * entry of its sale ('none' when there is none). Only an entry in no payout whose pair is missing
- * or in a payout, and not held for review, is open (pending or due by time): its row carries the UTC day it was booked
- * (epoch ms / 86400000), so that a read splits pending from due without reading entries; every
+ * or in a payout, and not held for review, is open (pending or due by time): its row carries the UTC day it is due
+ * (due_at / 86400000, migration 0024; the day it was booked before), so that a read splits pending from due without reading entries; every
  * other row has day -1. Kept in the ledger writes' own transactions: a new entry by the trigger of
- * migration 0009_ledger_balance_triggers, payout runs, payments and cancels by payout-store.ts.
+ * migration 0009_ledger_balance_triggers (written again by 0018 and 0024), payout runs, payments and cancels by payout-store.ts.
  */
 export const ledgerBalances = sqliteTable(
   'ledger_balances',
@@ -165,7 +175,7 @@ export const ledgerBalances = sqliteTable(
     programId: integer('program_id').notNull(),
     partnerId: integer('partner_id').notNull(),
     currency: text('currency').notNull(),
-    kind: text('kind', { enum: ['commission', 'reversal'] }).notNull(),
+    kind: text('kind', { enum: LEDGER_KINDS }).notNull(),
     payout: text('payout', { enum: ['', 'pending', 'paid'] }).notNull(),
     pair: text('pair', { enum: ['none', '', 'pending', 'paid'] }).notNull(),
     /** 1 for commissions held for review (never in a payout; their rows carry day -1), else 0. */

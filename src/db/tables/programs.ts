@@ -88,6 +88,33 @@ export const apiKeys = sqliteTable(
   (t) => [index('api_keys_program').on(t.programId)],
 )
 
+/**
+ * A program's partner groups (docs/decisions.md, Groups): their own terms (null fields take the
+ * program's), the discount their partners' audience gets (a processor coupon id and words) and
+ * their own join page's signup (null takes the program's). A partner's own terms still come first.
+ */
+export const partnerGroups = sqliteTable(
+  'partner_groups',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    programId: integer('program_id')
+      .notNull()
+      .references(() => programs.id),
+    name: text('name').notNull(),
+    commissionType: text('commission_type', { enum: COMMISSION_TYPES }),
+    commissionRate: real('commission_rate'),
+    recurringMonths: integer('recurring_months'),
+    holdingPeriodDays: integer('holding_period_days'),
+    /** The processor's coupon id (Stripe's `coupon`), not an svc coupon, and what it gives in words. */
+    discountCouponId: text('discount_coupon_id'),
+    discountDescription: text('discount_description'),
+    partnerSignup: text('partner_signup', { enum: PARTNER_SIGNUPS }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('partner_groups_program').on(t.programId)],
+)
+export type PartnerGroup = typeof partnerGroups.$inferSelect
+
 export const partners = sqliteTable(
   'partners',
   {
@@ -107,6 +134,8 @@ export const partners = sqliteTable(
     commissionType: text('commission_type', { enum: COMMISSION_TYPES }),
     commissionRate: real('commission_rate'),
     recurringMonths: integer('recurring_months'),
+    /** The partner's group (its terms come after the partner's own, before the program's); null for none. */
+    groupId: integer('group_id').references(() => partnerGroups.id),
     /** How the partner is paid (domain/payout-method.ts), with the details: an email, a Stripe account id or bank text. */
     payoutMethod: text('payout_method', { enum: PAYOUT_METHODS }),
     payoutDetails: text('payout_details'),
@@ -127,6 +156,7 @@ export const partners = sqliteTable(
     index('partners_program').on(t.programId),
     index('partners_email_key').on(t.emailKey),
     index('partners_applicant_key').on(t.applicantKey),
+    index('partners_group').on(t.groupId),
   ],
 )
 

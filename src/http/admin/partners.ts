@@ -1,7 +1,8 @@
 import { payoutDetailsProblem } from '../../domain/payout-method.ts'
 import { Elysia } from 'elysia'
 import { rateFits } from '../../domain/commission.ts'
-import { money, partner as messages } from '../../domain/messages.ts'
+import { termsFor } from '../../domain/attribution.ts'
+import { group as groupMessages, money, partner as messages } from '../../domain/messages.ts'
 import { changePartnerStatus, deletePartner, partnerCreated, type StatusAction } from '../../tracking/partner-status.ts'
 import type { Deps } from '../deps.ts'
 import { noBody } from '../pipeline/body.ts'
@@ -30,6 +31,13 @@ const conflictOf: Record<StatusAction, (status: string) => string> = {
  */
 export function partnerAdminRoutes(deps: Deps) {
   const { writer, stores } = deps.database
+  // A partner's group must be one of its program's (docs/decisions.md, Groups).
+  const groupOf = (programId: number, groupId: number | null) => {
+    if (groupId === null) return null
+    const group = stores.groups.find(groupId, programId)
+    if (!group) throw new HttpError(400, groupMessages.groupId)
+    return group
+  }
   const ids = (params: { id: string; partner_id: string }) => ({
     programId: idParam(params.id, 'Program'),
     partnerId: idParam(params.partner_id, 'Partner'),
@@ -60,9 +68,14 @@ export function partnerAdminRoutes(deps: Deps) {
           const program = stores.programs.findProgram(programId)
           if (!program) throw new HttpError(404, 'Program not found')
           const rate = input.commission_rate ?? null
-          // The rate it will be paid at (its own, or the program's) is judged with the type it will be paid by.
-          if (!rateFits(input.commission_type ?? program.commissionType, rate ?? program.commissionRate))
-            throw new HttpError(400, money.percentRate)
+          const group = groupOf(programId, input.group_id ?? null)
+          // The rate it will be paid at (partner → group → program) is judged with the type it will be paid by.
+          const terms = termsFor(
+            program,
+            { commissionType: input.commission_type ?? null, commissionRate: rate, recurringMonths: null },
+            group,
+          )
+          if (!rateFits(terms.commissionType, terms.commissionRate)) throw new HttpError(400, money.percentRate)
           const id = stores.programs.createPartner({
             programId,
             name: input.name,
@@ -70,6 +83,7 @@ export function partnerAdminRoutes(deps: Deps) {
             commissionType: input.commission_type ?? null,
             commissionRate: rate,
             recurringMonths: input.recurring_months ?? null,
+            groupId: group?.id ?? null,
             createdAt: deps.clock.now(),
           })
           partnerCreated(deps, programId, id)
@@ -101,9 +115,10 @@ export function partnerAdminRoutes(deps: Deps) {
           const type = input.commission_type === undefined ? current.commissionType : input.commission_type
           const rate = input.commission_rate === undefined ? current.commissionRate : input.commission_rate
           const program = stores.programs.findProgram(programId)
-          // The rate it will be paid at (its own, or the program's) with the type it will be paid by.
-          if (program && !rateFits(type ?? program.commissionType, rate ?? program.commissionRate))
-            throw new HttpError(400, money.percentRate)
+          const group = groupOf(programId, input.group_id === undefined ? current.groupId : input.group_id)
+          // The rate it will be paid at (partner → group → program) with the type it will be paid by.
+          const terms = program && termsFor(program, { commissionType: type, commissionRate: rate, recurringMonths: null }, group)
+          if (terms && !rateFits(terms.commissionType, terms.commissionRate)) throw new HttpError(400, money.percentRate)
           // docs/decisions.md, Paying partners: the details must be what the method pays to (checked when either changes).
           if (input.payout_method !== undefined || input.payout_details !== undefined) {
             const method = input.payout_method === undefined ? current.payoutMethod : input.payout_method
@@ -120,16 +135,21 @@ export function partnerAdminRoutes(deps: Deps) {
             payoutMethod: input.payout_method,
             payoutDetails:
               input.payout_details === undefined || input.payout_details === null ? input.payout_details : input.payout_details.trim(),
+            groupId: input.group_id,
           })
         })
         if (!updated) throw new HttpError(404, messages.notFound)
         return ok(presentPartner(updated))
       },
       {
-        detail: doc("Change a partner's name, email, terms or payout details; null puts a term back to the program's", 'operator', {
-          security: 'adminToken',
-          body: UpdatePartner,
-        }),
+        detail: doc(
+          "Change a partner's name, email, group, terms or payout details; null puts a term back to its group's or the program's",
+          'operator',
+          {
+            security: 'adminToken',
+            body: UpdatePartner,
+          },
+        ),
       },
     )
     .delete(

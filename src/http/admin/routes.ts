@@ -8,6 +8,8 @@ import { keyAdminRoutes } from './keys.ts'
 import { emailAdminRoutes } from './emails.ts'
 import { webhookAdminRoutes } from './webhooks.ts'
 import { exportAdminRoutes } from './exports.ts'
+import { groupAdminRoutes } from './groups.ts'
+import { bonusAdminRoutes } from './bonuses.ts'
 import { linkAdminRoutes } from './links.ts'
 import { listAdminRoutes } from './lists.ts'
 import { partnerAdminRoutes } from './partners.ts'
@@ -36,4 +38,6 @@ export function adminRoutes(deps: Deps) {
     .use(reviewAdminRoutes(deps))
     .use(memberAdminRoutes(deps))
     .use(auditAdminRoutes(deps))
+    .use(groupAdminRoutes(deps))
+    .use(bonusAdminRoutes(deps))
 }

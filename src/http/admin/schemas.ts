@@ -3,7 +3,7 @@ import { t } from 'elysia'
 import { COMMISSION_TYPES } from '../../domain/commission.ts'
 import { FRAUD_REVIEWS } from '../../domain/fraud.ts'
 import { MAX_PROGRAM_CURRENCIES } from '../../domain/currency.ts'
-import { coupon, currency, review } from '../../domain/messages.ts'
+import { coupon, currency, group as groupMessages, review } from '../../domain/messages.ts'
 
 // Operator API request bodies. Each property's `error` is the 400 message naming the field.
 // Integers are TypeBox's own: Elysia's t.Integer also accepts numeric strings ("5").
@@ -132,10 +132,55 @@ const partnerTerms = {
   ),
 }
 
+const groupId = {
+  group_id: t.Optional(t.Union([Type.Integer({ minimum: 1 }), t.Null()], { error: groupMessages.groupId })),
+}
+
 export const CreatePartner = t.Object({
   name: t.Optional(t.String({ maxLength: 200, error: 'name must be a string' })),
   email: t.Optional(t.String({ format: 'email', maxLength: 254, error: 'email must be an email address' })),
   ...partnerTerms,
+  ...groupId,
+})
+
+const groupFields = {
+  ...partnerTerms,
+  holding_period_days: t.Optional(
+    t.Union([Type.Integer({ minimum: 0, maximum: 365 }), t.Null()], {
+      error: "holding_period_days must be a whole number from 0 to 365, or null for the program's",
+    }),
+  ),
+  discount: t.Optional(
+    t.Union(
+      [
+        t.Object({
+          coupon_id: t.String({ minLength: 1, maxLength: 255 }),
+          description: t.String({ minLength: 1, maxLength: 300 }),
+        }),
+        t.Null(),
+      ],
+      {
+        error:
+          "discount must be { coupon_id, description }: the processor's coupon id (1 to 255 characters) and what it gives in words (1 to 300), or null",
+      },
+    ),
+  ),
+  partner_signup: t.Optional(
+    t.Union([t.Literal('off'), t.Literal('approval'), t.Literal('open'), t.Null()], {
+      error: "partner_signup must be off, approval or open, or null for the program's",
+    }),
+  ),
+}
+
+/** POST /programs/:id/groups (docs/decisions.md, Groups): null or absent terms are the program's. */
+export const CreateGroup = t.Object({
+  name: t.String({ minLength: 1, maxLength: 200, error: 'name is required and must be at most 200 characters' }),
+  ...groupFields,
+})
+
+export const UpdateGroup = t.Object({
+  name: t.Optional(t.String({ minLength: 1, maxLength: 200, error: 'name must be a non-empty string of at most 200 characters' })),
+  ...groupFields,
 })
 
 /** PATCH a partner (docs/decisions.md, First run): null puts a term back to the program's. */
@@ -143,6 +188,7 @@ export const UpdatePartner = t.Object({
   name: t.Optional(t.Union([t.String({ maxLength: 200 }), t.Null()], { error: 'name must be a string of at most 200 characters' })),
   email: t.Optional(t.Union([t.String({ format: 'email', maxLength: 254 }), t.Null()], { error: 'email must be an email address' })),
   ...partnerTerms,
+  ...groupId,
   payout_method: t.Optional(
     t.Union([t.Literal('paypal'), t.Literal('wise'), t.Literal('bank'), t.Literal('stripe'), t.Null()], {
       error: 'payout_method must be paypal, wise, bank or stripe',
@@ -201,4 +247,11 @@ export const CreateCoupon = t.Object({
 export const SendPayouts = t.Object({
   rail: t.Union([t.Literal('paypal'), t.Literal('stripe')], { error: 'rail must be paypal or stripe' }),
   payout_ids: t.Optional(t.Array(Type.Integer({ minimum: 1 }), { maxItems: 15_000, error: 'payout_ids must be a list of payout ids' })),
+})
+
+/** POST /programs/:id/partners/:partner_id/bonuses (docs/decisions.md, Groups: bonuses). */
+export const CreateBonus = t.Object({
+  amount_cents: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, error: groupMessages.bonusAmount }),
+  currency: t.String({ minLength: 3, maxLength: 3, error: groupMessages.bonusCurrency }),
+  description: t.String({ minLength: 1, maxLength: 500, error: groupMessages.bonusDescription }),
 })

@@ -179,7 +179,7 @@ export const componentSchemas: Record<string, Schema> = {
       obj({
         entries: {
           type: 'array',
-          items: obj({ commission_id: int, kind: enumOf('commission', 'reversal'), amount_cents: int, created_at: time }),
+          items: obj({ commission_id: int, kind: enumOf('commission', 'reversal', 'bonus'), amount_cents: int, created_at: time }),
         },
       }),
     ],

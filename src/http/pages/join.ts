@@ -1,6 +1,6 @@
 import { siteUrlOf } from '../../domain/site.ts'
 import { Elysia } from 'elysia'
-import type { Program } from '../../db/schema.ts'
+import type { PartnerGroup, Program } from '../../db/schema.ts'
 import { applicantKey, controlCharAt, isEmail } from '../../domain/email.ts'
 import { networkOf } from '../../domain/network.ts'
 import { type Application, applyToProgram } from '../../tracking/application.ts'
@@ -52,6 +52,7 @@ export function readApplication(form: Form): { ok: true; value: Application } | 
 
 function joinForm(
   program: Program,
+  group: PartnerGroup | null,
   values: Form,
   problem: { field: string; message: string } | null,
   status = 200,
@@ -61,9 +62,9 @@ function joinForm(
     { title: `Join ${program.name}`, brand: program.name },
     html`<h1>Become a partner of ${program.name}</h1>
 <p class="muted">${siteUrlOf(program)}</p>
-<section class="panel"><h2>What you earn</h2>${termsList(program)}</section>
+<section class="panel"><h2>What you earn</h2>${termsList(program, null, group)}</section>
 ${problem ? html`<p class="error" role="alert" data-field="${problem.field}">${problem.message}</p>` : ''}
-<section class="panel"><h2>Apply</h2><form class="stack" method="post" action="/join/${program.id}">
+<section class="panel"><h2>Apply</h2><form class="stack" method="post" action="/join/${program.id}${group ? `/${group.id}` : ''}">
 <label>Your name <input name="name" value="${values.name ?? ''}" maxlength="200" required></label>
 <label>Your email <input type="email" name="email" value="${values.email ?? ''}" maxlength="254" required></label>
 <label>Your website (optional) <input type="url" name="website" value="${values.website ?? ''}" maxlength="300" placeholder="https://"></label>
@@ -90,7 +91,8 @@ function receivedPage(program: Program, mailed: boolean): Response {
 }
 
 /**
- * GET and POST /join/:program_id: the public application page (no session, no Origin check: its
+ * GET and POST /join/:program_id and /join/:program_id/:group_id (its applicants join that group,
+ * docs/decisions.md, Groups): the public application page (no session, no Origin check: its
  * limits hold it). Every accepted post answers the same (JSON 202 `received`, or one page), so that
  * the answer tells nothing of who is a partner; 3 emails to one address a day at most, then none.
  */
@@ -99,67 +101,81 @@ export function joinRoutes(deps: Deps) {
   const perIp = new WindowLimit(APPLICATIONS_PER_HOUR, HOUR_MS)
   const perProgram = new WindowLimit(APPLICATIONS_PER_PROGRAM_HOUR, HOUR_MS)
   const perAddress = new WindowLimit(EMAILS_PER_ADDRESS_DAY, 24 * HOUR_MS)
-  const openProgram = (id: string) => {
+  // A program (and group of it) taking applications: the group's partner_signup, else the program's (docs/decisions.md, Groups).
+  const openTo = (id: string, groupParam?: string) => {
     const programId = positiveId(id)
     const program = programId === null ? null : stores.programs.findProgram(programId)
-    return program && program.partnerSignup !== 'off' ? program : null
+    if (!program) return null
+    const groupId = groupParam === undefined ? null : positiveId(groupParam)
+    if (groupParam !== undefined && groupId === null) return null
+    const group = groupId === null ? null : stores.groups.find(groupId, program.id)
+    if (groupId !== null && !group) return null
+    return (group?.partnerSignup ?? program.partnerSignup) !== 'off' ? { program, group } : null
   }
   const missing = (asJson: boolean) =>
     asJson
       ? json(errorBody(new HttpError(404, 'Program not found'), null), 404)
       : page({ title: 'Not found' }, html`<h1>Not found</h1><p>This program takes no applications.</p>`, 404)
 
+  const show = ({ params }: { params: { program_id: string; group_id?: string } }) => {
+    const open = openTo(params.program_id, params.group_id)
+    return open ? joinForm(open.program, open.group, {}, null) : missing(false)
+  }
+  const apply = async ({
+    params,
+    request,
+    body,
+  }: {
+    params: { program_id: string; group_id?: string }
+    request: Request
+    body: unknown
+  }) => {
+    const asJson = sendsJson(request)
+    const form = (body ?? {}) as Form
+    // The group comes from the path (its own join page), or from a `group_id` field (JSON bodies).
+    const groupParam = params.group_id ?? (form.group_id === undefined || form.group_id === '' ? undefined : String(form.group_id))
+    const open = openTo(params.program_id, groupParam)
+    if (!open) return missing(asJson)
+    const { program, group } = open
+    const refuse = (status: number, problem: { field: string; message: string }, headers: Record<string, string> = {}) =>
+      asJson
+        ? json(errorBody(new HttpError(status, problem.message), null), status, headers)
+        : joinForm(program, group, form, problem, status, headers)
+    const ip = stateOf(request).ip
+    const now = deps.clock.now()
+    const tooMany = (limit: WindowLimit, key: string, message: string) => {
+      const wait = limit.take(key, now)
+      return wait === null ? null : refuse(429, { field: 'ip', message }, { 'retry-after': String(wait) })
+    }
+    const refused = tooMany(
+      perIp,
+      networkOf(ip),
+      'Too many applications from this address. Retry after the number of seconds in Retry-After.',
+    )
+    if (refused) return refused
+    const received = () => (asJson ? json(RECEIVED, 202) : receivedPage(program, deps.mail.delivery === 'smtp'))
+    // The honeypot: a person never fills the hidden field. Answered as any application; nothing is stored or sent.
+    if ((form.company ?? '').trim() !== '') return received()
+    const read = readApplication(form)
+    if (!read.ok) return refuse(400, read)
+    const busy = tooMany(
+      perProgram,
+      String(program.id),
+      'Too many applications to this program. Retry after the number of seconds in Retry-After.',
+    )
+    if (busy) return busy
+    // Past its emails for the day an address is still answered the same, and sent nothing. Only
+    // an email actually queued to it counts (a repeat applicant is sent none).
+    const address = applicantKey(read.value.email)
+    const mayMail = () => perAddress.take(address, now) === null
+    const outcome = await applyToProgram(deps, deps.mail, program.id, read.value, ip, mayMail, group?.id ?? null)
+    if (outcome.kind === 'closed') return missing(asJson)
+    return received()
+  }
+
   return new Elysia({ name: 'join' })
-    .get(
-      '/join/:program_id',
-      ({ params }) => {
-        const program = openProgram(params.program_id)
-        return program ? joinForm(program, {}, null) : missing(false)
-      },
-      { detail: { hide: true } },
-    )
-    .post(
-      '/join/:program_id',
-      async ({ params, request, body }) => {
-        const asJson = sendsJson(request)
-        const program = openProgram(params.program_id)
-        if (!program) return missing(asJson)
-        const form = (body ?? {}) as Form
-        const refuse = (status: number, problem: { field: string; message: string }, headers: Record<string, string> = {}) =>
-          asJson
-            ? json(errorBody(new HttpError(status, problem.message), null), status, headers)
-            : joinForm(program, form, problem, status, headers)
-        const ip = stateOf(request).ip
-        const now = deps.clock.now()
-        const tooMany = (limit: WindowLimit, key: string, message: string) => {
-          const wait = limit.take(key, now)
-          return wait === null ? null : refuse(429, { field: 'ip', message }, { 'retry-after': String(wait) })
-        }
-        const refused = tooMany(
-          perIp,
-          networkOf(ip),
-          'Too many applications from this address. Retry after the number of seconds in Retry-After.',
-        )
-        if (refused) return refused
-        const received = () => (asJson ? json(RECEIVED, 202) : receivedPage(program, deps.mail.delivery === 'smtp'))
-        // The honeypot: a person never fills the hidden field. Answered as any application; nothing is stored or sent.
-        if ((form.company ?? '').trim() !== '') return received()
-        const read = readApplication(form)
-        if (!read.ok) return refuse(400, read)
-        const busy = tooMany(
-          perProgram,
-          String(program.id),
-          'Too many applications to this program. Retry after the number of seconds in Retry-After.',
-        )
-        if (busy) return busy
-        // Past its emails for the day an address is still answered the same, and sent nothing. Only
-        // an email actually queued to it counts (a repeat applicant is sent none).
-        const address = applicantKey(read.value.email)
-        const mayMail = () => perAddress.take(address, now) === null
-        const outcome = await applyToProgram(deps, deps.mail, program.id, read.value, ip, mayMail)
-        if (outcome.kind === 'closed') return missing(asJson)
-        return received()
-      },
-      { detail: { hide: true } },
-    )
+    .get('/join/:program_id', show, { detail: { hide: true } })
+    .get('/join/:program_id/:group_id', show, { detail: { hide: true } })
+    .post('/join/:program_id', apply, { detail: { hide: true } })
+    .post('/join/:program_id/:group_id', apply, { detail: { hide: true } })
 }

@@ -121,7 +121,7 @@ ${page.rows.map(
   (
     c,
   ) => html`<tr data-commission="${c.id}"><td>#${c.id}${c.testMode ? html` <span class="muted">test</span>` : ''}</td><td>${c.kind}</td><td class="n">${money(c.amountCents, c.currency)}</td>
-<td class="wrap">${c.partnerName ?? `#${c.partnerId}`}</td><td class="hide-narrow"><code>${c.transactionId}</code></td><td>${statusOf(c)}${c.flags.length ? html` <span class="muted" title="fraud signals">⚑ ${c.flags.map((flag) => flag.replace('_', ' ')).join(', ')}</span>` : ''}</td><td class="hide-narrow">${when(c.createdAt)}</td></tr>`,
+<td class="wrap">${c.partnerName ?? `#${c.partnerId}`}</td><td class="hide-narrow">${c.transactionId === null ? html`<span class="muted">bonus${c.description ? html`: ${c.description}` : ''}</span>` : html`<code>${c.transactionId}</code>`}</td><td>${statusOf(c)}${c.flags.length ? html` <span class="muted" title="fraud signals">⚑ ${c.flags.map((flag) => flag.replace('_', ' ')).join(', ')}</span>` : ''}</td><td class="hide-narrow">${when(c.createdAt)}</td></tr>`,
 )}
 </tbody></table>`
   }${older(`${base}/commissions`, page.next, query)}</section>`

@@ -11,6 +11,24 @@ import { programFields } from './program-form.ts'
 /** Fixed texts of the `?done=` and `?error=` notices after a form (never echoed from the query). */
 export const notices: Record<string, string> = {
   partner_created: 'Partner created. Now give them a link below.',
+  // The Groups page and the bonus form (group-routes.ts).
+  group_created: 'Group created.',
+  group_saved: 'Group saved: sales from now on are paid by its new terms.',
+  group_deleted: 'Group deleted.',
+  group_has_partners: 'Not deleted: the group has partners. Move them to another group first.',
+  group_missing: 'No such group in this program.',
+  group_name: 'Not saved: a group needs a name of at most 200 characters.',
+  group_terms: 'Not saved: choose a commission type from the list.',
+  group_rate: 'Not saved: the commission rate must be a positive number, at most 100 for the percent types.',
+  group_months: 'Not saved: recurring months is a whole number from 1 to 1200, or empty.',
+  group_holding: 'Not saved: the holding period is a whole number of days from 0 to 365, or empty.',
+  group_discount:
+    "Not saved: a discount needs the processor's coupon id (at most 255 characters) and what it gives in words (at most 300).",
+  group_signup: 'Not saved: choose who may join from the list.',
+  bonus_booked: 'Bonus booked: it is paid with the commissions once the holding period has passed.',
+  bonus_amount: 'Not booked: the amount is a positive number with at most as many decimals as the currency has.',
+  bonus_currency: 'Not booked: choose one of the currencies of the program.',
+  bonus_description: 'Not booked: say why, in at most 500 characters.',
   partner_and_link_created: 'Partner and link created: they share the link below.',
   link_created: 'Link created.',
   link_on: 'Link turned on: clicks count again.',
@@ -61,6 +79,7 @@ export const notices: Record<string, string> = {
   partner_email_invalid: 'Not saved: the email is not an email address.',
   partner_terms_invalid: 'Not saved: choose a commission type from the list.',
   partner_rate_invalid: 'Not saved: the commission rate must be a positive number, at most 100 for the percent types.',
+  partner_group_invalid: 'Not saved: that group is not one of this program.',
   partner_months_invalid: 'Not saved: recurring months is a whole number from 1 to 1200, or empty.',
   partner_payout_invalid:
     'Not saved: PayPal and Wise take an email, Stripe an account id (acct_…), bank transfer any text (at most 1000 characters).',
@@ -125,6 +144,7 @@ export function notice(query: Record<string, string | undefined>): Safe {
 const tabs = [
   ['', 'Overview'],
   ['/partners', 'Partners'],
+  ['/groups', 'Groups'],
   ['/sales', 'Sales'],
   ['/commissions', 'Commissions'],
   ['/review', 'Review'],
@@ -257,6 +277,8 @@ export function overviewPage(
     days: DayPoint[]
     span: number
     checks: { id: string; ok: boolean; message: string }[]
+    /** The charts per partner group (group-pages.ts groupCharts), when the program has groups. */
+    groupCharts?: Safe
   },
 ): Safe {
   const { days, span } = data
@@ -300,6 +322,7 @@ ${data.test.clicks + data.test.leads + data.test.sales > 0 ? html`<p class="mute
           ),
         )
   }</div>
+${data.groupCharts ?? ''}
 <h2>Readiness ${ready ? html`<span class="ok">· ready</span>` : html`<span class="bad">· not ready yet</span>`}</h2>
 <div class="panel"><ul class="checks">${data.checks.map(
     (

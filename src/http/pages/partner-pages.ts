@@ -4,13 +4,14 @@ import type { Mail } from '../../outbox/mail.ts'
 import type { LinkRow } from '../../db/dashboard-store.ts'
 import type { PartnerFigures } from '../../db/figure-store.ts'
 import type { Partner, PartnerWithLinks } from '../../db/partner-store.ts'
-import { type Coupon, PARTNER_STATUSES, type Program } from '../../db/schema.ts'
+import { type Coupon, PARTNER_STATUSES, type PartnerGroup, type Program } from '../../db/schema.ts'
 import { COMMISSION_TYPES } from '../../domain/commission.ts'
 import { COMMISSION_LABELS } from './program-form.ts'
 import { count, money, when } from './format.ts'
 import { html, type Safe } from './html.ts'
 import { csrfField } from './layout.ts'
 import { type CommissionStatusTotals, copyField, programHeader, referralUrl } from './owner-pages.ts'
+import { bonusPanel } from './group-pages.ts'
 import { termsInWords } from './terms.ts'
 
 type Query = Record<string, string | undefined>
@@ -59,6 +60,7 @@ export function partnersPage(
     csrf: string
     query: Query
     preselect: number | null
+    groups: PartnerGroup[]
   },
 ): Safe {
   const base = `/dashboard/programs/${program.id}`
@@ -72,7 +74,10 @@ export function partnersPage(
   }))
   const key = SORTS[sort]!
   rows.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : b.partner.id - a.partner.id))
-  const filters = new URLSearchParams(Object.entries({ q: query.q ?? '', status: query.status ?? '' }).filter(([, v]) => v !== ''))
+  const filters = new URLSearchParams(
+    Object.entries({ q: query.q ?? '', status: query.status ?? '', group_id: query.group_id ?? '' }).filter(([, v]) => v !== ''),
+  )
+  const groupNames = new Map(data.groups.map((g) => [g.id, g.name]))
   const sortLink = (by: string, label: string) =>
     html`<a href="${base}/partners?${new URLSearchParams({ ...Object.fromEntries(filters), sort: by }).toString()}"${sort === by ? html` aria-sort="${by === 'name' || by === 'status' ? 'ascending' : 'descending'}"` : ''}>${label}</a>`
   const names = new Map(data.partners.map((p) => [p.id, nameOf(p)]))
@@ -82,6 +87,7 @@ export function partnersPage(
 <a class="button quiet" href="${base}/partners.csv${filtered ? `?${filters.toString()}` : ''}" download>Download CSV</a></div>
 <form class="row filters" method="get" action="${base}/partners"><input name="q" value="${query.q ?? ''}" placeholder="Search name or email" maxlength="200" aria-label="Search partners">
 <select name="status" aria-label="Status"><option value="">Every status</option>${PARTNER_STATUSES.map((s) => html`<option${query.status === s ? html` selected` : ''}>${s}</option>`)}</select>
+${data.groups.length ? html`<select name="group_id" aria-label="Group"><option value="">Every group</option>${data.groups.map((g) => html`<option value="${g.id}"${query.group_id === String(g.id) ? html` selected` : ''}>${g.name}</option>`)}</select>` : ''}
 <input type="hidden" name="sort" value="${sort}"><button class="quiet">Filter</button>${filtered ? html` <a href="${base}/partners">Clear</a>` : ''}</form>
 ${
   rows.length === 0
@@ -91,7 +97,7 @@ ${
 <th class="n hide-narrow">Revenue</th><th>Commission</th></tr></thead><tbody>
 ${rows.map(
   (r) => html`<tr data-partner="${r.partner.id}"><td><a href="${base}/partners/${r.partner.id}"><b>${nameOf(r.partner)}</b></a>
-<div class="muted">#${r.partner.id}${r.partner.email ? html` · ${r.partner.email}` : ''} · ${r.partner.links} link${r.partner.links === 1 ? '' : 's'}<span class="show-narrow"> ${statusBadge(r.partner.status)} · ${count(r.figures.clicks)} clicks</span></div></td>
+<div class="muted">#${r.partner.id}${r.partner.email ? html` · ${r.partner.email}` : ''}${r.partner.groupId !== null ? html` · <span class="group" data-group="${r.partner.groupId}">${groupNames.get(r.partner.groupId) ?? ''}</span>` : ''} · ${r.partner.links} link${r.partner.links === 1 ? '' : 's'}<span class="show-narrow"> ${statusBadge(r.partner.status)} · ${count(r.figures.clicks)} clicks</span></div></td>
 <td class="hide-narrow">${statusBadge(r.partner.status)}</td><td class="n hide-narrow" data-stat="clicks">${count(r.figures.clicks)}</td><td class="n hide-narrow" data-stat="leads">${count(r.figures.leads)}</td>
 <td class="n" data-stat="sales">${count(r.figures.sales)}</td><td class="n hide-narrow">${r.figures.money.length ? html`${r.figures.money.map((m) => html`<span class="amount">${money(m.revenueCents, m.currency)}</span>`)}` : html`<span class="muted">–</span>`}</td>
 <td class="commission">${commissionCell(r)}</td></tr>`,
@@ -150,6 +156,7 @@ export function partnerPage(
     partner: Partner
     links: LinkRow[]
     coupons: Coupon[]
+    groups: PartnerGroup[]
     figures: PartnerFigures | null
     statuses: CommissionStatusTotals[]
     csrf: string
@@ -158,6 +165,8 @@ export function partnerPage(
   const { partner: p, csrf } = data
   const base = `/dashboard/programs/${program.id}/partners/${p.id}`
   const f = data.figures
+  const group = data.groups.find((g) => g.id === p.groupId) ?? null
+  const currentGroup = p.groupId === null ? null : String(p.groupId)
   const option = (value: string, current: string | null, label = value) =>
     html`<option value="${value}"${value === (current ?? '') ? html` selected` : ''}>${label}</option>`
   return html`${programHeader(program, '/partners')}
@@ -173,14 +182,19 @@ ${p.promotion ? html`<p><span class="muted">How they promote:</span> ${p.promoti
 <dl class="stats"><div><dt>Clicks</dt><dd>${count(f?.clicks ?? 0)}</dd></div><div><dt>Leads</dt><dd>${count(f?.leads ?? 0)}</dd></div>
 <div><dt>Sales</dt><dd>${count(f?.sales ?? 0)}</dd></div></dl>
 <p class="commission"><span class="muted">Commission:</span> ${commissionCell({ partner: { ...p, links: 0 }, figures: f ?? { partnerId: p.id, clicks: 0, uniqueClicks: 0, leads: 0, customers: 0, sales: 0, money: [] }, statuses: data.statuses })}</p>
-<p><span class="muted">Paid by:</span> ${termsInWords(program, p)}</p></section>
+<p><span class="muted">Group:</span> ${group ? html`<a href="/dashboard/programs/${program.id}/groups#group-${group.id}">${group.name}</a>` : 'none'}</p>
+<p><span class="muted">Paid by:</span> ${termsInWords(program, p, group)}</p>
+${group?.discountDescription ? html`<p><span class="muted">Their audience gets:</span> ${group.discountDescription}</p>` : ''}</section>
 <section class="panel"><h2>Links</h2>${data.links.length === 0 ? html`<p class="muted">No link yet.</p>` : linkList(program, data.links, csrf)}
 <form class="row" method="post" action="/dashboard/programs/${program.id}/links">${csrfField(csrf)}<input type="hidden" name="partner_id" value="${p.id}">
 <label>New short link <input name="short_link" pattern="[A-Za-z0-9_\\-]{1,100}" maxlength="100" required></label><button class="quiet">Create link</button></form></section>
 ${couponsPanel(program, p, data.coupons, csrf)}
+${bonusPanel(program, p.id, csrf)}
 <section class="panel"><h2>Edit</h2><form class="stack" method="post" action="${base}">${csrfField(csrf)}
 <label>Name <input name="name" value="${p.name ?? ''}" maxlength="200"></label>
 <label>Email <input name="email" type="email" value="${p.email ?? ''}" maxlength="254"></label>
+<label>Group <select name="group_id">${option('', currentGroup, 'no group')}${data.groups.map((g) => option(String(g.id), currentGroup, g.name))}</select>
+<span class="muted">Its terms apply where the partner has none of its own below.</span></label>
 <label>Commission type <select name="commission_type">${option('', p.commissionType, `the program's: ${COMMISSION_LABELS[program.commissionType]}`)}${COMMISSION_TYPES.map((t) => option(t, p.commissionType, COMMISSION_LABELS[t]))}</select></label>
 <label>Commission rate <input name="commission_rate" value="${p.commissionRate ?? ''}" inputmode="decimal" placeholder="the program's (${program.commissionRate})"></label>
 <label>Recurring months <input name="recurring_months" value="${p.recurringMonths ?? ''}" inputmode="numeric" placeholder="${program.recurringMonths === null ? "the program's (no limit)" : `the program's (${program.recurringMonths})`}">

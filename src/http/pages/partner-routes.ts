@@ -1,6 +1,8 @@
 import { isPayoutMethod, payoutDetailsProblem } from '../../domain/payout-method.ts'
 import { Elysia } from 'elysia'
 import type { PartnerChanges } from '../../db/partner-store.ts'
+import type { PartnerGroup, Program } from '../../db/schema.ts'
+import { termsFor } from '../../domain/attribution.ts'
 import { COMMISSION_TYPES, rateFits } from '../../domain/commission.ts'
 import { isEmail } from '../../domain/email.ts'
 import { changePartnerStatus, deletePartner, partnerCreated, type StatusAction } from '../../tracking/partner-status.ts'
@@ -24,10 +26,7 @@ const ACTIONS: Record<StatusAction, string> = {
 }
 
 /** The edit form's fields as partner changes; an empty term puts the program's back. Null when a field is refused. */
-function changesOf(
-  form: Form,
-  program: { commissionType: string; commissionRate: number },
-): { changes: PartnerChanges } | { refused: string } {
+function changesOf(form: Form, program: Program, groups: PartnerGroup[]): { changes: PartnerChanges } | { refused: string } {
   const text = (name: string) => (form[name] ?? '').trim()
   const name = text('name')
   const email = text('email')
@@ -38,9 +37,12 @@ function changesOf(
   if (commissionType === undefined) return { refused: 'partner_terms_invalid' }
   const rateText = text('commission_rate')
   const rate = rateText === '' ? null : Number(rateText)
-  // The rate it will be paid at (its own, or the program's) with the type it will be paid by.
-  if (!rateFits((commissionType ?? program.commissionType) as never, rate ?? program.commissionRate))
-    return { refused: 'partner_rate_invalid' }
+  const groupText = text('group_id')
+  const group = groupText === '' ? null : groups.find((g) => String(g.id) === groupText)
+  if (group === undefined) return { refused: 'partner_group_invalid' }
+  // The rate it will be paid at (partner → group → program) with the type it will be paid by.
+  const terms = termsFor(program, { commissionType, commissionRate: rate, recurringMonths: null }, group)
+  if (!rateFits(terms.commissionType, terms.commissionRate)) return { refused: 'partner_rate_invalid' }
   const monthsText = text('recurring_months')
   const months = monthsText === '' ? null : Number(monthsText)
   if (months !== null && !(Number.isInteger(months) && months >= 1 && months <= 1200)) return { refused: 'partner_months_invalid' }
@@ -58,6 +60,7 @@ function changesOf(
       recurringMonths: months,
       payoutMethod: method === '' ? null : method,
       payoutDetails: details || null,
+      groupId: group?.id ?? null,
     },
   }
 }
@@ -88,6 +91,7 @@ export function partnerRoutes(deps: Deps) {
         }
         return html`${owner.notice(query)}${partnersPage(program, {
           partners: stores.partners.withLinks(program.id, filter),
+          groups: stores.groups.list(program.id),
           links: store.programLinks(program.id).filter((l) => l.partnerId === null || stores.partners.find(program.id, l.partnerId)),
           figures: stores.figures.partnerFigures(program.id),
           statuses: commissionStatusTotals(deps, program),
@@ -134,6 +138,7 @@ export function partnerRoutes(deps: Deps) {
           partner,
           links: store.partnerLinks(program.id, partner.id),
           coupons: stores.coupons.ofPartner(partner.id),
+          groups: stores.groups.list(program.id),
           figures: stores.figures.partnerFigures(program.id).get(partner.id) ?? null,
           statuses: commissionStatusTotals(deps, program).get(partner.id) ?? [],
           csrf: signed.csrf,
@@ -160,7 +165,7 @@ export function partnerRoutes(deps: Deps) {
       ownerPost(async ({ program, params, form, signed }) => {
         const partner = ownPartner(program.id, params.partner_id)
         if (!partner) return notFound(signed)
-        const read = changesOf(form, program)
+        const read = changesOf(form, program, stores.groups.list(program.id))
         if ('refused' in read) return partnerBack(program.id, partner.id, read.refused, 'error')
         await writer.run(() => stores.partners.update(program.id, partner.id, read.changes))
         return partnerBack(program.id, partner.id, 'partner_saved')

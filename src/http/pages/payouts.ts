@@ -2,7 +2,7 @@ import { PAYOUT_METHOD_LABELS, PAYOUT_RAILS, type PayoutRail, RAIL_VARIABLES } f
 import { planSend } from '../../payouts/send.ts'
 import type { PayoutRow } from '../../db/dashboard-store.ts'
 import type { Program } from '../../db/schema.ts'
-import { balances, dueCutoffs, formatAmount } from '../../domain/payout.ts'
+import { balances, formatAmount } from '../../domain/payout.ts'
 import { payoutsCsvText } from '../pipeline/csv.ts'
 import { currenciesOf, payableBy, payoutFile } from '../../payouts/files.ts'
 import type { Deps } from '../deps.ts'
@@ -17,7 +17,7 @@ import { programHeader, type CommissionStatusTotals } from './owner-pages.ts'
  * (docs/decisions.md, Payouts), from the payout store's grouped ledger and domain/payout.ts balances.
  */
 export function commissionStatusTotals(deps: Deps, program: Program): Map<number, CommissionStatusTotals[]> {
-  const groups = deps.database.stores.payouts.ledgerGroups(program.id, dueCutoffs(program.holdingPeriodDays, deps.clock.now()))
+  const groups = deps.database.stores.payouts.ledgerGroups(program.id, deps.clock.now())
   const out = new Map<number, CommissionStatusTotals[]>()
   for (const b of balances(groups)) {
     const totals = {
@@ -51,11 +51,11 @@ export interface Owed {
 export function owedRows(deps: Deps, program: Program): Owed[] {
   const now = deps.clock.now()
   const totals = commissionStatusTotals(deps, program)
-  const cutoffDay = Math.floor(dueCutoffs(program.holdingPeriodDays, now).commission / DAY_MS)
+  const cutoffDay = Math.floor(now / DAY_MS)
   const nextDue = new Map<number, Map<string, number>>()
   for (const row of deps.database.stores.payouts.firstPendingDays(program.id, cutoffDay)) {
     const byCurrency = nextDue.get(row.partnerId) ?? new Map<string, number>()
-    byCurrency.set(row.currency, (row.day + program.holdingPeriodDays) * DAY_MS)
+    byCurrency.set(row.currency, row.day * DAY_MS)
     nextDue.set(row.partnerId, byCurrency)
   }
   return deps.database.stores.dashboard

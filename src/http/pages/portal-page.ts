@@ -1,7 +1,7 @@
 import { PAYOUT_METHODS, PAYOUT_METHOD_LABELS } from '../../domain/payout-method.ts'
 import type { LinkRow, Paged, PartnerLedgerRow, PartnerRow } from '../../db/dashboard-store.ts'
 import type { Funnel, Money } from '../../db/figure-store.ts'
-import type { Coupon, Program } from '../../db/schema.ts'
+import type { Coupon, PartnerGroup, Program } from '../../db/schema.ts'
 import { count, money, when } from './format.ts'
 import { html, Safe } from './html.ts'
 import { csrfField } from './layout.ts'
@@ -35,6 +35,8 @@ export function portalPage(
     coupons?: Coupon[]
     /** The program pays through Stripe (STRIPE_SECRET_KEY): the "Connect with Stripe" button is shown. */
     stripeConnect?: boolean
+    /** The partner's group: its terms come after the partner's own, and its discount is what the partner's audience gets. */
+    group?: PartnerGroup | null
   },
 ): Safe {
   const option = (value: string, label: string) =>
@@ -76,7 +78,7 @@ ${data.money.map((m) => html`<tr><td>${m.currency}</td><td class="n">${money(m.r
 ${data.ledger.rows.map(
   (
     c,
-  ) => html`<tr data-commission="${c.id}"><td>${when(c.createdAt)}</td><td class="n">${money(c.saleCents, c.currency)}</td><td class="n">${money(c.amountCents, c.currency)}</td>
+  ) => html`<tr data-commission="${c.id}"><td>${when(c.createdAt)}</td><td class="n">${c.saleCents === null ? html`<span class="muted">bonus${c.description ? html`: ${c.description}` : ''}</span>` : money(c.saleCents, c.currency)}</td><td class="n">${money(c.amountCents, c.currency)}</td>
 <td>${data.statusOf ? data.statusOf(c) : c.kind === 'reversal' ? 'reversed' : 'booked'}</td></tr>`,
 )}</tbody></table>${
           data.statusOf && data.ledger.rows.some((c) => data.statusOf!(c) === 'held')
@@ -87,7 +89,8 @@ ${data.ledger.rows.map(
 ${data.ledger.next ? html`<p><a href="/partner?cursor=${data.ledger.next}" rel="next">Older</a></p>` : ''}</section>
 ${data.payouts ?? ''}
 ${data.months?.length ? statementsPanel(program, data.months) : ''}
-<section class="panel"><h2>Terms of ${program.name}</h2>${termsList(program, partner)}</section>
+${data.group?.discountDescription ? audiencePanel(program, data.group) : ''}
+<section class="panel"><h2>Terms of ${program.name}</h2>${termsList(program, partner, data.group)}</section>
 <section class="panel" id="payout-details"><h2>Payout details</h2>${data.payoutNotice ?? ''}
 <p class="muted">How ${program.name} pays you. Only the program's owner sees them.</p>
 <form class="stack" method="post" action="/partner/payout-details">${csrfField(data.csrf)}
@@ -98,6 +101,13 @@ ${data.months?.length ? statementsPanel(program, data.months) : ''}
       ? html`<form class="row" method="post" action="/partner/stripe/connect">${csrfField(data.csrf)}<button class="quiet">Connect with Stripe</button><span class="muted">${partner.payoutMethod === 'stripe' ? 'Your Stripe account is connected; press to go on with its setup.' : 'Stripe sets up an account for you, then sends you back here.'}</span></form>`
       : ''
   }</section>`
+}
+
+/** What the partner's audience gets (docs/decisions.md, Groups: two-sided): the group's discount, applied at checkout. */
+function audiencePanel(program: Program, group: PartnerGroup): Safe {
+  return html`<section class="panel" id="audience"><h2>What your audience gets</h2>
+<p><b>${group.discountDescription}</b></p>
+<p class="muted">Visitors who come through your links get it at ${program.name}'s checkout, without a code to type: say so when you share your link.</p></section>`
 }
 
 /** Links to the partner's signed statements (docs/ledger.md): what they keep to check their credits later. */

@@ -57,6 +57,7 @@ export function portalRoutes(deps: Deps) {
             months: statementMonths(partner.createdAt, deps.clock.now()),
             coupons: stores.coupons.ofPartner(partnerId),
             stripeConnect: deps.config.stripe !== null,
+            group: partner.groupId === null ? null : stores.groups.find(partner.groupId, programId),
           }),
         )
       },

@@ -10,6 +10,8 @@ import { type Form, forbidden, forRole, memberOf, pageKit, positiveId, whoOf } f
 import { controlCharAt } from '../../domain/email.ts'
 import { readProgramForm } from './program-form.ts'
 import { commissionStatusTotals } from './payouts.ts'
+import { dayLabel } from './format.ts'
+import { groupCharts } from './group-pages.ts'
 import { html } from './html.ts'
 import { page, seeOther } from './layout.ts'
 import * as owner from './owner-pages.ts'
@@ -82,14 +84,24 @@ export function programRoutes(deps: Deps) {
         const checks = key
           ? readinessChecks(program, key, facts)
           : [{ id: 'api_key', ok: false, message: 'The program has no active API key.' }]
+        const days = stores.figures.programDays(program.id, now(), span)
         return owner.overviewPage(program, {
           funnel: stores.figures.programFunnel(program.id),
           test: stores.figures.programFunnel(program.id, true),
           money: stores.figures.programMoney(program.id),
           held: heldByCurrency(deps, program),
-          days: stores.figures.programDays(program.id, now(), span),
+          days,
           span,
           checks,
+          groupCharts: groupCharts(
+            {
+              names: new Map(stores.groups.list(program.id).map((g) => [g.id, g.name])),
+              days: stores.figures.groupDays(program.id, now(), span),
+            },
+            days.map((d) => dayLabel(d.day)),
+            span,
+            `/dashboard/programs/${program.id}`,
+          ),
         })
       }, 'Overview'),
       { detail: { hide: true } },

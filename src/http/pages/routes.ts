@@ -3,6 +3,7 @@ import type { Deps } from '../deps.ts'
 import { activityRoutes } from './activity.ts'
 import { favicon, script, stylesheet } from './assets.ts'
 import { notFound } from './guard.ts'
+import { groupRoutes } from './group-routes.ts'
 import { ledgerRoutes } from './ledger.ts'
 import { partnerRoutes } from './partner-routes.ts'
 import { payoutRoutes } from './payout-routes.ts'
@@ -29,6 +30,7 @@ export function webRoutes(deps: Deps) {
     .use(signInRoutes(deps))
     .use(programRoutes(deps))
     .use(partnerRoutes(deps))
+    .use(groupRoutes(deps))
     .use(ledgerRoutes(deps))
     .use(reviewRoutes(deps))
     .use(payoutRoutes(deps))

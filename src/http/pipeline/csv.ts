@@ -1,7 +1,8 @@
 import type { ExportedSale } from '../../db/list-store.ts'
 import type { PartnerWithLinks } from '../../db/partner-store.ts'
 import type { CsvPayout } from '../../db/payout-store.ts'
-import type { Commission } from '../../db/schema.ts'
+import type { Commission, PartnerGroup, Program } from '../../db/schema.ts'
+import { termsFor } from '../../domain/attribution.ts'
 import { iso } from '../../domain/time.ts'
 import { formatAmount } from '../../domain/payout.ts'
 
@@ -92,10 +93,27 @@ export function salesCsvText(rows: ExportedSale[], names: PartnerNames): string 
   )
 }
 
-/** The commissions CSV: one record per ledger entry (reversals negative), with its partner's name, status and flags. */
+/**
+ * The commissions CSV: one record per ledger entry (reversals negative, bonuses with no sale), with
+ * its partner's name, status and flags, when it is due, and a bonus's description.
+ */
 export function commissionsCsvText(rows: Commission[], statuses: Map<number, string>, names: PartnerNames): string {
   return csvText(
-    ['commission_id', 'created_at', 'kind', 'partner_id', 'partner_name', 'sale_id', 'amount', 'currency', 'status', 'flags', 'test_mode'],
+    [
+      'commission_id',
+      'created_at',
+      'kind',
+      'partner_id',
+      'partner_name',
+      'sale_id',
+      'amount',
+      'currency',
+      'status',
+      'flags',
+      'test_mode',
+      'due_at',
+      'description',
+    ],
     rows.map((c) => [
       c.id,
       iso(c.createdAt),
@@ -109,12 +127,19 @@ export function commissionsCsvText(rows: Commission[], statuses: Map<number, str
       // The fraud flags, space-separated (domain/fraud.ts); empty when none.
       c.flags.join(' '),
       c.testMode ? 'true' : 'false',
+      iso(c.dueAt),
+      c.description,
     ]),
   )
 }
 
-/** The partners CSV: one record per partner, with how many links it has and its payout details. */
-export function partnersCsvText(rows: PartnerWithLinks[]): string {
+/**
+ * The partners CSV: one record per partner, with how many links it has and its payout details;
+ * its own terms (empty: its group's or the program's), its group, and the terms it is paid by
+ * (partner → group → program, domain termsFor).
+ */
+export function partnersCsvText(rows: PartnerWithLinks[], program: Program, groups: PartnerGroup[]): string {
+  const byId = new Map(groups.map((g) => [g.id, g]))
   return csvText(
     [
       'partner_id',
@@ -127,6 +152,12 @@ export function partnersCsvText(rows: PartnerWithLinks[]): string {
       'commission_rate',
       'payout_method',
       'payout_details',
+      'group_id',
+      'group_name',
+      'paid_commission_type',
+      'paid_commission_rate',
+      'paid_recurring_months',
+      'paid_holding_period_days',
     ],
     rows.map((p) => [
       p.id,
@@ -139,6 +170,19 @@ export function partnersCsvText(rows: PartnerWithLinks[]): string {
       p.commissionRate,
       p.payoutMethod,
       p.payoutDetails,
+      ...paidTerms(p, program, p.groupId === null ? null : (byId.get(p.groupId) ?? null)),
     ]),
   )
+}
+
+function paidTerms(p: PartnerWithLinks, program: Program, group: PartnerGroup | null) {
+  const terms = termsFor(program, p, group)
+  return [
+    group?.id ?? null,
+    group?.name ?? null,
+    terms.commissionType,
+    terms.commissionRate,
+    terms.recurringMonths,
+    terms.holdingPeriodDays,
+  ]
 }

@@ -13,7 +13,10 @@ type Query = Record<string, string | undefined>
  */
 export function exportCsv(deps: Deps, name: ExportName, programId: number, query: Query): string {
   const { lists, partners } = deps.database.stores
-  if (name === 'partners') return partnersCsvText(partners.withLinks(programId, partnerFilterOf(query)))
+  if (name === 'partners') {
+    const program = deps.database.stores.programs.findProgram(programId)!
+    return partnersCsvText(partners.withLinks(programId, partnerFilterOf(query)), program, deps.database.stores.groups.list(programId))
+  }
   const range = timeRangeOf(query)
   const names = new Map(deps.database.stores.dashboard.programPartners(programId).map((p) => [p.id, p.name]))
   if (name === 'sales') return salesCsvText(lists.exportSales(programId, range), names)

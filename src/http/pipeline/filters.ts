@@ -27,12 +27,14 @@ export function timeRangeOf(query: Query): TimeRange {
   }
 }
 
-/** ?status= and ?q= of the partner lists. */
+/** ?status=, ?q= and ?group_id= of the partner lists. */
 export function partnerFilterOf(query: Query): PartnerFilter {
   const status = query.status
   if (status !== undefined && !(PARTNER_STATUSES as readonly string[]).includes(status)) throw new HttpError(400, partner.status)
   if (query.q !== undefined && query.q.length > 200) throw new HttpError(400, filters.q)
-  return { status: status as PartnerStatus | undefined, q: query.q?.trim() || undefined }
+  const groupId = query.group_id === undefined || query.group_id === '' ? undefined : Number(query.group_id)
+  if (groupId !== undefined && !(Number.isSafeInteger(groupId) && groupId > 0)) throw new HttpError(400, filters.groupId)
+  return { status: status as PartnerStatus | undefined, q: query.q?.trim() || undefined, groupId }
 }
 
 const COMMISSION_STATUSES: CommissionStatus[] = ['pending', 'due', 'in_payout', 'paid', 'reversed', 'held']

@@ -34,7 +34,7 @@ const statement = obj({
     type: 'array',
     items: obj({
       seq: int,
-      kind: enumOf('commission', 'reversal', 'payout', 'payout_canceled'),
+      kind: enumOf('commission', 'reversal', 'bonus', 'payout', 'payout_canceled'),
       entry_id: int,
       amount_cents: int,
       currency: str,

@@ -2,6 +2,7 @@ import type { Role } from '../../domain/role.ts'
 import { plain, typedRetry, withRequestId, type InternalError } from './errors.ts'
 import { click, cli, lead, refund, sale, shared } from '../../domain/messages.ts'
 import { bool, data, enumOf, int, nullable, obj, ref, str, time, type Schema } from './openapi-schema.ts'
+import { groupRows } from './group-rows.ts'
 import { operatorRows } from './operator-rows.ts'
 import { pageRows } from './page-rows.ts'
 import { webhookRows } from './webhook-rows.ts'
@@ -18,7 +19,7 @@ import { webhookRows } from './webhook-rows.ts'
  */
 
 /** The per-minute limits of docs/api.md (Limits). Sale and refund share one group, so one bucket. */
-export type LimitGroup = 'click' | 'lead' | 'sale' | 'readiness' | 'cli'
+export type LimitGroup = 'click' | 'lead' | 'sale' | 'readiness' | 'cli' | 'discount'
 
 /**
  * Whose bucket a request spends: its client IP, or the program key once recognised ('key'), or
@@ -33,6 +34,8 @@ export const limits: Record<LimitGroup, { perMinute: number; bucket: Bucket }> =
   sale: { perMinute: 120, bucket: 'key' },
   readiness: { perMinute: 30, bucket: 'key' },
   cli: { perMinute: 60, bucket: 'key-or-login' },
+  // docs/decisions.md, Groups: asked once per checkout, as often as sales are reported.
+  discount: { perMinute: 120, bucket: 'key' },
 }
 
 /**
@@ -391,6 +394,8 @@ export const routeTable: Record<string, Route> = {
   },
   // The operator API (src/http/admin): operator-rows.ts.
   ...operatorRows,
+  // Groups, the discount and bonuses (docs/decisions.md, Groups): group-rows.ts.
+  ...groupRows,
   // The dashboard and the partner portal (src/http/pages): page-rows.ts.
   ...pageRows,
 }

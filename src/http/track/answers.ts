@@ -33,6 +33,22 @@ export const RefundData = t.Object({
   status: t.Union([t.Literal('refunded'), t.Literal('charged_back')]),
 })
 
+/** `data` of GET /api/v1/programs/me/discount (docs/decisions.md, Groups: two-sided). */
+export const DiscountData = t.Object({
+  partner: t.Union([
+    t.Object({ name: t.Union([t.String(), t.Null()]) }),
+    t.Null({ description: 'The visitor came through no active partner' }),
+  ]),
+  group_id: t.Union([t.Integer(), t.Null()]),
+  discount: t.Union([
+    t.Object({
+      coupon_id: t.String({ description: "The processor's coupon id: Stripe Checkout's discounts: [{ coupon }]" }),
+      description: t.String(),
+    }),
+    t.Null({ description: "No partner, or the partner's group gives no discount" }),
+  ]),
+})
+
 /** The platform success envelope of `data`. */
 export const answer = <T extends Parameters<typeof t.Object>[0]>(data: ReturnType<typeof t.Object<T>>) =>
   t.Object({ data, error: t.Null() })
@@ -41,3 +57,4 @@ export type ClickAnswer = Static<typeof ClickAnswer>
 export type LeadData = Static<typeof LeadData>
 export type SaleData = Static<typeof SaleData>
 export type RefundData = Static<typeof RefundData>
+export type DiscountData = Static<typeof DiscountData>

@@ -164,7 +164,9 @@ describe('exports and date filters', () => {
     expect(saleLines[1]).toContain(',5.00,EUR,recorded,false')
 
     const commissions = lines((await csv(`/programs/${f.programId}/commissions.csv`)).text)
-    expect(commissions[0]).toBe('commission_id,created_at,kind,partner_id,partner_name,sale_id,amount,currency,status,flags,test_mode')
+    expect(commissions[0]).toBe(
+      'commission_id,created_at,kind,partner_id,partner_name,sale_id,amount,currency,status,flags,test_mode,due_at,description',
+    )
     // The reversal's negative amount is a number cell: never prefixed like a formula.
     expect(commissions[1]).toContain(`,reversal,${f.partnerId},${name},`)
     expect(commissions[1]).toMatch(/,\d+,-12\.35,USD,/)
@@ -178,9 +180,14 @@ describe('exports and date filters', () => {
     ])
 
     const partners = lines((await csv(`/programs/${f.programId}/partners.csv`)).text)
-    expect(partners[0]).toBe('partner_id,name,email,status,links,created_at,commission_type,commission_rate,payout_method,payout_details')
+    expect(partners[0]).toBe(
+      'partner_id,name,email,status,links,created_at,commission_type,commission_rate,payout_method,payout_details,' +
+        'group_id,group_name,paid_commission_type,paid_commission_rate,paid_recurring_months,paid_holding_period_days',
+    )
     expect(partners[1]).toMatch(
-      new RegExp(`^${f.partnerId},"'=HYPERLINK\\(""http://x.test"",""a, b""\\)",,active,1,[^,]+,,,paypal,pay@partner.test$`),
+      new RegExp(
+        `^${f.partnerId},"'=HYPERLINK\\(""http://x.test"",""a, b""\\)",,active,1,[^,]+,,,paypal,pay@partner.test,,,percent,10,,30$`,
+      ),
     )
   })
 

@@ -236,8 +236,8 @@ describe('test data (docs/decisions.md: livemode false is test data like additio
     expect(k.count('SELECT count(*) AS n FROM commissions WHERE sale_id = ? AND test_mode = 0', saleId)).toBe(0)
     const counts = (await api.call('GET', '/api/v1/programs/me/readiness', { token: f.apiKey })).body.data.counts
     expect([counts.live.sales, counts.test.sales]).toEqual([0, 1])
-    // Never paid: a payout run finds nothing due.
-    await api.admin('PATCH', `/programs/${f.programId}`, { holding_period_days: 0 })
+    // Never paid: past its holding period (fixed when booked), a payout run finds nothing due.
+    api.clock.advance(days(30))
     const run = await api.admin('POST', `/programs/${f.programId}/payouts`, {})
     expect([run.status, run.body.data]).toEqual([201, []])
   })
@@ -250,7 +250,7 @@ describe('test data (docs/decisions.md: livemode false is test data like additio
       const reply = await k.sale(f, { transaction_id: unique('txn'), customer_key: key, ...extra })
       expect(k.count('SELECT count(*) AS n FROM commissions WHERE sale_id = ? AND test_mode = 0', reply.body.data.sale_id)).toBe(1)
     }
-    await api.admin('PATCH', `/programs/${f.programId}`, { holding_period_days: 0 })
+    api.clock.advance(days(30))
     const run = await api.admin('POST', `/programs/${f.programId}/payouts`, {})
     expect(run.body.data).toMatchObject([{ partner_id: f.partnerId, currency: 'USD', amount_cents: 1000 }])
   })
