@@ -30,6 +30,8 @@ export interface Config {
   mailFromSet: boolean
   /** WEBHOOKS_ALLOW_PRIVATE: webhook URLs may point at loopback and private addresses (local development, tests). */
   webhooksAllowPrivate: boolean
+  /** ALLOW_PRIVATE_URLS: webhook URLs and an import's base_url may point at loopback and private addresses. */
+  allowPrivateUrls: boolean
   /** Values that work but are weak (a short admin token or secret): logged at start, never refused. */
   warnings: string[]
 }
@@ -160,6 +162,7 @@ const Environment = z.object({
   MAIL_FROM: text,
   MAIL_LOG: flag('MAIL_LOG', true),
   WEBHOOKS_ALLOW_PRIVATE: flag('WEBHOOKS_ALLOW_PRIVATE', false),
+  ALLOW_PRIVATE_URLS: flag('ALLOW_PRIVATE_URLS', false),
 })
 
 /** Reads and validates the configuration; throws ConfigError with a message naming the variable. */
@@ -182,7 +185,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logRequests: e.SVC_LOG_REQUESTS,
     smtpUrl: e.SMTP_URL,
     mailLog: e.MAIL_LOG,
-    webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE,
+    // docs/decisions.md, Turn 4: ALLOW_PRIVATE_URLS lifts the rule for webhooks and imports alike.
+    webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE || e.ALLOW_PRIVATE_URLS,
+    allowPrivateUrls: e.ALLOW_PRIVATE_URLS,
     mailFrom: e.MAIL_FROM ?? `svc <svc@${new URL(publicBaseUrl).hostname}>`,
     mailFromSet: e.MAIL_FROM !== null,
     warnings: Object.entries(ADVISED_LENGTH)

@@ -7,6 +7,8 @@ import { CouponStore } from './coupon-store.ts'
 import { DashboardStore } from './dashboard-store.ts'
 import { EmailStore } from './email-store.ts'
 import { FigureStore } from './figure-store.ts'
+import { ImportStore } from './import-store.ts'
+import { ImportWriteStore } from './import-writes.ts'
 import { ListStore } from './list-store.ts'
 import type { Connection, OpenOptions } from './open.ts'
 import { PartnerStore } from './partner-store.ts'
@@ -39,6 +41,8 @@ export function createStores(connection: Connection, options: OpenOptions = {}) 
     emails: new EmailStore(connection),
     events: new ProcessorEventStore(connection),
     figures: new FigureStore(connection, counts),
+    imports: new ImportStore(connection),
+    importWrites: new ImportWriteStore(connection, catalog),
     lists: new ListStore(connection),
     partners: new PartnerStore(connection, catalog),
     payouts: new PayoutStore(connection, chain),

@@ -32,6 +32,8 @@ export interface Deps {
   mail: Mail
   /** The webhook outbox's pool: woken when a route made deliveries due (retry); the test route's attempt. */
   webhookPool: { wake(): void; attemptNow(row: DueDelivery): Promise<void> }
+  /** The import job (src/imports/importer.ts): woken when a route queued an import. */
+  importRunner?: { wake(): void }
   /** The runtime drops a small body the app did not read (Runtime.discardsUnreadBodies); unset: the app drains it. */
   discardsUnreadBodies?: boolean
 }

@@ -5,6 +5,7 @@ import { couponAdminRoutes } from './coupons.ts'
 import { keyAdminRoutes } from './keys.ts'
 import { emailAdminRoutes } from './emails.ts'
 import { webhookAdminRoutes } from './webhooks.ts'
+import { importAdminRoutes } from './imports.ts'
 import { exportAdminRoutes } from './exports.ts'
 import { linkAdminRoutes } from './links.ts'
 import { listAdminRoutes } from './lists.ts'
@@ -32,4 +33,5 @@ export function adminRoutes(deps: Deps) {
     .use(couponAdminRoutes(deps))
     .use(keyAdminRoutes(deps))
     .use(reviewAdminRoutes(deps))
+    .use(importAdminRoutes(deps))
 }

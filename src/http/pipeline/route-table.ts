@@ -3,6 +3,7 @@ import { click, cli, lead, refund, sale, shared } from '../../domain/messages.ts
 import { bool, data, enumOf, int, nullable, obj, ref, str, time, type Schema } from './openapi-schema.ts'
 import { operatorRows } from './operator-rows.ts'
 import { pageRows } from './page-rows.ts'
+import { importRows } from './import-rows.ts'
 
 /**
  * The route table: one row per route Elysia registers ("METHOD /path", as the route file writes
@@ -398,4 +399,5 @@ export const routeTable: Record<string, Route> = {
   ...operatorRows,
   // The dashboard and the partner portal (src/http/pages): page-rows.ts.
   ...pageRows,
+  ...importRows,
 }
