@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm'
 import { emptyCounts, IMPORT_KINDS, type ImportCounts, type ImportKind, type ImportSource } from '../domain/imports.ts'
 import type { Connection } from './open.ts'
-import { type Import, importRows, importSkips, imports, programs } from './schema.ts'
+import { type Import, importRows, importSkips, imports } from './schema.ts'
 
 /** A source row as staged: kind, source id, booking time and its fields in svc's words. */
 export interface StagedRow {
@@ -173,11 +173,6 @@ export class ImportStore {
   /** How many rows the import skipped. */
   skippedCount(id: number): number {
     return this.connection.db.select({ n: sql<number>`count(*)` }).from(importSkips).where(eq(importSkips.importId, id)).get()?.n ?? 0
-  }
-
-  /** Adds a query parameter to a program's link_params (an import adds its source's). */
-  setLinkParams(programId: number, params: string[]): void {
-    this.connection.db.update(programs).set({ linkParams: params }).where(eq(programs.id, programId)).run()
   }
 
   /** The source ids of the commissions the staged payouts name. */

@@ -3,7 +3,7 @@ import type { PartnerStatusWord } from '../domain/imports.ts'
 import type { Catalog } from './catalog.ts'
 import { partnerEmail } from './email-keys.ts'
 import type { Connection } from './open.ts'
-import { commissions, coupons, customers, links, partners, payoutEntries, payouts, sales } from './schema.ts'
+import { commissions, coupons, customers, links, partners, payoutEntries, payouts, programs, sales } from './schema.ts'
 
 /** A source row's origin: its program, tool and id (the UNIQUE of every imported row). */
 export interface Origin {
@@ -194,6 +194,12 @@ export class ImportWriteStore {
 
   setPayoutSource(payoutId: number, o: Origin): void {
     this.connection.db.update(payouts).set({ source: o.source, sourceId: o.sourceId }).where(eq(payouts.id, payoutId)).run()
+  }
+
+  /** Sets a program's link_params (an import adds its source's); the cached links carry them, so they are dropped. */
+  setLinkParams(programId: number, params: string[]): void {
+    this.catalog.changed()
+    this.connection.db.update(programs).set({ linkParams: params }).where(eq(programs.id, programId)).run()
   }
 
   /** When the partner's last chained entry was booked (a commission, a payout or its cancellation), or null. */

@@ -59,7 +59,7 @@ export async function runImport(deps: ImportDeps, importId: number, signal: Abor
         const program = stores.programs.findProgram(job.programId)!
         let params = withLinkParam(program.linkParams, SOURCE_LINK_PARAMS[job.source])
         for (const param of extraParams.get(importId) ?? []) params = withLinkParam(params, param)
-        stores.imports.setLinkParams(job.programId, params)
+        stores.importWrites.setLinkParams(job.programId, params)
       }
       stores.imports.finish(importId, 'done', null, deps.clock.now())
     })

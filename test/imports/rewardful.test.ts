@@ -82,6 +82,31 @@ describe('an import from Rewardful', () => {
     expect(await verifyStatement(statement.body.data)).toMatchObject({ ok: true, entries: 3 })
   })
 
+  test('old links keep working: a click by ?via= finds the kept token once the program lists via; aff still works', async () => {
+    const { programId, shortLink } = await api.setupProgram()
+    const click = (url: string) => api.call('POST', '/api/v1/track/click', { body: { affiliate_url: url } })
+    // Before the import the program does not list via: a token reached through it is an unknown link.
+    const before = await click(`https://shop.test/?via=${shortLink}`)
+    expect(before.status).toBe(400)
+    const fresh = startFakeRewardful()
+    seedRewardful(fresh)
+    for (const a of fresh.data.affiliates) for (const l of (a as { links: { token: string }[] }).links) l.token = `via-${l.token}`
+    try {
+      await runImport(api, programId, { source: 'rewardful', api_key: fresh.secret, base_url: fresh.url })
+    } finally {
+      fresh.stop()
+    }
+    expect(api.server.deps.database.stores.programs.findProgram(programId)?.linkParams).toEqual(['aff', 'via'])
+    const byVia = await click('https://shop.test/pricing?utm_source=yt&via=via-ada1')
+    expect(byVia.status).toBe(200)
+    expect(typeof byVia.body.click_id).toBe('string')
+    expect((await click(`https://shop.test/?aff=${shortLink}`)).status).toBe(200)
+    // A parameter the program does not list answers as an unknown link.
+    const other = await click('https://shop.test/?fpr=via-ada1')
+    expect(other.status).toBe(400)
+    expect(other.body.error.message ?? other.body.message).toBe(before.body.error.message ?? before.body.message)
+  })
+
   test('run again, it adds nothing twice', async () => {
     const { programId } = await api.setupProgram()
     const first = await runImport(api, programId, { source: 'rewardful', api_key: fake.secret, base_url: fake.url })
