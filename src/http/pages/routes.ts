@@ -13,6 +13,7 @@ import { signInRoutes } from './sign-in.ts'
 import { statementRoutes } from './statements.ts'
 import { verifyRoutes } from './verify.ts'
 import { webhookRoutes } from './webhook-routes.ts'
+import { importRoutes } from './import-routes.ts'
 
 const asset = (body: string, type: string) => () =>
   new Response(body, { headers: { 'content-type': type, 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' } })
@@ -31,6 +32,7 @@ export function webRoutes(deps: Deps) {
     .use(payoutRoutes(deps))
     .use(portalRoutes(deps))
     .use(webhookRoutes(deps))
+    .use(importRoutes(deps))
     .use(statementRoutes(deps))
     .use(verifyRoutes(deps))
     .get('/dashboard/*', ({ request }) => notFound(signedIn(deps, request) ?? undefined), { detail: { hide: true } })

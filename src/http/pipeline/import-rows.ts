@@ -35,4 +35,7 @@ export const importRows: Record<string, Route> = {
   'GET /api/v1/admin/imports/:id': { id: 'getImport', body: data(importSchema), errors: admin },
   'POST /api/v1/cli/imports': { id: 'cliCreateImport', limit: 'cli', status: 202, request, body: queued },
   'GET /api/v1/cli/imports/:id': { id: 'cliGetImport', limit: 'cli', body: data(importSchema) },
+  // Settings → Import (src/http/pages/import-routes.ts): a page and its form.
+  'GET /dashboard/programs/:id/settings/import': { envelope: 'none', reads: 'form' },
+  'POST /dashboard/programs/:id/settings/import': { envelope: 'none', reads: 'form' },
 }
