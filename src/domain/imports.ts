@@ -1,7 +1,7 @@
 // Moving in from another tool (docs/imports.md): the sources, the import's states, the kinds of
 // rows it reads, and the rules that turn a source's facts into svc's. Pure: time comes in.
 
-/** The tools an import reads (shared/IMPORT-SOURCES.md). */
+/** The tools an import reads (docs/imports.md). */
 export const IMPORT_SOURCES = ['rewardful', 'tolt', 'firstpromoter', 'partnerstack'] as const
 export type ImportSource = (typeof IMPORT_SOURCES)[number]
 
@@ -38,7 +38,7 @@ export function withLinkParam(params: readonly string[], added: string): string[
 /** Link parameters whose value travels encoded: PartnerStack's partner key is base64 in its links. */
 export const ENCODED_LINK_PARAMS: Record<string, 'base64'> = { ps_partner_key: 'base64' }
 
-/** The state of an imported commission in svc's words (IMPORT-SOURCES.md, "→ svc"). */
+/** The state of an imported commission in svc's words (docs/imports.md). */
 export type ImportedState = 'pending' | 'due' | 'paid' | 'reversed'
 
 export type PartnerStatusWord = 'pending' | 'active' | 'rejected' | 'suspended'

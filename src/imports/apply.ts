@@ -19,6 +19,8 @@ export interface ApplyContext {
   counts: ImportCounts
   /** Link parameters the links named (Tolt's per-link `param`), added to the program's at the end. */
   params: Set<string>
+  /** Each partner's last booked entry (lastBookedAt), read once and kept as the import appends. */
+  booked: Map<number, number | null>
   /** A dry run's partners, links, coupons, customers and sales by source id or key: what it would have written. */
   dry: { partners: Set<string>; tokens: Map<string, string>; codes: Map<string, string>; customers: Set<string>; sales: Set<string> }
 }
@@ -59,6 +61,11 @@ function partnerId(ctx: ApplyContext, sourceId: string): number | null {
   const id = ctx.database.stores.importWrites.partnerOf(origin(ctx, sourceId))
   if (id !== null) return id
   return ctx.dryRun && ctx.dry.partners.has(sourceId) ? DRY_ID : null
+}
+
+function lastBooked(ctx: ApplyContext, partnerId: number): number | null {
+  if (!ctx.booked.has(partnerId)) ctx.booked.set(partnerId, ctx.database.stores.importWrites.lastBookedAt(partnerId))
+  return ctx.booked.get(partnerId) ?? null
 }
 
 function partner(ctx: ApplyContext, sourceId: string, p: PartnerData): Outcome {
@@ -136,8 +143,9 @@ function commission(ctx: ApplyContext, sourceId: string, c: CommissionData, at: 
   const key = c.customerKey ?? (c.customerRef ? String(stores.imports.staged(ctx.importId, 'customer', c.customerRef)?.data.key ?? '') : '')
   const customerId = key ? (stores.importWrites.customer(ctx.programId, key)?.id ?? null) : null
   // Appended after what the partner's chain holds already, never before it (domain/imports.ts bookedAt).
-  const floor = stores.importWrites.lastBookedAt(owner)
+  const floor = lastBooked(ctx, owner)
   const booked = floor !== null && at < floor ? Math.min(floor, ctx.now) : at
+  ctx.booked.set(owner, booked)
   const saleId = stores.importWrites.insertSale(o, {
     customerId,
     partnerId: owner,
@@ -179,8 +187,9 @@ function payout(ctx: ApplyContext, sourceId: string, p: PayoutData, at: number):
     .map((id) => stores.importWrites.unpaidEntries(ctx.programId, ctx.source, id))
     .filter((e) => e !== null && e.partnerId === owner)
   if (entries.length === 0) return { skipped: SKIP_REASONS.nothingPaid }
-  const floor = stores.importWrites.lastBookedAt(owner)
+  const floor = lastBooked(ctx, owner)
   const booked = Math.min(Math.max(at, floor ?? at), ctx.now)
+  ctx.booked.set(owner, booked)
   // One payout per currency: a source payout of two currencies (none documented) becomes two.
   const currencies = [...new Set(entries.map((e) => e!.currency))]
   for (const [n, currency] of currencies.entries()) {

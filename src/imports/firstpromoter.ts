@@ -1,4 +1,4 @@
-// FirstPromoter, API v2 (shared/IMPORT-SOURCES.md; docs.firstpromoter.com/api-reference-v2): a Bearer
+// FirstPromoter, API v2 (docs/imports.md; docs.firstpromoter.com/api-reference-v2): a Bearer
 // key and the `Account-ID` header; `page`/`per_page` pages, read until one has fewer rows than asked.
 import { customerKeyOf, SKIP_REASONS, type ImportedState, type PartnerStatusWord } from '../domain/imports.ts'
 import {
@@ -35,7 +35,7 @@ function pages(name: string, path: string, map: (item: Json, page: SourcePage) =
         ['page', String(n)],
         ['per_page', String(PER_PAGE)],
       ])
-      // Lists answer an array, promoters `{ data, meta }` (IMPORT-SOURCES.md).
+      // Lists answer an array, promoters `{ data, meta }` (docs/imports.md).
       const items = Array.isArray(body) ? list(body) : list(obj(body).data)
       const out: SourcePage = { rows: [], skipped: [], next: null }
       for (const item of items) map(item, out)

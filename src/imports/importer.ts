@@ -24,7 +24,7 @@ export interface ImportDeps {
 }
 
 /** Staged rows written per writer unit: small enough that the tracking paths wait little behind one. */
-const WRITE_BATCH = 250
+const WRITE_BATCH = 500
 
 /** The options of an import for its source: base_url or the documented base. */
 export function optionsOf(job: Import): SourceOptions {
@@ -142,6 +142,7 @@ async function write(deps: ImportDeps, job: Import, signal: AbortSignal): Promis
     counts: fresh.counts,
     params: extraParams.get(job.id) ?? new Set(),
     dry: newDryMemory(),
+    booked: new Map(),
   }
   extraParams.set(job.id, ctx.params)
   let cursor = fresh.cursor as WriteCursor | null

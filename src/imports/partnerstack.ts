@@ -1,4 +1,4 @@
-// PartnerStack, Vendor API v2 (shared/IMPORT-SOURCES.md; docs.partnerstack.com): HTTP Basic with the
+// PartnerStack, Vendor API v2 (docs/imports.md; docs.partnerstack.com): HTTP Basic with the
 // public key and the secret key (the import's key written `PUBLIC:SECRET`), `starting_after=<last key>`
 // pages while `data.has_more`. Times are epoch ms. A partner's link token is its partner_key.
 import { customerKeyOf, SKIP_REASONS, type ImportedState } from '../domain/imports.ts'
@@ -42,7 +42,7 @@ export const partnerstack: Source = {
       const id = idOf(p.key)
       if (!id) return
       const createdAt = timeOf(p.joined_at, timeOf(p.created_at, 0))
-      // No status is documented on a partnership: the listed ones are imported active (IMPORT-SOURCES.md).
+      // No status is documented on a partnership: the listed ones are imported active (docs/imports.md).
       out.rows.push({
         kind: 'partner',
         sourceId: id,

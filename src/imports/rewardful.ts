@@ -1,4 +1,4 @@
-// Rewardful, REST API v1 (shared/IMPORT-SOURCES.md; developers.rewardful.com/rest-api/): HTTP Basic
+// Rewardful, REST API v1 (docs/imports.md; developers.rewardful.com/rest-api/): HTTP Basic
 // with the API Secret as user name, `page`/`limit` pages whose `pagination.next_page` is null on the last.
 import { customerKeyOf, SKIP_REASONS, type ImportedState, type PartnerStatusWord } from '../domain/imports.ts'
 import {
@@ -149,7 +149,7 @@ export const rewardful: Source = {
       (p, out) => {
         const id = idOf(p.id)
         const partner = idOf(obj(p.affiliate).id) ?? idOf(p.affiliate)
-        // Only paid ones are payouts already paid (IMPORT-SOURCES.md); the others' commissions stay due.
+        // Only paid ones are payouts already paid (docs/imports.md); the others' commissions stay due.
         if (!id || !partner || p.state !== 'paid') return
         const commissions = list(p.commissions)
           .map((c) => idOf(c.id))

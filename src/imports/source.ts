@@ -1,4 +1,4 @@
-// One interface for every tool an import reads (STYLE.md, Where the next capabilities live): a
+// One interface for every tool an import reads (README, Architecture): a
 // source is its address, its credentials and the steps it reads page by page, each page turned
 // into rows in svc's words. The HTTP rules (pages, backing off on 429, the source's own error
 // words) are written once here; rewardful.ts, tolt.ts, firstpromoter.ts and partnerstack.ts

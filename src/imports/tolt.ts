@@ -1,4 +1,4 @@
-// Tolt, API v1 (shared/IMPORT-SOURCES.md; docs.tolt.com): a Bearer key, every list scoped by
+// Tolt, API v1 (docs/imports.md; docs.tolt.com): a Bearer key, every list scoped by
 // `program_id`, pages by `starting_after=<last id>` while `has_more`. Customers answer one level deeper.
 import { customerKeyOf, SKIP_REASONS, type ImportedState, type PartnerStatusWord } from '../domain/imports.ts'
 import {
@@ -40,7 +40,7 @@ function pages(
       const query: [string, string][] = [['program_id', options.sourceProgramId ?? ''], ['limit', LIMIT], ...extra]
       if (page) query.push(['starting_after', page])
       const body = obj(await http.get(path, query))
-      // GET /customers answers `data: { data: [...] }` (IMPORT-SOURCES.md).
+      // GET /customers answers `data: { data: [...] }` (docs/imports.md).
       const items = Array.isArray(body.data) ? list(body.data) : list(obj(body.data).data)
       const out: SourcePage = { rows: [], skipped: [], next: null }
       for (const item of items) await map(item, out, http)

@@ -1,4 +1,4 @@
-// One contract for every source (STYLE.md, Where the next capabilities live): each importer runs
+// One contract for every source (README, Architecture): each importer runs
 // against a local fake of its documented API (test/imports/fake-sources.ts) through the same cases:
 // pages, the mapping, a 429 with Retry-After, a wrong key, a second run, and a crash in the middle.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'

@@ -1,4 +1,4 @@
-// Local fakes of the four sources' documented APIs (shared/IMPORT-SOURCES.md), over one small
+// Local fakes of the four sources' documented APIs (docs/imports.md), over one small
 // program ("the world") each renders in its own shapes, pages, auth and error bodies:
 // - Rewardful REST API v1: https://developers.rewardful.com/rest-api/ (Basic SECRET:, page/limit, { pagination, data })
 // - Tolt API v1: https://docs.tolt.com (Bearer, program_id, limit/starting_after, { success, has_more, data }; customers data.data)
