@@ -129,6 +129,9 @@ describe('payout runs', () => {
       created_at: new Date(api.clock.now()).toISOString(),
       paid_at: null,
       canceled_at: null,
+      // An imported payout names its tool and id (docs/imports.md); a run's has none.
+      source: null,
+      source_id: null,
     })
     const second = await run(f)
     expect(second.status).toBe(201)
