@@ -125,7 +125,8 @@ export class SourceHttp {
   ) {}
 
   async get(path: string, query: [string, string][]): Promise<unknown> {
-    const url = new URL(this.options.baseUrl.replace(/\/+$/, '') + path)
+    const base = this.options.baseUrl
+    const url = new URL((base.endsWith('/') ? base.slice(0, -1) : base) + path)
     for (const [k, v] of query) url.searchParams.append(k, v)
     let wait = 1000
     for (let tries = 1; ; tries++) {
