@@ -200,4 +200,48 @@ describe('an import from Rewardful', () => {
       rmSync(dir, { recursive: true, force: true })
     }
   })
+
+  test('stopped while writing, the next start goes on from the last batch written: every commission once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-import-write-crash-'))
+    const env = { ...ENV, DATABASE_PATH: join(dir, 'svc.db') }
+    const big = startFakeRewardful()
+    seedRewardful(big)
+    for (const a of big.data.affiliates) for (const l of (a as { links: { token: string }[] }).links) l.token = `write-${l.token}`
+    const base = big.data.commissions[1]!
+    for (let n = 0; n < 1500; n++) big.data.commissions.push({ ...base, id: `w-${n}`, amount: 100 + n })
+    const first = await startApi({ env })
+    let second: Api | null = null
+    try {
+      const { programId } = await first.setupProgram()
+      const started = await first.admin('POST', `/programs/${programId}/imports`, {
+        source: 'rewardful',
+        api_key: big.secret,
+        base_url: big.url,
+      })
+      const importId = started.body.data.import_id
+      let state = (await first.admin('GET', `/imports/${importId}`)).body.data
+      while (state.status === 'queued' || (state.status === 'running' && state.phase === 'read'))
+        state = (await first.admin('GET', `/imports/${importId}`)).body.data
+      await first.stop()
+      second = await startApi({ env })
+      const done = await finished(second, importId)
+      expect(done.status).toBe('done')
+      expect(done.counts.commissions).toBe(1504)
+      const stored = second.server.deps.database.stores
+      // Every source commission is one sale, whichever process wrote it.
+      let count = 0
+      for (let cursor = ''; ; ) {
+        const page = await second.admin('GET', `/programs/${programId}/sales?limit=100${cursor}`)
+        count += page.body.data.length
+        if (!page.body.next_cursor) break
+        cursor = `&cursor=${page.body.next_cursor}`
+      }
+      expect(count).toBe(1504)
+      expect(stored.imports.find(importId)?.apiKey).toBeNull()
+    } finally {
+      await second?.stop()
+      big.stop()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
 })
