@@ -201,4 +201,14 @@ export class ImportStore {
         WHERE import_id = ? AND kind = 'payout'`)
       .run(id)
   }
+
+  /** The query parameters the staged links name of their own (Tolt's per-link `param`), each once. */
+  stagedLinkParams(id: number): string[] {
+    const rows = this.connection.client
+      .prepare(
+        `SELECT DISTINCT json_extract(data, '$.param') AS param FROM import_rows WHERE import_id = ? AND kind = 'link' AND json_extract(data, '$.param') IS NOT NULL`,
+      )
+      .all(id) as { param: string }[]
+    return rows.map((r) => r.param).filter((p) => /^[A-Za-z0-9_.-]{1,50}$/.test(p))
+  }
 }

@@ -17,8 +17,6 @@ export interface ApplyContext {
   dryRun: boolean
   now: number
   counts: ImportCounts
-  /** Link parameters the links named (Tolt's per-link `param`), added to the program's at the end. */
-  params: Set<string>
   /** Each partner's last booked entry (lastBookedAt), read once and kept as the import appends. */
   booked: Map<number, number | null>
   /** A dry run's partners, links, coupons, customers and sales by source id or key: what it would have written. */
@@ -81,7 +79,6 @@ function link(ctx: ApplyContext, l: LinkData): Outcome {
   const owner = partnerId(ctx, l.partner)
   if (owner === null) return { skipped: SKIP_REASONS.noPartner }
   if (!IMPORTABLE_TOKEN.test(l.token)) return { skipped: SKIP_REASONS.tokenInvalid }
-  if (l.param) ctx.params.add(l.param)
   const existing = ctx.database.stores.importWrites.link(l.token)
   if (existing) return existing.programId === ctx.programId && existing.partnerId === owner ? null : { skipped: SKIP_REASONS.tokenTaken }
   if (ctx.dryRun) {

@@ -57,8 +57,9 @@ export async function runImport(deps: ImportDeps, importId: number, signal: Abor
     await writer.run(() => {
       if (!job.dryRun) {
         const program = stores.programs.findProgram(job.programId)!
+        // The source's parameter, and any its links name of their own (Tolt's per-link `param`).
         let params = withLinkParam(program.linkParams, SOURCE_LINK_PARAMS[job.source])
-        for (const param of extraParams.get(importId) ?? []) params = withLinkParam(params, param)
+        for (const param of stores.imports.stagedLinkParams(importId)) params = withLinkParam(params, param)
         stores.importWrites.setLinkParams(job.programId, params)
       }
       stores.imports.finish(importId, 'done', null, deps.clock.now())
@@ -67,13 +68,8 @@ export async function runImport(deps: ImportDeps, importId: number, signal: Abor
     if (signal.aborted) return
     const message = error instanceof SourceError ? error.message : `the import stopped on an error: ${(error as Error)?.message ?? error}`
     await writer.run(() => stores.imports.finish(importId, 'failed', message, deps.clock.now()))
-  } finally {
-    extraParams.delete(importId)
   }
 }
-
-// Link parameters the links named (Tolt), by import, kept from the write phase to its end.
-const extraParams = new Map<number, Set<string>>()
 
 async function read(deps: ImportDeps, job: Import, signal: AbortSignal): Promise<void> {
   const { writer, stores } = deps.database
@@ -140,11 +136,9 @@ async function write(deps: ImportDeps, job: Import, signal: AbortSignal): Promis
     dryRun: job.dryRun,
     now: deps.clock.now(),
     counts: fresh.counts,
-    params: extraParams.get(job.id) ?? new Set(),
     dry: newDryMemory(),
     booked: new Map(),
   }
-  extraParams.set(job.id, ctx.params)
   let cursor = fresh.cursor as WriteCursor | null
   for (;;) {
     if (signal.aborted) return

@@ -103,6 +103,7 @@ for (const source of IMPORT_SOURCES) {
         const statement = await api.admin('GET', `/programs/${programId}/partners/${ada(1).partner_id}/statements/2026-06`)
         expect(await verifyStatement(statement.body.data)).toMatchObject({ ok: true, entries: 3 })
 
+        expect(api.server.deps.database.stores.programs.findProgram(programId)?.linkParams).toEqual(['aff', param[source]])
         // The source's link parameter finds the kept token (PartnerStack's base64-encoded).
         const value = source === 'partnerstack' ? btoa(w.partners[0]!.token) : w.partners[0]!.token
         const click = await api.call('POST', '/api/v1/track/click', {
