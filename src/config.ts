@@ -34,6 +34,8 @@ export interface Config {
   paypal: { clientId: string; clientSecret: string; apiBase: string } | null
   /** The Stripe Connect rail (docs/payouts.md): on when STRIPE_SECRET_KEY is set. */
   stripe: { secretKey: string; apiBase: string } | null
+  /** ALLOW_PRIVATE_URLS: webhook URLs and an import's base_url may point at loopback and private addresses. */
+  allowPrivateUrls: boolean
   /** Values that work but are weak (a short admin token or secret): logged at start, never refused. */
   warnings: string[]
 }
@@ -169,6 +171,7 @@ const Environment = z.object({
   PAYPAL_API_BASE: url('PAYPAL_API_BASE'),
   STRIPE_SECRET_KEY: text,
   STRIPE_API_BASE: url('STRIPE_API_BASE'),
+  ALLOW_PRIVATE_URLS: flag('ALLOW_PRIVATE_URLS', false),
 })
 
 /** Reads and validates the configuration; throws ConfigError with a message naming the variable. */
@@ -191,7 +194,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logRequests: e.SVC_LOG_REQUESTS,
     smtpUrl: e.SMTP_URL,
     mailLog: e.MAIL_LOG,
-    webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE,
+    // docs/decisions.md, Turn 4: ALLOW_PRIVATE_URLS lifts the rule for webhooks and imports alike.
+    webhooksAllowPrivate: e.WEBHOOKS_ALLOW_PRIVATE || e.ALLOW_PRIVATE_URLS,
+    allowPrivateUrls: e.ALLOW_PRIVATE_URLS,
     mailFrom: e.MAIL_FROM ?? `svc <svc@${new URL(publicBaseUrl).hostname}>`,
     mailFromSet: e.MAIL_FROM !== null,
     paypal:

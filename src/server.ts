@@ -14,6 +14,7 @@ import { MigrationEditedError } from './db/migrate.ts'
 import { ledgerKey } from './tracking/statements.ts'
 import { openDatabase, type Database } from './db/open.ts'
 import { createApp } from './http/app.ts'
+import { ImportRunner } from './imports/importer.ts'
 import { lineLog } from './log.ts'
 import type { Deps } from './http/deps.ts'
 import { RateLimiter } from './http/pipeline/rate-limit.ts'
@@ -137,6 +138,9 @@ export function startServer(options: StartOptions): Started {
     },
   })
   database.stores.webhooks.onRecorded = () => webhookPool.wake()
+  // The import job (src/imports/importer.ts): an import left running by a process that stopped goes on.
+  const importRunner = new ImportRunner({ database, clock })
+  deps.importRunner = importRunner
   // The email outbox's sender (src/outbox/README.md): claims left by a process that died are this
   // one's now. Without SMTP_URL each email is a line on stderr, recorded as logged: nothing is lost.
   database.stores.emails.releaseClaims()
@@ -173,6 +177,7 @@ export function startServer(options: StartOptions): Started {
   emailSender.wake()
   webhookPool.start()
   payoutSender.start()
+  importRunner.wake()
   // Said once the server listens, so that the page it names answers.
   if (deps.firstRun.code !== null) {
     const line = `svc: first run: open ${config.publicBaseUrl}/setup and enter the setup code ${deps.firstRun.code}`
@@ -188,6 +193,7 @@ export function startServer(options: StartOptions): Started {
       await emailSender.stop()
       await webhookPool.stop()
       await payoutSender.stop()
+      await importRunner.stop()
       senderThread.stop()
       // Bounded: Bun's stop(true) has been seen never to resolve while a handler is still pending,
       // and a stop must not hang the exit (docs/decisions.md, Shutdown: within 10 seconds).

@@ -30,6 +30,11 @@ const OPTIONS = {
   previous: { type: 'string' },
   key: { type: 'string' },
   reason: { type: 'string' },
+  'source-key': { type: 'string' },
+  'source-url': { type: 'string' },
+  'source-program-id': { type: 'string' },
+  'account-id': { type: 'string' },
+  'dry-run': { type: 'boolean' },
 } as const
 
 const GLOBAL = ['base-url', 'api-key', 'json', 'help', 'version']
@@ -49,6 +54,7 @@ export const COMMAND_FLAGS: Record<string, string[]> = {
   webhooks: ['url', 'events', 'description'],
   verify: ['previous', 'key'],
   review: ['reason'],
+  import: ['source-key', 'source-url', 'source-program-id', 'account-id', 'dry-run'],
   help: [],
 }
 

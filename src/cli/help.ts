@@ -33,6 +33,10 @@ Commands:
       --url URL  --events a,b  --description TEXT   (add)
   review list | approve ID | reject ID [--reason TEXT]
                              Commissions held for review by the fraud signals (needs a program API key)
+  import SOURCE --source-key KEY [--dry-run]
+                             Move the program in from rewardful, tolt, firstpromoter or partnerstack
+                             (needs a program API key; docs/imports.md)
+      --source-url URL  --source-program-id ID (tolt)  --account-id ID (firstpromoter)
   verify STATEMENT [--previous EARLIER] [--key JWK_FILE_OR_URL]
                              Check a partner's signed statement, that it extends an earlier one,
                              and with --key that the server's key signed it
@@ -123,6 +127,17 @@ back on the holding-period path (pending or due, counted from when its sale was 
 old one is due at once); reject writes its reversal, so
 that it is reversed and never paid. With the program's API key (--api-key, SVC_API_KEY or the key
 saved by init --save).
+`,
+  import: `Usage: svc import rewardful|tolt|firstpromoter|partnerstack --source-key KEY [--source-url URL]
+       [--source-program-id ID] [--account-id ID] [--dry-run]
+
+Imports the program's partners, links (tokens kept exactly), coupons, customers, sales,
+commissions in their states and paid payouts from another tool, in the background on the server,
+and prints its progress until it ends, then what it added and every row it skipped with its
+reason. Run again, it adds nothing twice. --dry-run reads everything and writes nothing.
+--source-key is the source's API key (PartnerStack: PUBLIC_KEY:SECRET_KEY); Tolt needs
+--source-program-id, FirstPromoter --account-id. --source-url replaces the source's address.
+${KEY}
 `,
   verify: `Usage: svc verify STATEMENT [--previous EARLIER] [--key JWK_FILE_OR_URL]
 

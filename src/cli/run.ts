@@ -3,6 +3,7 @@ import { createCtx, type Ctx } from './context.ts'
 import { CliError, usageError } from './errors.ts'
 import { COMMAND_HELP, USAGE, VERSION } from './help.ts'
 import { dashboard } from './dashboard.ts'
+import { importCommand } from './import.ts'
 import { init } from './init.ts'
 import { login } from './login.ts'
 import { logout } from './logout.ts'
@@ -29,6 +30,7 @@ const COMMANDS: Record<string, (ctx: Ctx) => Promise<void>> = {
   webhooks,
   review,
   verify,
+  import: importCommand,
 }
 
 /**

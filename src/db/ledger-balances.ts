@@ -29,7 +29,11 @@ INSERT INTO ledger_balances (${BALANCE_KEY}, amount_cents, entries)
   SELECT program_id, partner_id, currency, kind, payout, pair, 0, CASE WHEN payout = '' AND pair <> '' THEN day ELSE -1 END,
     sum(amount_cents), sum(n) FROM sides WHERE true GROUP BY 1, 2, 3, 4, 5, 6, 8 HAVING sum(n) <> 0 OR sum(amount_cents) <> 0
   ON CONFLICT (${BALANCE_KEY}) DO UPDATE SET amount_cents = amount_cents + excluded.amount_cents, entries = entries + excluded.entries`
-const DROP_EMPTY_BALANCES = 'DELETE FROM ledger_balances WHERE entries = 0 AND program_id = (SELECT program_id FROM payouts WHERE id = ?)'
+// Only the payout's partner's rows: a payout moves its partner's entries and their pairs (the same
+// sales', booked for the same partner). Scoped by program alone, each payout read every row of the
+// program's balances, and an import of 10,000 paid payouts spent minutes here (issue 38).
+const DROP_EMPTY_BALANCES =
+  'DELETE FROM ledger_balances WHERE entries = 0 AND (program_id, partner_id) = (SELECT program_id, partner_id FROM payouts WHERE id = ?)'
 
 /** The payout state an entry row of ledger_balances carries: '' for none. */
 export type BalanceState = '' | 'pending' | 'paid'

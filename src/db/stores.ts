@@ -9,6 +9,8 @@ import { DashboardStore } from './dashboard-store.ts'
 import { EmailStore } from './email-store.ts'
 import { FigureStore } from './figure-store.ts'
 import { GroupStore } from './group-store.ts'
+import { ImportStore } from './import-store.ts'
+import { ImportWriteStore } from './import-writes.ts'
 import { ListStore } from './list-store.ts'
 import { MemberStore } from './member-store.ts'
 import type { Connection, OpenOptions } from './open.ts'
@@ -45,6 +47,8 @@ export function createStores(connection: Connection, options: OpenOptions = {}) 
     events: new ProcessorEventStore(connection),
     figures: new FigureStore(connection, counts),
     groups: new GroupStore(connection, catalog),
+    imports: new ImportStore(connection),
+    importWrites: new ImportWriteStore(connection, catalog),
     lists: new ListStore(connection),
     members: new MemberStore(connection),
     partners: new PartnerStore(connection, catalog),

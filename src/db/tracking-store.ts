@@ -94,6 +94,8 @@ function build({ db, client }: Connection) {
         domain: programs.domain,
         siteUrl: programs.siteUrl,
         allowedOrigins: programs.allowedOrigins,
+        /** The query parameters the program's links may arrive by (docs/imports.md). */
+        linkParams: programs.linkParams,
         // The CLI test chain's own link (docs/cli.md): every click on it is test data, a real visitor's too.
         testFixture: sql<boolean>`EXISTS (SELECT 1 FROM ${testFixtures} WHERE ${testFixtures.linkId} = ${links.id})`.mapWith(Boolean),
       })

@@ -5,6 +5,8 @@
 
 export type AffResult = { ok: true; aff: string; search: string } | { ok: false; reason: 'invalid_url' | 'no_aff' }
 
+import { DEFAULT_LINK_PARAM, ENCODED_LINK_PARAMS } from './imports.ts'
+
 /** The `aff` value of a fully qualified http(s) affiliate_url, with the URL's query; a URL without scheme is invalid. */
 export function affOf(affiliateUrl: string): AffResult {
   let url: URL
@@ -18,6 +20,54 @@ export function affOf(affiliateUrl: string): AffResult {
   const aff = firstParam(search, 'aff')?.trim()
   return aff ? { ok: true, aff, search } : { ok: false, reason: 'no_aff' }
 }
+
+/** The query of a fully qualified http(s) URL, or null when it is not one. */
+export function searchOf(affiliateUrl: string): string | null {
+  let url: URL
+  try {
+    url = new URL(affiliateUrl)
+  } catch {
+    return null
+  }
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url.search : null
+}
+
+/** A candidate referral token of an affiliate_url: the parameter it came by and the token (decoded when its parameter encodes it). */
+export interface LinkCandidate {
+  param: string
+  token: string
+}
+
+/** At most this many query parameters are looked at for a link token (a URL may carry many). */
+const MAX_CANDIDATES = 20
+
+/**
+ * The tokens an affiliate_url may name a link by (docs/imports.md): `aff` first, then each other
+ * query parameter in order (a program's `link_params` say which of them it takes: the caller
+ * checks the link's program). PartnerStack's `ps_partner_key` is base64 and decoded here.
+ */
+export function linkCandidates(search: string): LinkCandidate[] {
+  const out: LinkCandidate[] = []
+  const aff = firstParam(search, 'aff')?.trim()
+  if (aff) out.push({ param: 'aff', token: aff })
+  for (const [param, raw] of new URLSearchParams(search)) {
+    if (out.length >= MAX_CANDIDATES) break
+    const value = raw.trim()
+    if (param === 'aff' || !value || out.some((c) => c.param === param)) continue
+    if (ENCODED_LINK_PARAMS[param] === 'base64') {
+      try {
+        out.push({ param, token: atob(value) })
+      } catch {
+        /* not base64: no token */
+      }
+    } else out.push({ param, token: value })
+  }
+  return out
+}
+
+/** Whether a link's program takes the parameter it was reached by: `aff` always, others when listed. */
+export const takesParam = (linkParams: readonly string[] | null | undefined, param: string): boolean =>
+  param === DEFAULT_LINK_PARAM || (linkParams ?? []).includes(param)
 
 /**
  * URLSearchParams' get(name) on a URL's search: the value of the first pair named `name`. A query

@@ -36,6 +36,8 @@ export interface Deps {
   /** Payout rails (src/payouts): those configured, and the sender to wake once a send is recorded. */
   payoutRails: Rails
   payoutSender: { wake(): void }
+  /** The import job (src/imports/importer.ts): woken when a route queued an import. */
+  importRunner?: { wake(): void }
   /** The runtime drops a small body the app did not read (Runtime.discardsUnreadBodies); unset: the app drains it. */
   discardsUnreadBodies?: boolean
 }

@@ -1,6 +1,6 @@
 import { isLoopback } from '../domain/network.ts'
 import type { Program } from '../db/schema.ts'
-import { affOf, decideLink, type AffResult, type LinkDecision } from '../domain/click.ts'
+import { affOf, decideLink, linkCandidates, searchOf, takesParam, type AffResult, type LinkDecision } from '../domain/click.ts'
 import { clickSignals } from '../domain/fraud.ts'
 import type { TrackingDeps } from './deps.ts'
 
@@ -57,6 +57,29 @@ export function recordClick(deps: TrackingDeps, input: ClickInput): Promise<stri
   })
 }
 
+type FoundLink = ReturnType<TrackingDeps['database']['stores']['tracking']['findLink']>
+
+/**
+ * The link an affiliate_url names: by `aff` as always (a URL with `aff` is decided by it), else by
+ * the first other parameter whose token is a link of a program listing that parameter in its
+ * `link_params` (docs/imports.md: old links keep working). A token reached through a parameter
+ * its program does not list answers as an unknown link.
+ */
+function linkOf(deps: TrackingDeps, affiliateUrl: string): { link: FoundLink; aff: { search: string } } | { refused: ClickRefusal } {
+  const aff = affOf(affiliateUrl)
+  if (aff.ok) return { link: deps.database.stores.tracking.findLink(aff.aff), aff }
+  if (aff.reason === 'invalid_url') return { refused: aff.reason }
+  const search = searchOf(affiliateUrl) ?? ''
+  let unlisted = false
+  for (const candidate of linkCandidates(search)) {
+    const link = deps.database.stores.tracking.findLink(candidate.token)
+    if (!link) continue
+    if (takesParam(link.linkParams, candidate.param)) return { link, aff: { search } }
+    unlisted = true
+  }
+  return { refused: unlisted ? 'not_found' : 'no_aff' }
+}
+
 export interface ClickRequest {
   affiliateUrl: string
   clickId: string | null
@@ -82,9 +105,9 @@ export async function trackClick(
   request: ClickRequest,
   admit?: (program: Pick<Program, 'domain' | 'siteUrl' | 'allowedOrigins'>) => void,
 ): Promise<ClickOutcome> {
-  const aff = affOf(request.affiliateUrl)
-  if (!aff.ok) return { kind: 'refused', reason: aff.reason }
-  const link = deps.database.stores.tracking.findLink(aff.aff)
+  const found = linkOf(deps, request.affiliateUrl)
+  if ('refused' in found) return { kind: 'refused', reason: found.refused }
+  const { link, aff } = found
   const decision = decideLink(link)
   if (!decision.ok) return { kind: 'refused', reason: decision.reason }
   // A configured link has a program row (foreign key), so its domain, origins and window are present;

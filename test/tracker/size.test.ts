@@ -1,13 +1,13 @@
-// The tracker's size budget (issue 5): at most 850 bytes gzipped, as served.
+// The tracker's size budget (issue 5): at most 900 bytes gzipped, as served; 900 since data-svc-params (docs/decisions.md, Turn 4).
 import { expect, test } from 'bun:test'
 import { gzipSync } from 'fflate'
 import { buildTracker } from '../../tracker/build.ts'
 
-test('the minified tracker is at most 850 bytes gzipped', async () => {
+test('the minified tracker is at most 900 bytes gzipped', async () => {
   const source = await buildTracker()
   const gzipped = gzipSync(new TextEncoder().encode(source), { level: 9 }).length
-  console.log(`tracker.js: ${source.length} bytes minified, ${gzipped} bytes gzipped (budget 850)`)
-  expect(gzipped).toBeLessThanOrEqual(850)
+  console.log(`tracker.js: ${source.length} bytes minified, ${gzipped} bytes gzipped (budget 900)`)
+  expect(gzipped).toBeLessThanOrEqual(900)
 })
 
 test('the build is one self-contained script with no module syntax', async () => {

@@ -77,7 +77,8 @@ type Answer = Record<string, any> | null
       (existing?: any) => (
         (existing = read()),
         !off &&
-          /[?&]aff=[^&]/.test(L.search) &&
+          // data-svc-params (docs/imports.md): the parameters old links carry (`via`, `ref`…), comma-separated; `aff` unless said.
+          (script.dataset.svcParams || 'aff').split(',').some((n) => RegExp('[?&]' + n.trim() + '=[^&]').test(L.search)) &&
           post('click', { affiliate_url: L.href, click_id: existing }).then((res) => {
             const id = !off && res?.click_id
             // First click wins: the server repeats a known id and the cookie keeps its expiry.

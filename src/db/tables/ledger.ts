@@ -94,11 +94,15 @@ export const payouts = sqliteTable(
     chainHash: text('chain_hash'),
     cancelSeq: integer('cancel_seq'),
     cancelHash: text('cancel_hash'),
+    /** The tool and payout id an import brought the paid payout from; null for svc's own. */
+    source: text('source'),
+    sourceId: text('source_id'),
   },
   (t) => [
     index('payouts_program').on(t.programId, t.id),
     index('payouts_partner').on(t.partnerId, t.id),
     index('payouts_send').on(t.sendId).where(sql`send_id IS NOT NULL`),
+    uniqueIndex('payouts_source').on(t.programId, t.source, t.sourceId).where(sql`source IS NOT NULL`),
   ],
 )
 

@@ -62,6 +62,8 @@ export const programs = sqliteTable('programs', {
   partnerSignup: text('partner_signup', { enum: PARTNER_SIGNUPS }).notNull().default('off'),
   /** What a new commission's fraud flags do (docs/decisions.md, Fraud signals and review): hold it, only flag it, or nothing. */
   fraudReview: text('fraud_review', { enum: FRAUD_REVIEWS }).notNull().default('hold'),
+  /** The query parameters a link may arrive by (docs/imports.md): `aff`, plus each source imported from (`via`, `ref`…). */
+  linkParams: text('link_params', { mode: 'json' }).$type<string[]>().notNull().default(sql`'["aff"]'`),
 })
 
 /** Program API keys, stored only as SHA-256 hashes; one row per issued key. */
@@ -151,9 +153,13 @@ export const partners = sqliteTable(
     lastAppliedAt: integer('last_applied_at'),
     /** Set when the owner deletes the partner: the row stays for its clicks, it is listed nowhere. */
     deletedAt: integer('deleted_at'),
+    /** The tool and id an import brought the partner from (docs/imports.md); null for svc's own. */
+    source: text('source'),
+    sourceId: text('source_id'),
   },
   (t) => [
     index('partners_program').on(t.programId),
+    uniqueIndex('partners_source').on(t.programId, t.source, t.sourceId).where(sql`source IS NOT NULL`),
     index('partners_email_key').on(t.emailKey),
     index('partners_applicant_key').on(t.applicantKey),
     index('partners_group').on(t.groupId),
@@ -210,8 +216,12 @@ export const coupons = sqliteTable(
     codeKey: text('code_key').notNull(),
     stripePromotionCode: text('stripe_promotion_code'),
     createdAt: createdAt(),
+    /** The tool and id an import brought the coupon from; null for svc's own. */
+    source: text('source'),
+    sourceId: text('source_id'),
   },
   (t) => [
+    uniqueIndex('coupons_source').on(t.programId, t.source, t.sourceId).where(sql`source IS NOT NULL`),
     uniqueIndex('coupons_program_code').on(t.programId, t.codeKey),
     index('coupons_program_promotion').on(t.programId, t.stripePromotionCode),
     index('coupons_partner').on(t.partnerId),

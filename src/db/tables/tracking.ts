@@ -122,11 +122,16 @@ export const sales = sqliteTable(
     /** The attribution record: which click, partner and link decided it, and by which rule. */
     attribution: text('attribution', { mode: 'json' }).$type<Record<string, unknown>>(),
     createdAt: createdAt(),
+    /** The tool and commission id an import brought the sale and its commission from; null for svc's own. */
+    source: text('source'),
+    sourceId: text('source_id'),
   },
   // No index by program: with sales of many programs in each batch, an index on (program_id, id)
   // made each sale write its program's leaf at COMMIT, a random page (issue 14); a program's sales
   // are found through sale_blocks instead. No index on customer_id either: nothing reads sales by
-  // customer (customers are never deleted).
+  // customer (customers are never deleted). The imported sales' index is partial: a live sale
+  // (source null) writes no page of it.
+  (t) => [uniqueIndex('sales_source').on(t.programId, t.source, t.sourceId).where(sql`source IS NOT NULL`)],
 )
 
 /**

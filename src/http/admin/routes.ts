@@ -7,6 +7,7 @@ import { couponAdminRoutes } from './coupons.ts'
 import { keyAdminRoutes } from './keys.ts'
 import { emailAdminRoutes } from './emails.ts'
 import { webhookAdminRoutes } from './webhooks.ts'
+import { importAdminRoutes } from './imports.ts'
 import { exportAdminRoutes } from './exports.ts'
 import { groupAdminRoutes } from './groups.ts'
 import { bonusAdminRoutes } from './bonuses.ts'
@@ -40,4 +41,5 @@ export function adminRoutes(deps: Deps) {
     .use(auditAdminRoutes(deps))
     .use(groupAdminRoutes(deps))
     .use(bonusAdminRoutes(deps))
+    .use(importAdminRoutes(deps))
 }

@@ -7,6 +7,7 @@ import { cliReviewRoutes } from './review.ts'
 import { cliStatusRoutes } from './status.ts'
 import { cliTestEventRoutes } from './test-event.ts'
 import { cliWebhookRoutes } from './webhooks.ts'
+import { cliImportRoutes } from './imports.ts'
 import type { Deps } from '../deps.ts'
 import { doc } from '../pipeline/doc.ts'
 import { HttpError } from '../pipeline/envelope.ts'
@@ -22,6 +23,7 @@ export function cliRoutes(deps: Deps) {
     .use(cliTestEventRoutes(deps))
     .use(cliDashboardLinkRoute(deps))
     .use(cliWebhookRoutes(deps))
+    .use(cliImportRoutes(deps))
     .use(cliReviewRoutes(deps))
     .post(
       '/api/v1/cli/stripe-connect',

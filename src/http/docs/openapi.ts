@@ -39,7 +39,7 @@ function rowSchema(name: string, table: Table, extra: Record<string, Schema> = {
     else if (c.dataType === 'boolean') schema = bool
     else if (c.dataType === 'json')
       schema =
-        key === 'allowedOrigins' || key === 'currencies'
+        key === 'allowedOrigins' || key === 'currencies' || key === 'linkParams'
           ? { type: 'array', items: str }
           : key === 'flags'
             ? { type: 'array', items: enumOf(...FRAUD_FLAGS), description: 'Fraud signals raised when it was booked (docs/decisions.md)' }

@@ -17,6 +17,7 @@ import { statementRoutes } from './statements.ts'
 import { teamRoutes } from './team.ts'
 import { verifyRoutes } from './verify.ts'
 import { webhookRoutes } from './webhook-routes.ts'
+import { importRoutes } from './import-routes.ts'
 
 const asset = (body: string, type: string) => () =>
   new Response(body, { headers: { 'content-type': type, 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' } })
@@ -37,6 +38,7 @@ export function webRoutes(deps: Deps) {
     .use(portalRoutes(deps))
     .use(connectStripeRoutes(deps))
     .use(webhookRoutes(deps))
+    .use(importRoutes(deps))
     .use(statementRoutes(deps))
     .use(teamRoutes(deps))
     .use(activityRoutes(deps))

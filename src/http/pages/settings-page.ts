@@ -127,5 +127,6 @@ ${copyField('webhook-url', `${baseUrl}/api/v1/webhooks/stripe/${program.id}`, 'S
 <p>Signing secret: ${program.stripeWebhookSecrets.length ? html`<code>whsec_${'•'.repeat(12)}</code> (${program.stripeWebhookSecrets.length} set)` : html`<span class="bad">not set</span>`}</p>
 <form class="stack" method="post" action="${base}/settings/stripe">${csrfField(csrf)}<label>New signing secret (write-only) <input name="stripe_webhook_secret" placeholder="whsec_…" autocomplete="off" required></label><div><button>Save secret</button></div></form></section>
 ${processorsPanel(program, base, baseUrl, csrf)}
-${mailPanel(data.mail)}`
+${mailPanel(data.mail)}
+<section class="panel" id="moving-in"><h2>Import</h2><p>Moving in from Rewardful, Tolt, FirstPromoter or PartnerStack? <a href="${base}/settings/import">Import your partners, links and commissions</a>.</p></section>`
 }

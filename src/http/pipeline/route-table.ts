@@ -6,6 +6,7 @@ import { groupRows } from './group-rows.ts'
 import { operatorRows } from './operator-rows.ts'
 import { pageRows } from './page-rows.ts'
 import { webhookRows } from './webhook-rows.ts'
+import { importRows } from './import-rows.ts'
 
 /**
  * The route table: one row per route Elysia registers ("METHOD /path", as the route file writes
@@ -398,4 +399,5 @@ export const routeTable: Record<string, Route> = {
   ...groupRows,
   // The dashboard and the partner portal (src/http/pages): page-rows.ts.
   ...pageRows,
+  ...importRows,
 }

@@ -34,6 +34,9 @@ describe('the operator routes', () => {
         code: 'Ada10',
         stripe_promotion_code: 'promo_1AbC',
         created_at: expect.any(String),
+        // An imported coupon names its tool and id (docs/imports.md).
+        source: null,
+        source_id: null,
       },
     ])
 

@@ -130,6 +130,9 @@ describe('payout runs', () => {
       paid_at: null,
       canceled_at: null,
       failure_reason: null,
+      // An imported payout names its tool and id (docs/imports.md); a run's has none.
+      source: null,
+      source_id: null,
     })
     const second = await run(f)
     expect(second.status).toBe(201)

@@ -79,6 +79,7 @@ describe('/openapi.json', () => {
       const block = types.slice(types.indexOf(`\n  ${op.operationId}: {`))
       const body = block.slice(0, block.indexOf('\n  };'))
       expect(body, op.operationId).toContain('responses: {')
+      // 202: a send of payouts and an import are accepted and run in the background.
       expect(body, op.operationId).toMatch(/\n {6}(200|201|202|410): \{/)
     }
     // Integers come out as number; the only string | number fields are the two that accept both.

@@ -1,0 +1,77 @@
+// Starting an import and answering its state: what the operator route, the CLI route and the
+// Settings → Import page share (docs/decisions.md, Moving in from another tool).
+import type { Import } from '../db/schema.ts'
+import { iso } from '../domain/time.ts'
+import type { ImportSource } from '../domain/imports.ts'
+import { checkedUrl } from '../tracking/webhook-endpoints.ts'
+import type { TrackingDeps } from '../tracking/deps.ts'
+import type { Actor } from '../domain/audit.ts'
+
+export interface ImportRequest {
+  source: ImportSource
+  api_key: string
+  base_url?: string
+  source_program_id?: string
+  account_id?: string
+  dry_run?: boolean
+}
+
+/** How many skipped rows an answer lists (the count is whole: `skipped_count`). */
+export const SKIPPED_SHOWN = 1000
+
+/**
+ * Queues an import of the program and wakes the job; answers the import, or the reason base_url
+ * is refused (the webhooks' private-address rule, lifted by ALLOW_PRIVATE_URLS).
+ */
+export async function queueImport(
+  deps: TrackingDeps & { importRunner?: { wake(): void } },
+  by: Actor,
+  allowPrivate: boolean,
+  programId: number,
+  input: ImportRequest,
+): Promise<{ job: Import } | { refused: string }> {
+  let baseUrl: string | undefined
+  if (input.base_url !== undefined) {
+    const checked = await checkedUrl(input.base_url, allowPrivate)
+    if ('refused' in checked) return { refused: checked.refused.replace(/^url\b/, 'base_url') }
+    baseUrl = checked.url
+  }
+  const job = await deps.database.writer.run(() => {
+    const now = deps.clock.now()
+    const made = deps.database.stores.imports.create({
+      programId,
+      source: input.source,
+      apiKey: input.api_key,
+      dryRun: input.dry_run === true,
+      options: { baseUrl, sourceProgramId: input.source_program_id, accountId: input.account_id },
+      now,
+    })
+    // Never the source key: what was asked, from where.
+    const details = { source: input.source, dry_run: input.dry_run === true, base_url: baseUrl ?? null }
+    deps.database.stores.audit.write(by, now, { program: programId, action: 'import.start', object: ['import', made.id], details })
+    return made
+  })
+  deps.importRunner?.wake()
+  return { job }
+}
+
+/** An import as GET …/imports/:id answers it (never its source key). */
+export function presentImport(deps: TrackingDeps, job: Import) {
+  const { imports } = deps.database.stores
+  return {
+    import_id: job.id,
+    program_id: job.programId,
+    source: job.source,
+    status: job.status,
+    dry_run: job.dryRun,
+    phase: job.status === 'running' || job.status === 'queued' ? job.phase : null,
+    read_rows: job.readRows,
+    counts: job.counts,
+    skipped: imports.skipped(job.id, SKIPPED_SHOWN).map((s) => ({ kind: s.kind, source_id: s.sourceId, reason: s.reason })),
+    skipped_count: imports.skippedCount(job.id),
+    error: job.error,
+    started_at: iso(job.startedAt),
+    finished_at: iso(job.finishedAt),
+    created_at: iso(job.createdAt),
+  }
+}
