@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { and, eq } from 'drizzle-orm'
 import type { PartnerStatusWord } from '../domain/imports.ts'
 import type { Catalog } from './catalog.ts'
@@ -150,7 +151,12 @@ export class ImportWriteStore {
     return this.idBySource(this.s.sale, o)
   }
 
-  /** The imported sale of a source commission; its transaction_id names the program, tool and id (unique across programs). */
+  /**
+   * The imported sale of a source commission. Its transaction_id names the tool and 96 random bits:
+   * transaction ids are unique across the server, so one built from the program and source ids could
+   * be taken first through another program's key, and the import would stop on it. A re-run finds
+   * the sale by its source and source id, never by this id.
+   */
   insertSale(
     o: Origin,
     s: { customerId: number | null; partnerId: number; amountCents: number; currency: string; occurredAt: number; createdAt: number },
@@ -159,7 +165,7 @@ export class ImportWriteStore {
     const row = this.s.insertSale.get(
       o.programId,
       s.customerId,
-      `import_${o.programId}_${o.source}_${o.sourceId}`,
+      `import_${o.source}_${randomBytes(12).toString('base64url')}`,
       s.amountCents,
       s.currency,
       s.occurredAt,

@@ -103,6 +103,10 @@ export const migrations: { tag: string; sql: string }[] = [
   {
     "tag": "0025_imports",
     "sql": "CREATE TABLE `import_rows` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`import_id` integer NOT NULL,\n\t`kind` text NOT NULL,\n\t`source_id` text NOT NULL,\n\t`rank` integer NOT NULL,\n\t`at` integer NOT NULL,\n\t`data` text NOT NULL,\n\tFOREIGN KEY (`import_id`) REFERENCES `imports`(`id`) ON UPDATE no action ON DELETE no action\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX `import_rows_once` ON `import_rows` (`import_id`,`kind`,`source_id`);--> statement-breakpoint\nCREATE INDEX `import_rows_order` ON `import_rows` (`import_id`,`rank`,`at`,`id`);--> statement-breakpoint\nCREATE TABLE `import_skips` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`import_id` integer NOT NULL,\n\t`kind` text NOT NULL,\n\t`source_id` text NOT NULL,\n\t`reason` text NOT NULL,\n\tFOREIGN KEY (`import_id`) REFERENCES `imports`(`id`) ON UPDATE no action ON DELETE no action\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX `import_skips_once` ON `import_skips` (`import_id`,`kind`,`source_id`);--> statement-breakpoint\nCREATE TABLE `imports` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`program_id` integer NOT NULL,\n\t`source` text NOT NULL,\n\t`status` text DEFAULT 'queued' NOT NULL,\n\t`dry_run` integer DEFAULT false NOT NULL,\n\t`api_key` text,\n\t`options` text NOT NULL,\n\t`phase` text DEFAULT 'read' NOT NULL,\n\t`cursor` text,\n\t`counts` text NOT NULL,\n\t`read_rows` integer DEFAULT 0 NOT NULL,\n\t`error` text,\n\t`created_at` integer NOT NULL,\n\t`started_at` integer,\n\t`finished_at` integer,\n\tFOREIGN KEY (`program_id`) REFERENCES `programs`(`id`) ON UPDATE no action ON DELETE no action\n);\n--> statement-breakpoint\nCREATE INDEX `imports_program` ON `imports` (`program_id`,`id`);--> statement-breakpoint\nCREATE INDEX `imports_open` ON `imports` (`status`) WHERE status IN ('queued', 'running');--> statement-breakpoint\nALTER TABLE `coupons` ADD `source` text;--> statement-breakpoint\nALTER TABLE `coupons` ADD `source_id` text;--> statement-breakpoint\nCREATE UNIQUE INDEX `coupons_source` ON `coupons` (`program_id`,`source`,`source_id`) WHERE source IS NOT NULL;--> statement-breakpoint\nALTER TABLE `partners` ADD `source` text;--> statement-breakpoint\nALTER TABLE `partners` ADD `source_id` text;--> statement-breakpoint\nCREATE UNIQUE INDEX `partners_source` ON `partners` (`program_id`,`source`,`source_id`) WHERE source IS NOT NULL;--> statement-breakpoint\nALTER TABLE `programs` ADD `link_params` text DEFAULT '[\"aff\"]' NOT NULL;--> statement-breakpoint\nALTER TABLE `sales` ADD `source` text;--> statement-breakpoint\nALTER TABLE `sales` ADD `source_id` text;--> statement-breakpoint\nCREATE UNIQUE INDEX `sales_source` ON `sales` (`program_id`,`source`,`source_id`) WHERE source IS NOT NULL;--> statement-breakpoint\nALTER TABLE `payouts` ADD `source` text;--> statement-breakpoint\nALTER TABLE `payouts` ADD `source_id` text;--> statement-breakpoint\nCREATE UNIQUE INDEX `payouts_source` ON `payouts` (`program_id`,`source`,`source_id`) WHERE source IS NOT NULL;"
+  },
+  {
+    "tag": "0026_processor_events_per_program",
+    "sql": "DROP INDEX `processor_events_event_id_unique`;--> statement-breakpoint\nCREATE UNIQUE INDEX `processor_events_once` ON `processor_events` (`event_id`,`program_id`);"
   }
 ]
 
@@ -134,7 +138,8 @@ export const baseline: { tags: string[]; statements: string[] } = {
     "0022_processors_currencies",
     "0023_payout_sends",
     "0024_groups_bonuses",
-    "0025_imports"
+    "0025_imports",
+    "0026_processor_events_per_program"
   ],
   "statements": [
     "CREATE TABLE `accounts` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`email` text NOT NULL,\n\t`name` text,\n\t`suspended` integer DEFAULT false NOT NULL,\n\t`created_at` integer NOT NULL\n, `email_key` text)",
@@ -188,7 +193,6 @@ export const baseline: { tags: string[]; statements: string[] } = {
     "CREATE INDEX `links_program` ON `links` (`program_id`)",
     "CREATE UNIQUE INDEX `login_tokens_token_hash_unique` ON `login_tokens` (`token_hash`)",
     "CREATE INDEX `partners_program` ON `partners` (`program_id`)",
-    "CREATE UNIQUE INDEX `processor_events_event_id_unique` ON `processor_events` (`event_id`)",
     "CREATE INDEX `processor_events_program` ON `processor_events` (`program_id`,`created_at`)",
     "CREATE UNIQUE INDEX `refunds_sale_id_unique` ON `refunds` (`sale_id`)",
     "CREATE UNIQUE INDEX `sales_transaction_id_unique` ON `sales` (`transaction_id`)",
@@ -242,6 +246,7 @@ export const baseline: { tags: string[]; statements: string[] } = {
     "CREATE UNIQUE INDEX `partners_source` ON `partners` (`program_id`,`source`,`source_id`) WHERE source IS NOT NULL",
     "CREATE UNIQUE INDEX `sales_source` ON `sales` (`program_id`,`source`,`source_id`) WHERE source IS NOT NULL",
     "CREATE UNIQUE INDEX `payouts_source` ON `payouts` (`program_id`,`source`,`source_id`) WHERE source IS NOT NULL",
+    "CREATE UNIQUE INDEX `processor_events_once` ON `processor_events` (`event_id`,`program_id`)",
     "CREATE TRIGGER `rollup_customer_insert` AFTER INSERT ON `customers` WHEN NEW.status <> 'provisional' BEGIN\n  INSERT INTO daily_counts (program_id, partner_id, day, test_mode, leads, customers)\n  VALUES (NEW.program_id, coalesce(NEW.partner_id, 0), coalesce(NEW.lead_at, NEW.converted_at, NEW.created_at) / 86400000, NEW.test_mode, 1, NEW.status = 'converted')\n  ON CONFLICT (program_id, partner_id, day, test_mode) DO UPDATE SET leads = leads + 1, customers = customers + excluded.customers;\nEND",
     "CREATE TRIGGER `rollup_customer_lead` AFTER UPDATE OF status ON `customers` WHEN OLD.status = 'provisional' AND NEW.status <> 'provisional' BEGIN\n  INSERT INTO daily_counts (program_id, partner_id, day, test_mode, leads) VALUES (NEW.program_id, coalesce(NEW.partner_id, 0), coalesce(NEW.lead_at, NEW.created_at) / 86400000, NEW.test_mode, 1)\n  ON CONFLICT (program_id, partner_id, day, test_mode) DO UPDATE SET leads = leads + 1;\nEND",
     "CREATE TRIGGER `rollup_customer_converted` AFTER UPDATE OF status ON `customers` WHEN OLD.status <> 'converted' AND NEW.status = 'converted' BEGIN\n  INSERT INTO daily_counts (program_id, partner_id, day, test_mode, customers) VALUES (NEW.program_id, coalesce(NEW.partner_id, 0), coalesce(NEW.converted_at, NEW.lead_at, NEW.created_at) / 86400000, NEW.test_mode, 1)\n  ON CONFLICT (program_id, partner_id, day, test_mode) DO UPDATE SET customers = customers + 1;\nEND",

@@ -188,7 +188,9 @@ function recordSale(
   const attempt = sales.attempt(() => recordSaleInUnit(deps, program, input))
   if (attempt.ok) return attempt.value
   if (uniqueViolation(attempt.error)?.on !== 'transaction_id') throw attempt.error
-  return { kind: 'duplicate', saleId: sales.saleIdOf(payment.transactionId) }
+  // This program's own sale is a repeat; another program's (a guessable id such as Lemon Squeezy's
+  // counting order ids, taken first through that program's key) is named as such, never adopted.
+  return { kind: 'duplicate', saleId: sales.findSale(program.id, payment.transactionId)?.id ?? null }
 }
 
 const rejections = {
@@ -222,11 +224,17 @@ function describe(outcome: SaleOutcome, payment: ProcessorSale): Result {
         error: outcome.error,
       }
     case 'duplicate':
-      return {
-        outcome: 'ignored',
-        detail: `A sale is already recorded under transaction_id ${payment.transactionId}: not counted twice`,
-        saleId: outcome.saleId,
-      }
+      return outcome.saleId === null
+        ? {
+            outcome: 'ignored',
+            detail: `Another program of this server holds transaction_id ${payment.transactionId} (transaction ids are unique across the server): not recorded here`,
+            saleId: null,
+          }
+        : {
+            outcome: 'ignored',
+            detail: `A sale is already recorded under transaction_id ${payment.transactionId}: not counted twice`,
+            saleId: outcome.saleId,
+          }
     case 'rejected':
       return { outcome: 'ignored', detail: `${rejections[outcome.reason]} (${what})`, saleId: null }
     case 'too_large':

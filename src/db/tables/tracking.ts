@@ -161,12 +161,17 @@ export const refunds = sqliteTable('refunds', {
   createdAt: createdAt(),
 })
 
-/** Every received processor event with its outcome; event_id makes replays no-ops. */
+/**
+ * Every received processor event with its outcome; (event_id, program) makes replays no-ops. An
+ * event id is the processor's, and a guessable one (Lemon Squeezy's counting ids) signed by another
+ * program's secret must not pass for this program's replay: the key is per program. An event that
+ * reached no program (program NULL) may be kept twice; it is forgotten once one program takes it.
+ */
 export const processorEvents = sqliteTable(
   'processor_events',
   {
     id: integer('id').primaryKey({ autoIncrement: true }),
-    eventId: text('event_id').notNull().unique(),
+    eventId: text('event_id').notNull(),
     programId: integer('program_id').references(() => programs.id),
     type: text('type').notNull(),
     livemode: bool('livemode'),
@@ -175,7 +180,11 @@ export const processorEvents = sqliteTable(
     saleId: integer('sale_id').references(() => sales.id),
     createdAt: createdAt(),
   },
-  (t) => [index('processor_events_program').on(t.programId, t.createdAt), index('processor_events_program_id').on(t.programId, t.id)],
+  (t) => [
+    uniqueIndex('processor_events_once').on(t.eventId, t.programId),
+    index('processor_events_program').on(t.programId, t.createdAt),
+    index('processor_events_program_id').on(t.programId, t.id),
+  ],
 )
 
 export type Click = typeof clicks.$inferSelect

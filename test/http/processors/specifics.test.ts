@@ -78,6 +78,25 @@ describe('Lemon Squeezy', () => {
     await post(JSON.stringify(JSON.parse(sale.body), null, 2))
     expect(await list('sales')).toHaveLength(1)
   })
+
+  test("another program's signed copy of an order (a guessable counting id) neither hides this program's event nor takes its sale quietly", async () => {
+    const victim = await setup(lemonsqueezy)
+    const attacker = await setup(lemonsqueezy)
+    const victimClick = await k.clickId(victim.f)
+    const order = lemonsqueezy.payment({ customer: '7', clickId: victimClick, net: 4500, tax: 0, currency: 'USD' })
+    // The attacker signs the victim's next order id with its own secret, on its own route, first, with
+    // a click of its own program: the event id and the sale's transaction id are the victim's.
+    expect((await attacker.post(order.body.replace(victimClick, await k.clickId(attacker.f)))).status).toBe(200)
+    expect((await attacker.list('sales')).map((sale) => sale.transaction_id)).toEqual([order.transactionId])
+    expect((await victim.post(order)).status).toBe(200)
+    // The victim's event is its own (not a replay of the other program's): kept, with what happened to its sale.
+    const [event] = await victim.list('events')
+    expect(event).toMatchObject({ outcome: 'ignored' })
+    expect(event!.detail).toBe(
+      `Another program of this server holds transaction_id ${order.transactionId} (transaction ids are unique across the server): not recorded here`,
+    )
+    expect(event!.sale_id ?? null).toBeNull()
+  })
 })
 
 describe('Polar', () => {
