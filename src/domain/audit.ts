@@ -9,6 +9,8 @@ export type ActorName = string
 export const OPERATOR = 'operator'
 export const SYSTEM = 'system'
 export const keyActor = (keyId: number, scope: string): ActorName => `key:${keyId}:${scope}`
+/** A partner acting in the portal on their own record (their payout details). */
+export const partnerActor = (partnerId: number): ActorName => `partner:${partnerId}`
 
 /** Who acted and from where: what a use case is handed by its route, and writes with its change. */
 export interface Actor {
@@ -37,6 +39,7 @@ export const AUDIT_ACTIONS = [
   'key.rotation',
   'key.create',
   'key.delete',
+  'partner.update',
   'partner.approve',
   'partner.reject',
   'partner.suspend',

@@ -12,6 +12,7 @@ import { bodyChecker } from '../pipeline/validate.ts'
 import { idParam, requireAdmin, operatorActor } from './guard.ts'
 import { presentPartner } from './present.ts'
 import { CreatePartner, RejectPartner, UpdatePartner } from './schemas.ts'
+import { updatePartnerInUnit } from '../../tracking/partner-update.ts'
 
 const checkCreate = bodyChecker(CreatePartner)
 const checkUpdate = bodyChecker(UpdatePartner)
@@ -105,7 +106,7 @@ export function partnerAdminRoutes(deps: Deps) {
     )
     .patch(
       PATH,
-      async ({ params, body }) => {
+      async ({ params, body, request }) => {
         const { programId, partnerId } = ids(params)
         const input = checkUpdate(body)
         const updated = await writer.run(() => {
@@ -126,7 +127,7 @@ export function partnerAdminRoutes(deps: Deps) {
             const problem = method === null ? null : payoutDetailsProblem(method, (details ?? '').trim())
             if (problem) throw new HttpError(400, problem)
           }
-          return stores.partners.update(programId, partnerId, {
+          return updatePartnerInUnit(deps, operatorActor(request), programId, partnerId, {
             name: input.name,
             email: input.email,
             commissionType: input.commission_type,

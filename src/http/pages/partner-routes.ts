@@ -16,6 +16,7 @@ import { page, seeOther } from './layout.ts'
 import * as owner from './owner-pages.ts'
 import { applicationsPage, partnerPage, partnersPage } from './partner-pages.ts'
 import { commissionStatusTotals } from './payouts.ts'
+import { updatePartnerInUnit } from '../../tracking/partner-update.ts'
 
 /** Each status action and the notice it leaves. */
 const ACTIONS: Record<StatusAction, string> = {
@@ -162,12 +163,12 @@ export function partnerRoutes(deps: Deps) {
     )
     .post(
       '/dashboard/programs/:id/partners/:partner_id',
-      ownerPost(async ({ program, params, form, signed }) => {
+      ownerPost(async ({ by, program, params, form, signed }) => {
         const partner = ownPartner(program.id, params.partner_id)
         if (!partner) return notFound(signed)
         const read = changesOf(form, program, stores.groups.list(program.id))
         if ('refused' in read) return partnerBack(program.id, partner.id, read.refused, 'error')
-        await writer.run(() => stores.partners.update(program.id, partner.id, read.changes))
+        await writer.run(() => updatePartnerInUnit(deps, by, program.id, partner.id, read.changes))
         return partnerBack(program.id, partner.id, 'partner_saved')
       }),
       { detail: { hide: true } },

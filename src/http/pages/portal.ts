@@ -9,6 +9,9 @@ import { page, seeOther } from './layout.ts'
 import { portalPayouts } from './payouts.ts'
 import { portalPage } from './portal-page.ts'
 import { sameSitePost, signedIn } from './session.ts'
+import { updatePartnerInUnit } from '../../tracking/partner-update.ts'
+import { partnerActor } from '../../domain/audit.ts'
+import { stateOf } from '../pipeline/request-state.ts'
 
 /** The partner portal. */
 export function portalRoutes(deps: Deps) {
@@ -75,7 +78,8 @@ export function portalRoutes(deps: Deps) {
         const details = (form.payout_details ?? '').trim()
         if (!isPayoutMethod(method) || payoutDetailsProblem(method, details) !== null)
           return seeOther('/partner?error=payout_details_invalid#payout-details')
-        await writer.run(() => stores.partners.update(programId, partnerId, { payoutMethod: method, payoutDetails: details }))
+        const by = { actor: partnerActor(partnerId), ip: stateOf(request).ip }
+        await writer.run(() => updatePartnerInUnit(deps, by, programId, partnerId, { payoutMethod: method, payoutDetails: details }))
         return seeOther('/partner?done=payout_details_saved#payout-details')
       },
       { detail: { hide: true } },

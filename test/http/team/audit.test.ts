@@ -218,6 +218,20 @@ describe('an entry for each action of the decision', () => {
     expect(got[1]!.details).toEqual({ from: 'pending', to: 'rejected', reason: 'spam' })
   })
 
+  test('partner changes: where the money goes and at what rate, by a member or the operator, with what changed', async () => {
+    const base = `/dashboard/programs/${f.programId}/partners/${f.partnerId}`
+    const fields = { name: 'Ada', email: '', commission_type: '', commission_rate: '', recurring_months: '' }
+    expect(await form(adminCookie, base, { ...fields, payout_method: 'paypal', payout_details: 'insider@evil.test' })).toBe(303)
+    expect((await operator('PATCH', `/programs/${f.programId}/partners/${f.partnerId}`, { commission_rate: 12 })).status).toBe(200)
+    const got = (await entries(f, '&action=partner.update')).reverse()
+    expect(got.map((e) => [e.actor, e.object_id, e.ip])).toEqual([
+      [adminEmail, String(f.partnerId), MEMBER_IP],
+      ['operator', String(f.partnerId), OPERATOR_IP],
+    ])
+    expect(got[0]!.details).toMatchObject({ payoutMethod: { from: null, to: 'paypal' }, payoutDetails: { from: null, to: 'insider@evil.test' } })
+    expect(got[1]!.details).toEqual({ commissionRate: { from: null, to: 12 } })
+  })
+
   test("members: added, given a role and removed, by the owner's Team page or the operator, in the program's log", async () => {
     const viewerEmail = `${unique('viewer')}@team.test`
     expect(await form(owner, '/dashboard/team', { email: viewerEmail, role: 'viewer' })).toBe(303)
