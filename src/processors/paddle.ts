@@ -26,6 +26,11 @@ import {
 
 /** Paddle's SDK: a signature older than this many seconds is refused. */
 export const PADDLE_TOLERANCE_SECONDS = 5
+/**
+ * Paddle's SDK refuses no time ahead; svc refuses one more than 5 minutes ahead (the clock skew the
+ * other processors allow), so that a signature made for the future cannot be kept and replayed later.
+ */
+export const PADDLE_FUTURE_SECONDS = 300
 
 const HEX_SHA256 = /^[0-9a-f]{64}$/
 
@@ -49,6 +54,7 @@ function verify(raw: Uint8Array, headers: Headers, secrets: readonly string[], n
   }
   if (!matched) return { ok: false, reason: 'mismatch' }
   if (Math.floor(nowMs / 1000) - ts > PADDLE_TOLERANCE_SECONDS) return { ok: false, reason: 'stale' }
+  if (ts - Math.floor(nowMs / 1000) > PADDLE_FUTURE_SECONDS) return { ok: false, reason: 'future' }
   return { ok: true }
 }
 

@@ -59,6 +59,9 @@ export async function receiveProcessorEvent(
 function apply(deps: TrackingDeps, program: Program, processor: Processor, event: ProcessorEvent, reading: Reading, now: number): Result {
   if (reading.kind === 'ignored') return { outcome: 'ignored', detail: reading.detail, saleId: null }
   if (reading.kind === 'refund') return refund(deps, program, reading)
+  // Custom data is often written by checkout code in the buyer's browser: held to /track's limits.
+  const tooLong = overLong(reading.sale)
+  if (tooLong) return { outcome: 'ignored', detail: tooLong, saleId: null }
   const payment = withRememberedCustomer(deps, program, reading.sale)
   // Only the processor customer names who paid: a customer of the program under that key, or the reader's reason.
   if (reading.sale.unknownCustomer && payment.keys.customerKey !== null)
@@ -240,4 +243,17 @@ function describe(outcome: SaleOutcome, payment: ProcessorSale): Result {
     case 'too_large':
       return { outcome: 'ignored', detail: `${money.balance(outcome.currency)} (${what}): not recorded`, saleId: null }
   }
+}
+
+/** The first of a payment's texts past the limits /track holds them to (SPEC.md: 255, an email 254), named; else null. */
+function overLong(sale: ProcessorSale): string | null {
+  const limits: [string, string | null | undefined, number][] = [
+    ['transaction id', sale.transactionId, 255],
+    ['svc_customer_key', sale.keys.customerKey, 255],
+    ['svc_click_id', sale.keys.clickId, 255],
+    ["the customer's email", sale.customerEmail, 254],
+  ]
+  for (const [name, value, most] of limits)
+    if (value && [...value].length > most) return `${name} is longer than ${most} characters: not recorded`
+  return null
 }

@@ -80,7 +80,8 @@ export const pageRows: Record<string, Route> = {
   'POST /dashboard/programs/:id/settings/stripe': admin,
   'POST /dashboard/programs/:id/settings/processor': admin,
   'POST /dashboard/programs/:id/settings/api-key': owner,
-  'POST /dashboard/programs/:id/settings/api-key/rotation': admin,
+  // A rotation date already past retires the key at once: key management, the owner's (Turn 4, settled).
+  'POST /dashboard/programs/:id/settings/api-key/rotation': owner,
   'POST /dashboard/programs/:id/settings/keys': admin,
   'POST /dashboard/programs/:id/settings/keys/:key_id/delete': admin,
   'GET /dashboard/team': owner,

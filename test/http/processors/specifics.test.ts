@@ -42,6 +42,28 @@ describe('Paddle', () => {
     expect((await list('sales'))[0]).toMatchObject({ status: 'refunded' })
   })
 
+  test('a signature made more than 5 minutes ahead is refused, nothing recorded (one made now passes)', async () => {
+    const { f, list } = await setup(paddle)
+    const secret = paddle.secret()
+    await api.admin('PATCH', `/programs/${f.programId}`, { [paddle.secretField]: secret })
+    const { body } = paddle.payment({ customer: 'ctm_ahead', clickId: await k.clickId(f), net: 4500, tax: 0, currency: 'USD' })
+    const ahead = await paddle.sign(body, secret, Math.floor(api.clock.now() / 1000) + 301, unique('msg'))
+    const refused = await api.call('POST', `/api/v1/webhooks/paddle/${f.programId}`, { body, headers: ahead })
+    expect(refused.status).toBe(400)
+    expect(await list('events')).toHaveLength(0)
+    const now = await paddle.sign(body, secret, Math.floor(api.clock.now() / 1000) + 60, unique('msg'))
+    expect((await api.call('POST', `/api/v1/webhooks/paddle/${f.programId}`, { body, headers: now })).status).toBe(200)
+  })
+
+  test("custom data past /track's limits (a 300-character svc_customer_key) is kept as ignored with its reason, no sale", async () => {
+    const { post, list } = await setup(paddle)
+    const long = 'k'.repeat(300)
+    expect((await post(paddle.payment({ customer: 'ctm_long', customerKey: long, net: 4500, tax: 0, currency: 'USD' }))).status).toBe(200)
+    const [event] = await list('events')
+    expect(event).toMatchObject({ outcome: 'ignored', detail: 'svc_customer_key is longer than 255 characters: not recorded' })
+    expect(await list('sales')).toHaveLength(0)
+  })
+
   test('JPY amounts are whole yen (ISO exponent 0) and show as such', async () => {
     const { f, post, list } = await setup(paddle, { currencies: ['JPY'] })
     await post(paddle.payment({ customer: unique('ctm'), clickId: await k.clickId(f), net: 9800, tax: 980, currency: 'JPY' }))

@@ -228,7 +228,10 @@ describe('an entry for each action of the decision', () => {
       [adminEmail, String(f.partnerId), MEMBER_IP],
       ['operator', String(f.partnerId), OPERATOR_IP],
     ])
-    expect(got[0]!.details).toMatchObject({ payoutMethod: { from: null, to: 'paypal' }, payoutDetails: { from: null, to: 'insider@evil.test' } })
+    expect(got[0]!.details).toMatchObject({
+      payoutMethod: { from: null, to: 'paypal' },
+      payoutDetails: { from: null, to: 'insider@evil.test' },
+    })
     expect(got[1]!.details).toEqual({ commissionRate: { from: null, to: 12 } })
   })
 
