@@ -129,8 +129,12 @@ export class PayoutStore {
    * The first day (days since 1970, UTC) on which each partner's open commissions and bonuses not yet due become
    * due, per currency. `cutoffDay` is today: the first day not wholly due.
    */
-  firstPendingDays(programId: number, cutoffDay: number): { partnerId: number; currency: string; day: number }[] {
-    return this.connection.db
+  firstPendingDays(programId: number, now: number): { partnerId: number; currency: string; day: number }[] {
+    const { db } = this.connection
+    const today = Math.floor(now / DAY_MS)
+    // Days after today from the balances; today's rows hold entries due already (earlier today) and
+    // entries still pending (later today): those are read one by one, as ledgerGroups splits them.
+    const later = db
       .select({ partnerId: ledgerBalances.partnerId, currency: ledgerBalances.currency, day: sql<number>`min(${ledgerBalances.day})` })
       .from(ledgerBalances)
       .where(
@@ -138,11 +142,27 @@ export class PayoutStore {
           eq(ledgerBalances.programId, programId),
           ne(ledgerBalances.kind, 'reversal'),
           eq(ledgerBalances.held, 0),
-          sql`${ledgerBalances.day} >= ${cutoffDay}`,
+          sql`${ledgerBalances.day} > ${today}`,
         ),
       )
       .groupBy(ledgerBalances.partnerId, ledgerBalances.currency)
       .all()
+    const laterToday = db
+      .selectDistinct({ partnerId: commissions.partnerId, currency: commissions.currency })
+      .from(commissions)
+      .where(
+        and(
+          eq(commissions.programId, programId),
+          ne(commissions.kind, 'reversal'),
+          eq(commissions.testMode, false),
+          notHeld,
+          sql`${commissions.dueAt} > ${now} AND ${commissions.dueAt} < ${(today + 1) * DAY_MS}`,
+        ),
+      )
+      .all()
+    const first = new Map(later.map((row) => [`${row.partnerId} ${row.currency}`, row]))
+    for (const row of laterToday) first.set(`${row.partnerId} ${row.currency}`, { ...row, day: today })
+    return [...first.values()]
   }
 
   /**

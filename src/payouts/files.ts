@@ -80,6 +80,8 @@ export function payoutFile(
   const chosen = payableBy(format as PayoutFileFormat, rows).filter((p) => currency === undefined || p.currency === currency)
   const found = currenciesOf(chosen)
   if (format === 'paypal' && found.length > 1) return { refused: payoutMessages.fileCurrencies(found) }
-  const suffix = currency ?? found[0] ?? 'none'
-  return { text: payoutFileText(format as PayoutFileFormat, chosen.reverse(), programName), filename: `${format}-payouts-${suffix}.csv` }
+  // Named by its currency when it holds one; a Wise file of several currencies is named by none.
+  const suffix = currency ?? (found.length === 1 ? found[0] : found.length === 0 ? 'none' : null)
+  const filename = `${format}-payouts${suffix ? `-${suffix}` : ''}.csv`
+  return { text: payoutFileText(format as PayoutFileFormat, chosen.reverse(), programName), filename }
 }

@@ -16,7 +16,7 @@ export interface PayPalConfig {
 }
 
 /** The currencies PayPal pays out (developer.paypal.com/reference/currency-codes). */
-const PAYPAL_CURRENCIES = new Set(
+export const PAYPAL_CURRENCIES: ReadonlySet<string> = new Set(
   'AUD BRL CAD CNY CZK DKK EUR HKD HUF ILS JPY MYR MXN TWD NZD NOK PHP PLN GBP SGD SEK CHF THB USD'.split(' '),
 )
 

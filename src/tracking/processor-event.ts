@@ -9,6 +9,7 @@ import { settleLeadInUnit } from './lead.ts'
 import { fraudListsReady } from './fraud-check.ts'
 import { recordRefundInUnit } from './refund.ts'
 import { recordSaleInUnit, type SaleOutcome } from './sale.ts'
+import { formatAmount } from '../domain/payout.ts'
 
 export type Received =
   | { replayed: true }
@@ -204,12 +205,12 @@ const rejections = {
 } as const
 
 function describe(outcome: SaleOutcome, payment: ProcessorSale): Result {
-  const what = `${payment.billingReason ? `${payment.billingReason} ` : ''}payment ${payment.transactionId} (${payment.amountCents} ${payment.currency})`
+  const what = `${payment.billingReason ? `${payment.billingReason} ` : ''}payment ${payment.transactionId} (${payment.currency ? `${payment.currency} ${formatAmount(payment.amountCents, payment.currency)}` : payment.amountCents})`
   switch (outcome.kind) {
     case 'recorded': {
       const { sale, commission } = outcome
       const pays = commission
-        ? `commission ${commission.amountCents} ${sale.currency} to partner ${commission.partnerId}`
+        ? `commission ${sale.currency} ${formatAmount(commission.amountCents, sale.currency)} to partner ${commission.partnerId}`
         : 'no commission: the non-recurring commission type pays on the first sale only'
       return { outcome: 'attributed', detail: `Sale ${sale.id} recorded for ${what}; ${pays}`, saleId: sale.id }
     }

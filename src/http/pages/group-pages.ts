@@ -141,7 +141,7 @@ export function bonusPanel(program: Program, partnerId: number, csrf: string): S
   return html`<section class="panel" id="bonus"><h2>Bonus</h2><p class="muted">A one-off amount for this partner, paid with their commissions after the holding period.</p>
 <form class="stack" method="post" action="/dashboard/programs/${program.id}/partners/${partnerId}/bonuses">${csrfField(csrf)}
 <div class="row"><label>Amount <input name="amount" inputmode="decimal" required placeholder="50.00"></label>
-<label>Currency <select name="currency"><option>USD</option><option>EUR</option><option>VND</option></select></label></div>
+<label>Currency <select name="currency">${program.currencies.map((c) => html`<option>${c}</option>`)}</select></label></div>
 <label>Why <input name="description" maxlength="500" required placeholder="Launch week top referrer"></label>
 <div><button>Book bonus</button></div></form></section>`
 }

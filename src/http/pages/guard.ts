@@ -137,6 +137,8 @@ export function pageKit(deps: Deps) {
     (
       render: (ctx: {
         signed: Signed
+        /** The member's role: a page that renders its own Response passes its body through forRole with it. */
+        role: Role
         accountId: number
         program: Program
         query: Query
@@ -158,7 +160,7 @@ export function pageKit(deps: Deps) {
         pendingApplications: stores.partners.countWithStatus(owned.id, 'pending'),
         heldCommissions: stores.sales.heldCount(owned.id),
       }
-      const out = await render({ signed, accountId: signed.session.accountId, program, query, params })
+      const out = await render({ signed, role, accountId: signed.session.accountId, program, query, params })
       return out instanceof Response ? out : page({ title: `${title} · ${program.name}`, who: whoOf(signed) }, forRole(role, out))
     }
 

@@ -2,7 +2,7 @@ import { Elysia } from 'elysia'
 import { IMPORT_SOURCES, type ImportSource } from '../../domain/imports.ts'
 import { queueImport } from '../../imports/start.ts'
 import type { Deps } from '../deps.ts'
-import { pageKit, whoOf } from './guard.ts'
+import { forRole, pageKit, whoOf } from './guard.ts'
 import { html } from './html.ts'
 import { importNotices, importPage } from './import-pages.ts'
 import { page } from './layout.ts'
@@ -22,7 +22,7 @@ export function importRoutes(deps: Deps) {
   return new Elysia({ name: 'imports' })
     .get(
       '/dashboard/programs/:id/settings/import',
-      ownerPage(({ program, signed, query }) => {
+      ownerPage(({ program, signed, role, query }) => {
         const shown = imports.listOf(program.id, SHOWN).map((job) => ({
           job,
           skipped: imports.skipped(job.id, SKIPS_SHOWN),
@@ -31,7 +31,8 @@ export function importRoutes(deps: Deps) {
         const body = html`${notice(query)}${importPage(program, { imports: shown, csrf: signed.csrf, baseUrl: publicUrl })}`
         // While an import runs the page follows it: a reload every 3 seconds.
         const running = shown.some((s) => s.job.status === 'queued' || s.job.status === 'running')
-        return page({ title: `Import · ${program.name}`, who: whoOf(signed) }, body, 200, running ? { refresh: '3' } : {})
+        // Its own Response (for the refresh header): the forms the role may not send are taken out here, as ownerPage does.
+        return page({ title: `Import · ${program.name}`, who: whoOf(signed) }, forRole(role, body), 200, running ? { refresh: '3' } : {})
       }, 'Import'),
       { detail: { hide: true } },
     )

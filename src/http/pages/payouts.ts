@@ -11,6 +11,7 @@ import { money, when } from './format.ts'
 import { html, type Safe } from './html.ts'
 import { csrfField } from './layout.ts'
 import { programHeader, type CommissionStatusTotals } from './owner-pages.ts'
+import { PAYPAL_CURRENCIES } from '../../payouts/paypal.ts'
 
 /**
  * Per partner and currency: what is pending (holding period), due, in a payout and paid
@@ -51,9 +52,8 @@ export interface Owed {
 export function owedRows(deps: Deps, program: Program): Owed[] {
   const now = deps.clock.now()
   const totals = commissionStatusTotals(deps, program)
-  const cutoffDay = Math.floor(now / DAY_MS)
   const nextDue = new Map<number, Map<string, number>>()
-  for (const row of deps.database.stores.payouts.firstPendingDays(program.id, cutoffDay)) {
+  for (const row of deps.database.stores.payouts.firstPendingDays(program.id, now)) {
     const byCurrency = nextDue.get(row.partnerId) ?? new Map<string, number>()
     byCurrency.set(row.currency, row.day * DAY_MS)
     nextDue.set(row.partnerId, byCurrency)
@@ -125,10 +125,13 @@ export function payoutsCsv(deps: Deps, program: Program, query: Record<string, s
 export function payoutFileLinks(deps: Deps, program: Program): { label: string; href: string }[] {
   const pending = deps.database.stores.payouts.payoutsWithPartners(program.id, ['pending'])
   const base = `/dashboard/programs/${program.id}/payouts.csv`
-  const paypal = currenciesOf(payableBy('paypal', pending)).map((c) => ({
-    label: `PayPal file (${c})`,
-    href: `${base}?format=paypal&currency=${c}`,
-  }))
+  // Only the currencies PayPal pays out: a file PayPal would refuse is not offered.
+  const paypal = currenciesOf(payableBy('paypal', pending))
+    .filter((c) => PAYPAL_CURRENCIES.has(c))
+    .map((c) => ({
+      label: `PayPal file (${c})`,
+      href: `${base}?format=paypal&currency=${c}`,
+    }))
   const wise = payableBy('wise', pending).length > 0 ? [{ label: 'Wise file', href: `${base}?format=wise` }] : []
   return [...paypal, ...wise]
 }

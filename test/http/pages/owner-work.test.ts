@@ -218,6 +218,29 @@ describe('the portal', () => {
   })
 })
 
+describe('who is owed', () => {
+  test("the pending part is 'due from' the day its first pending entry is due, not a day of money already due", async () => {
+    const f = await api.setupProgram({
+      holding_period_days: 30,
+      minimum_payout: 20,
+      commission_type: 'recurring_percent',
+      commission_rate: 10,
+    })
+    const key = unique('p')
+    await k.customer(f, key)
+    // USD 10.00, due in 30 days; then 30 days and an hour later it is due, under the USD 20 minimum: it stays due.
+    expect((await k.sale(f, { transaction_id: unique('t'), customer_key: key, amount_cents: 10_000 })).status).toBe(200)
+    api.clock.advance(30 * 86_400_000 + 3_600_000)
+    // A second USD 10.00, pending for 30 days from now.
+    expect((await k.sale(f, { transaction_id: unique('t'), customer_key: key, amount_cents: 10_000 })).status).toBe(200)
+    const { get } = await owner(f.accountId)
+    const page = (await get(`/dashboard/programs/${f.programId}/payouts`)).text
+    const later = new Date(api.clock.now() + 30 * 86_400_000).toISOString().slice(0, 10)
+    expect(page).toContain(`due from ${later}`)
+    expect(page).not.toContain(`due from ${new Date(api.clock.now()).toISOString().slice(0, 10)}`)
+  })
+})
+
 describe('coupons on the pages', () => {
   test("the partner's page adds and deletes coupon codes; a taken code is refused; the portal shows the partner theirs", async () => {
     const f = await api.setupProgram()

@@ -31,7 +31,7 @@ describe('checkout.session.completed', () => {
     expect((await list('commissions')).map((c) => c.amount_cents)).toEqual([1235])
     expect((await list('customers'))[0]).toMatchObject({ customer_key: customerKey, status: 'converted' })
     expect(await outcomeOf(e)).toMatchObject({ outcome: 'attributed', sale_id: sale.sale_id })
-    expect((await outcomeOf(e)).detail).toContain(`commission 1235 EUR to partner ${f.partnerId}`)
+    expect((await outcomeOf(e)).detail).toContain(`commission EUR 12.35 to partner ${f.partnerId}`)
   })
 
   test('a test-mode event (livemode: false) records test data: listed, counted under test, its commission never live', async () => {
