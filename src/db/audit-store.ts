@@ -38,6 +38,8 @@ export class AuditStore {
   constructor(private readonly connection: Connection) {}
 
   write(by: Actor, at: number, entry: AuditEntry): void {
+    // A save that changed nothing (the same settings sent again) is no change to record.
+    if (entry.action.endsWith('.update') && entry.details !== undefined && Object.keys(entry.details).length === 0) return
     const { db } = this.connection
     const accountId =
       entry.program !== undefined

@@ -49,7 +49,8 @@ export function currencyList(values: readonly unknown[]): string[] | null {
 
 /**
  * A program's per-currency minimum payouts (`{ "JPY": 5000 }`, major units): keys upper-cased
- * active codes, values numbers from 0 to 10^12; null when one is not.
+ * active codes, values numbers from 0 to 10^12 with no more decimals than the currency's minor
+ * unit has; null when one is not.
  */
 export function minimumPayoutList(value: Record<string, unknown>): Record<string, number> | null {
   const out: Record<string, number> = {}
@@ -58,6 +59,8 @@ export function minimumPayoutList(value: Record<string, unknown>): Record<string
   for (const [key, amount] of entries) {
     const currency = key.trim().toUpperCase()
     if (!isCurrency(currency) || typeof amount !== 'number' || !(amount >= 0 && amount <= 1e12)) return null
+    // No finer than the currency's minor unit: JPY 5000.5 or GBP 20.555 is no amount that can be paid.
+    if (!Number.isInteger(Math.round(amount * 10 ** minorDigitsOf(currency) * 1e6) / 1e6)) return null
     out[currency] = amount
   }
   return out

@@ -63,7 +63,7 @@ export const lead = {
 export const currency = {
   list: 'currencies must be a list of 1 to 50 active ISO 4217 currency codes such as USD, GBP or JPY',
   minimumPayouts:
-    'minimum_payouts must map ISO 4217 currency codes to numbers of major units from 0 to 1000000000000, such as { "JPY": 5000 }',
+    'minimum_payouts must map ISO 4217 currency codes to numbers of major units from 0 to 1000000000000, with no more decimals than the currency has, such as { "JPY": 5000 }',
 } as const
 
 export const sale = {

@@ -47,6 +47,10 @@ test('minimum_payouts: codes upper-cased, amounts 0..1e12; one override per curr
   expect(minimumPayoutList({ jpy: 5000, GBP: 0 })).toEqual({ JPY: 5000, GBP: 0 })
   expect(minimumPayoutList({ JPY: -1 })).toBeNull()
   expect(minimumPayoutList({ NOPE: 1 })).toBeNull()
+  // No finer than the currency's minor unit.
+  expect(minimumPayoutList({ JPY: 5000.5 })).toBeNull()
+  expect(minimumPayoutList({ GBP: 20.555 })).toBeNull()
+  expect(minimumPayoutList({ GBP: 20.55, KWD: 1.234, USD: 0.1 })).toEqual({ GBP: 20.55, KWD: 1.234, USD: 0.1 })
   const program = { minimumPayout: 50, minimumPayouts: { JPY: 5000 } }
   expect([minimumPayoutOf(program, 'JPY'), minimumPayoutOf(program, 'USD')]).toEqual([5000, 50])
 })

@@ -55,7 +55,7 @@ article.partner{border-top:1px solid #e6e9ee;padding:.7rem 0}
 article.partner:first-of-type{border-top:0}
 dl.stats{display:grid;grid-template-columns:repeat(auto-fit,minmax(6rem,1fr));gap:.4rem;margin:.5rem 0}
 dl.stats dt{color:#5b6777;font-size:.8rem}dl.stats dd{margin:0;font-weight:600}
-.amount{display:block}.status-line{display:block}
+.amount{display:block;white-space:nowrap}.status-line{display:block}
 .link{margin:.4rem 0}
 p.commission{margin:.3rem 0}
 details summary{cursor:pointer;color:#1a56db}
