@@ -8,13 +8,11 @@ import { SenderThread } from './outbox/webhooks/sender-thread.ts'
 import { WebhookPool } from './outbox/webhooks/pool.ts'
 import { Sender } from './outbox/sender.ts'
 import { railsOf } from './payouts/rails.ts'
-import { PayoutSender } from './payouts/send.ts'
 import type { Config } from './config.ts'
 import { MigrationEditedError } from './db/migrate.ts'
 import { ledgerKey } from './tracking/statements.ts'
 import { openDatabase, type Database } from './db/open.ts'
 import { createApp } from './http/app.ts'
-import { ImportRunner } from './imports/importer.ts'
 import { lineLog } from './log.ts'
 import type { Deps } from './http/deps.ts'
 import { RateLimiter } from './http/pipeline/rate-limit.ts'
@@ -138,8 +136,13 @@ export function startServer(options: StartOptions): Started {
     },
   })
   database.stores.webhooks.onRecorded = () => webhookPool.wake()
-  // The import job (src/imports/importer.ts): an import left running by a process that stopped goes on.
-  const importRunner = new ImportRunner({ database, clock })
+  // The import job (src/imports/importer.ts), loaded with the first import (issue 36: an idle start
+  // loads nothing it does not need): an import left running by a process that stopped goes on.
+  const importRunner = onDemand(
+    deps.log,
+    'import runner',
+    async () => new (await import('./imports/importer.ts')).ImportRunner({ database, clock }),
+  )
   deps.importRunner = importRunner
   // The email outbox's sender (src/outbox/README.md): claims left by a process that died are this
   // one's now. Without SMTP_URL each email is a line on stderr, recorded as logged: nothing is lost.
@@ -157,8 +160,16 @@ export function startServer(options: StartOptions): Started {
         ),
     { intervalMs: options.outboxIntervalMs ?? 1000, concurrency: 4, log: deps.log, name: 'email' },
   )
-  // src/payouts/send.ts: the sends a process that died left are sent again, with their keys, from the start.
-  const payoutSender = new PayoutSender(deps, deps.payoutRails, { intervalMs: options.outboxIntervalMs ?? 1000, log: deps.log })
+  // src/payouts/send.ts, loaded with the first send: the sends a process that died left are sent
+  // again, with their keys, from the start (and polled until final).
+  const payoutSender = onDemand(deps.log, 'payout sender', async () => {
+    const sender = new (await import('./payouts/send.ts')).PayoutSender(deps, deps.payoutRails, {
+      intervalMs: options.outboxIntervalMs ?? 1000,
+      log: deps.log,
+    })
+    sender.start()
+    return sender
+  })
   // docs/ledger.md: the statement key exists from the first start on, so the first backup carries it.
   ledgerKey(deps)
   // docs/decisions.md, First run: a fresh code at each start while no account exists, printed once.
@@ -176,8 +187,8 @@ export function startServer(options: StartOptions): Started {
   emailSender.start()
   emailSender.wake()
   webhookPool.start()
-  payoutSender.start()
-  importRunner.wake()
+  if (database.stores.payoutSends.anyOpen()) payoutSender.wake()
+  if (database.stores.imports.nextOpen()) importRunner.wake()
   // Said once the server listens, so that the page it names answers.
   if (deps.firstRun.code !== null) {
     const line = `svc: first run: open ${config.publicBaseUrl}/setup and enter the setup code ${deps.firstRun.code}`
@@ -201,6 +212,30 @@ export function startServer(options: StartOptions): Started {
       database.writer.drain()
       database.close()
       stdoutLog?.flush()
+    },
+  }
+}
+
+/**
+ * A background job loaded when it first has work (issue 36): `wake` loads it once and wakes it;
+ * `stop` stops it when it was loaded. A module that cannot load is logged, and tried again at the
+ * next wake.
+ */
+function onDemand<T extends { wake(): void; stop(): Promise<void> }>(log: Deps['log'], name: string, load: () => Promise<T>) {
+  let job: Promise<T> | null = null
+  return {
+    wake(): void {
+      job ??= load()
+      job.then(
+        (loaded) => loaded.wake(),
+        (error) => {
+          job = null
+          log({ level: 'error', msg: `${name} did not load`, error: reason(error) })
+        },
+      )
+    },
+    async stop(): Promise<void> {
+      if (job) await (await job.catch(() => null))?.stop()
     },
   }
 }

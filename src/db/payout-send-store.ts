@@ -59,6 +59,11 @@ export class PayoutSendStore {
     return send
   }
 
+  /** Whether any send is not done (to send or to poll): the server loads its sender at start only then. */
+  anyOpen(): boolean {
+    return this.connection.client.prepare("SELECT 1 FROM payout_sends WHERE state <> 'done' LIMIT 1").get() != null
+  }
+
   /** Whether a send is due at `now`: a cheap read that spares an idle server its write units. */
   anyDue(now: number): boolean {
     const { db } = this.connection
