@@ -139,7 +139,7 @@ export function startServer(options: StartOptions): Started {
   })
   database.stores.webhooks.onRecorded = () => webhookPool.wake()
   // The import job (src/imports/importer.ts): an import left running by a process that stopped goes on.
-  const importRunner = new ImportRunner({ database, clock })
+  const importRunner = new ImportRunner({ database, clock, secret: deps.secret, allowPrivate: config.allowPrivateUrls })
   deps.importRunner = importRunner
   // The email outbox's sender (src/outbox/README.md): claims left by a process that died are this
   // one's now. Without SMTP_URL each email is a line on stderr, recorded as logged: nothing is lost.
