@@ -64,9 +64,12 @@ export function sourceGet(url: URL, headers: Record<string, string>, allowPrivat
           })
         })
         response.on('error', (error) => fail(error))
+        // A connection closed before the body's end (or an abort mid-body) is a failed request, never a hang.
+        response.on('close', () => fail(new Error('the answer ended early')))
       },
     )
     request.on('error', (error) => fail(error))
+    signal.addEventListener('abort', () => fail(new Error('the request was stopped')), { once: true })
     request.end()
   })
 }
