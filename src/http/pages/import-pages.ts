@@ -49,7 +49,7 @@ function progress(job: Import): Safe {
 /** The Cancel button of a queued or running import. */
 const cancelForm = (base: string, job: Import, csrf: string) =>
   job.status === 'queued' || job.status === 'running'
-    ? html`<form method="post" action="${base}/${job.id}/cancel">${csrfField(csrf)}<button class="danger">Cancel</button></form>`
+    ? html`<form method="post" action="${base}/${job.id}/cancel" data-confirm="Cancel this import? What it has written stays; run it again to add the rest.">${csrfField(csrf)}<button class="danger">Cancel</button></form>`
     : ''
 
 function importPanel(shown: ShownImport, base: string, csrf: string): Safe {
@@ -77,7 +77,7 @@ export function importPage(program: Program, data: { imports: ShownImport[]; csr
 <form class="stack" method="post" action="${base}">${csrfField(data.csrf)}
 <label>Tool <select name="source">${IMPORT_SOURCES.map((s) => html`<option value="${s}">${LABELS[s]}</option>`)}</select></label>
 <label>API key <input name="api_key" autocomplete="off" required maxlength="500">
-<span class="muted">Rewardful: the API Secret. PartnerStack: PUBLIC_KEY:SECRET_KEY. Deleted when the import ends.</span></label>
+<span class="muted">Rewardful: the API Secret. PartnerStack: PUBLIC_KEY:SECRET_KEY. Stored encrypted, deleted once the tool has been read.</span></label>
 <label>Source address <input name="base_url" maxlength="2000" placeholder="the tool's own API address">
 <span class="muted">Only to go through a proxy: it replaces the tool's API address.</span></label>
 <label>Tolt program id <input name="source_program_id" maxlength="200" placeholder="only for Tolt"></label>
