@@ -138,11 +138,21 @@ export function startServer(options: StartOptions): Started {
   database.stores.webhooks.onRecorded = () => webhookPool.wake()
   // The import job (src/imports/importer.ts), loaded with the first import (issue 36: an idle start
   // loads nothing it does not need): an import left running by a process that stopped goes on.
-  const importRunner = onDemand(
+  const importJob = onDemand(
     deps.log,
     'import runner',
-    async () => new (await import('./imports/importer.ts')).ImportRunner({ database, clock }),
+    async () =>
+      new (await import('./imports/importer.ts')).ImportRunner({
+        database,
+        clock,
+        secret: deps.secret,
+        allowPrivate: config.allowPrivateUrls,
+      }),
   )
+  const importRunner = {
+    ...importJob,
+    cancel: (importId: number, write: (now: number) => void) => importJob.use((runner) => runner.cancel(importId, write)),
+  }
   deps.importRunner = importRunner
   // The email outbox's sender (src/outbox/README.md): claims left by a process that died are this
   // one's now. Without SMTP_URL each email is a line on stderr, recorded as logged: nothing is lost.
@@ -236,6 +246,11 @@ function onDemand<T extends { wake(): void; stop(): Promise<void> }>(log: Deps['
     },
     async stop(): Promise<void> {
       if (job) await (await job.catch(() => null))?.stop()
+    },
+    /** Loads the job (when it is not yet) and runs `act` with it. */
+    async use<R>(act: (loaded: T) => Promise<R>): Promise<R> {
+      job ??= load()
+      return act(await job)
     },
   }
 }

@@ -18,7 +18,8 @@ export interface Skip {
 }
 
 export type WriteCursor = { rank: number; at: number; id: number }
-export type ReadCursor = { step: number; page: string | null }
+/** The step and page to read next; `pages`: the pages read so far (the import's cap counts them across restarts). */
+export type ReadCursor = { step: number; page: string | null; pages?: number }
 
 /** Commissions and payouts share one rank: they are written merged by date, so that each chain is in date order. */
 export const rankOf = (kind: ImportKind) => Math.min(IMPORT_KINDS.indexOf(kind), IMPORT_KINDS.indexOf('commission'))
@@ -65,6 +66,19 @@ export class ImportStore {
     )
   }
 
+  /** Whether the import is still queued or running (a cancel ends it between two of the job's units). */
+  isOpen(id: number): boolean {
+    const status = this.connection.db.select({ status: imports.status }).from(imports).where(eq(imports.id, id)).get()?.status
+    return status === 'queued' || status === 'running'
+  }
+
+  /** Ends a queued or running import failed with `error` (a cancel); false when it had ended already. */
+  cancel(id: number, error: string, now: number): boolean {
+    if (!this.isOpen(id)) return false
+    this.finish(id, 'failed', error, now)
+    return true
+  }
+
   start(id: number, now: number): void {
     this.connection.db
       .update(imports)
@@ -98,9 +112,13 @@ export class ImportStore {
     for (const s of skips) insert.run(id, s.kind, s.sourceId, s.reason)
   }
 
-  /** Ends the read phase: the write phase starts at the first staged row, with its counts from zero. */
+  /** Ends the read phase: the write phase starts at the first staged row, with its counts from zero; the source key is not needed any more. */
   startWriting(id: number): void {
-    this.connection.db.update(imports).set({ phase: 'write', cursor: null, counts: emptyCounts() }).where(eq(imports.id, id)).run()
+    this.connection.db
+      .update(imports)
+      .set({ phase: 'write', cursor: null, counts: emptyCounts(), apiKey: null })
+      .where(eq(imports.id, id))
+      .run()
   }
 
   /** The next `limit` staged rows after `after`, in (rank, at, id) order. */

@@ -91,9 +91,10 @@ export class ImportWriteStore {
     return (this.s.link.get(shortLink) as { programId: number | null; partnerId: number | null } | null) ?? null
   }
 
-  createLink(programId: number, partnerId: number, shortLink: string, createdAt: number): void {
+  /** A link an import brought, with its tool (the parameters other than `aff` find only such links). */
+  createLink(programId: number, partnerId: number, shortLink: string, source: string, createdAt: number): void {
     this.catalog.changed()
-    this.connection.db.insert(links).values({ programId, partnerId, shortLink, createdAt }).run()
+    this.connection.db.insert(links).values({ programId, partnerId, shortLink, source, createdAt }).run()
   }
 
   couponOf(o: Origin): boolean {

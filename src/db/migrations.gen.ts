@@ -107,6 +107,10 @@ export const migrations: { tag: string; sql: string }[] = [
   {
     "tag": "0026_processor_events_per_program",
     "sql": "DROP INDEX `processor_events_event_id_unique`;--> statement-breakpoint\nCREATE UNIQUE INDEX `processor_events_once` ON `processor_events` (`event_id`,`program_id`);"
+  },
+  {
+    "tag": "0027_link_source",
+    "sql": "-- A link an import brought keeps its tool (docs/imports.md, Keeping old links working): only such\n-- a link is found by a parameter other than `aff` (?via=, ?ref=…), so that a partner cannot take a\n-- value the merchant's own links carry. The links imported before are those of imported partners.\nALTER TABLE `links` ADD `source` text;--> statement-breakpoint\nUPDATE `links` SET `source` = (SELECT `p`.`source` FROM `partners` `p` WHERE `p`.`id` = `links`.`partner_id`)\n  WHERE `partner_id` IN (SELECT `id` FROM `partners` WHERE `source` IS NOT NULL);\n"
   }
 ]
 
@@ -139,7 +143,8 @@ export const baseline: { tags: string[]; statements: string[] } = {
     "0023_payout_sends",
     "0024_groups_bonuses",
     "0025_imports",
-    "0026_processor_events_per_program"
+    "0026_processor_events_per_program",
+    "0027_link_source"
   ],
   "statements": [
     "CREATE TABLE `accounts` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`email` text NOT NULL,\n\t`name` text,\n\t`suspended` integer DEFAULT false NOT NULL,\n\t`created_at` integer NOT NULL\n, `email_key` text)",
@@ -148,7 +153,7 @@ export const baseline: { tags: string[]; statements: string[] } = {
     "CREATE TABLE `chain_runs` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`program_id` integer NOT NULL,\n\t`created_at` integer NOT NULL,\n\tFOREIGN KEY (`program_id`) REFERENCES `programs`(`id`) ON UPDATE no action ON DELETE no action\n)",
     "CREATE TABLE `cli_sessions` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`state` text NOT NULL,\n\t`status` text DEFAULT 'pending' NOT NULL,\n\t`account_id` integer,\n\t`pending_token` text,\n\t`created_at` integer NOT NULL, `client_ip` text,\n\tFOREIGN KEY (`account_id`) REFERENCES `accounts`(`id`) ON UPDATE no action ON DELETE no action\n)",
     "CREATE TABLE `customers` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`program_id` integer NOT NULL,\n\t`customer_key` text,\n\t`click_id` text,\n\t`partner_id` integer,\n\t`link_id` integer,\n\t`status` text NOT NULL,\n\t`email` text,\n\t`test_mode` integer DEFAULT false NOT NULL,\n\t`lead_at` integer,\n\t`converted_at` integer,\n\t`created_at` integer NOT NULL, `clicked_at` integer, `lead_ip_hash` text,\n\tFOREIGN KEY (`program_id`) REFERENCES `programs`(`id`) ON UPDATE no action ON DELETE no action,\n\tFOREIGN KEY (`partner_id`) REFERENCES `partners`(`id`) ON UPDATE no action ON DELETE no action,\n\tFOREIGN KEY (`link_id`) REFERENCES `links`(`id`) ON UPDATE no action ON DELETE no action\n)",
-    "CREATE TABLE `links` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`program_id` integer,\n\t`partner_id` integer,\n\t`short_link` text NOT NULL,\n\t`active` integer DEFAULT true NOT NULL,\n\t`created_at` integer NOT NULL,\n\tFOREIGN KEY (`program_id`) REFERENCES `programs`(`id`) ON UPDATE no action ON DELETE no action,\n\tFOREIGN KEY (`partner_id`) REFERENCES `partners`(`id`) ON UPDATE no action ON DELETE set null\n)",
+    "CREATE TABLE `links` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`program_id` integer,\n\t`partner_id` integer,\n\t`short_link` text NOT NULL,\n\t`active` integer DEFAULT true NOT NULL,\n\t`created_at` integer NOT NULL, `source` text,\n\tFOREIGN KEY (`program_id`) REFERENCES `programs`(`id`) ON UPDATE no action ON DELETE no action,\n\tFOREIGN KEY (`partner_id`) REFERENCES `partners`(`id`) ON UPDATE no action ON DELETE set null\n)",
     "CREATE TABLE `login_tokens` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`account_id` integer NOT NULL,\n\t`token_hash` text NOT NULL,\n\t`created_at` integer NOT NULL,\n\t`expires_at` integer NOT NULL,\n\tFOREIGN KEY (`account_id`) REFERENCES `accounts`(`id`) ON UPDATE no action ON DELETE no action\n)",
     "CREATE TABLE `partners` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`program_id` integer NOT NULL,\n\t`name` text,\n\t`email` text,\n\t`created_at` integer NOT NULL, `status` text DEFAULT 'active' NOT NULL, `commission_type` text, `commission_rate` real, `recurring_months` integer, `payout_method` text, `payout_details` text, `website` text, `promotion` text, `wished_short_link` text, `deleted_at` integer, `email_key` text, `applicant_key` text, `last_applied_at` integer, `group_id` integer REFERENCES partner_groups(id), `source` text, `source_id` text,\n\tFOREIGN KEY (`program_id`) REFERENCES `programs`(`id`) ON UPDATE no action ON DELETE no action\n)",
     "CREATE TABLE `processor_events` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`event_id` text NOT NULL,\n\t`program_id` integer,\n\t`type` text NOT NULL,\n\t`livemode` integer,\n\t`outcome` text NOT NULL,\n\t`detail` text,\n\t`sale_id` integer,\n\t`created_at` integer NOT NULL,\n\tFOREIGN KEY (`program_id`) REFERENCES `programs`(`id`) ON UPDATE no action ON DELETE no action,\n\tFOREIGN KEY (`sale_id`) REFERENCES `sales`(`id`) ON UPDATE no action ON DELETE no action\n)",

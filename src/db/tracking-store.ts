@@ -96,6 +96,8 @@ function build({ db, client }: Connection) {
         allowedOrigins: programs.allowedOrigins,
         /** The query parameters the program's links may arrive by (docs/imports.md). */
         linkParams: programs.linkParams,
+        /** The tool an import brought the link from (null: svc's own, found by `aff` only). */
+        source: links.source,
         // The CLI test chain's own link (docs/cli.md): every click on it is test data, a real visitor's too.
         testFixture: sql<boolean>`EXISTS (SELECT 1 FROM ${testFixtures} WHERE ${testFixtures.linkId} = ${links.id})`.mapWith(Boolean),
       })

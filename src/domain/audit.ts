@@ -49,6 +49,7 @@ export const AUDIT_ACTIONS = [
   'member.role',
   'member.remove',
   'import.start',
+  'import.cancel',
   'webhook.create',
   'webhook.update',
   'webhook.secret',

@@ -65,9 +65,13 @@ export function linkCandidates(search: string): LinkCandidate[] {
   return out
 }
 
-/** Whether a link's program takes the parameter it was reached by: `aff` always, others when listed. */
-export const takesParam = (linkParams: readonly string[] | null | undefined, param: string): boolean =>
-  param === DEFAULT_LINK_PARAM || (linkParams ?? []).includes(param)
+/**
+ * Whether a link takes the parameter it was reached by: `aff` always; another only when its
+ * program lists it and an import brought the link (its `source` is set). A common value of the
+ * merchant's own links (`?ref=newsletter`) cannot then name a partner's svc link of that token.
+ */
+export const takesParam = (linkParams: readonly string[] | null | undefined, source: string | null, param: string): boolean =>
+  param === DEFAULT_LINK_PARAM || (source !== null && (linkParams ?? []).includes(param))
 
 /**
  * URLSearchParams' get(name) on a URL's search: the value of the first pair named `name`. A query

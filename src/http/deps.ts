@@ -37,7 +37,7 @@ export interface Deps {
   payoutRails: Rails
   payoutSender: { wake(): void }
   /** The import job (src/imports/importer.ts): woken when a route queued an import. */
-  importRunner?: { wake(): void }
+  importRunner?: { wake(): void; cancel(importId: number, write: (now: number) => void): Promise<boolean> }
   /** The runtime drops a small body the app did not read (Runtime.discardsUnreadBodies); unset: the app drains it. */
   discardsUnreadBodies?: boolean
 }

@@ -91,7 +91,7 @@ function link(ctx: ApplyContext, l: LinkData): Outcome {
     const planned = ctx.dry.tokens.get(l.token)
     if (planned !== undefined) return planned === l.partner ? null : { skipped: SKIP_REASONS.tokenTaken }
     ctx.dry.tokens.set(l.token, l.partner)
-  } else ctx.database.stores.importWrites.createLink(ctx.programId, owner, l.token, ctx.now)
+  } else ctx.database.stores.importWrites.createLink(ctx.programId, owner, l.token, ctx.source, ctx.now)
   ctx.counts.links++
   return null
 }

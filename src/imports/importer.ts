@@ -14,22 +14,44 @@ import { partnerstack } from './partnerstack.ts'
 import { rewardful } from './rewardful.ts'
 import { type Sleep, type Source, SourceError, SourceHttp, type SourceOptions, type SourceRow } from './source.ts'
 import { tolt } from './tolt.ts'
+import { openSourceKey } from './key.ts'
 
 export const SOURCES: Record<ImportSource, Source> = { rewardful, tolt, firstpromoter, partnerstack }
 
 export interface ImportDeps {
   database: Database
   clock: Clock
+  /** The server's secret, which seals the source key at rest (imports/key.ts). */
+  secret: string
+  /** ALLOW_PRIVATE_URLS: a source may then be on a private address. */
+  allowPrivate: boolean
   sleep?: Sleep
+  /** The caps of one import; IMPORT_LIMITS unless a test wants smaller ones. */
+  limits?: ImportLimits
 }
+
+/** How much one import may read (docs/imports.md): past either, it ends failed. */
+export interface ImportLimits {
+  pages: number
+  rows: number
+}
+
+/** Generous: the largest program measured (bench/imports.ts) reads ~1,500 pages and ~150,000 rows. */
+export const IMPORT_LIMITS: ImportLimits = { pages: 100_000, rows: 5_000_000 }
+
+/** The error of an import ended by its owner or the operator. */
+export const CANCELED = 'canceled'
+
+/** Thrown inside the job's writer units when the import was canceled meanwhile: nothing more is written. */
+class Canceled extends Error {}
 
 /** Staged rows written per writer unit: small enough that the tracking paths wait little behind one. */
 const WRITE_BATCH = 500
 
-/** The options of an import for its source: base_url or the documented base. */
-export function optionsOf(job: Import): SourceOptions {
+/** The options of an import for its source: base_url or the documented base, and the source key opened. */
+export function optionsOf(job: Import, secret: string): SourceOptions {
   return {
-    apiKey: job.apiKey ?? '',
+    apiKey: job.apiKey === null ? '' : (openSourceKey(secret, job.apiKey) ?? ''),
     baseUrl: job.options.baseUrl ?? SOURCES[job.source].base,
     sourceProgramId: job.options.sourceProgramId ?? null,
     accountId: job.options.accountId ?? null,
@@ -43,18 +65,25 @@ export function optionsOf(job: Import): SourceOptions {
  */
 export async function runImport(deps: ImportDeps, importId: number, signal: AbortSignal): Promise<void> {
   const { writer, stores } = deps.database
-  await writer.run(() => stores.imports.start(importId, deps.clock.now()))
+  // A unit of the job: nothing is written once the import was canceled.
+  const unit = <T>(work: () => T) =>
+    writer.run(() => {
+      if (!stores.imports.isOpen(importId)) throw new Canceled()
+      return work()
+    })
   try {
+    await unit(() => stores.imports.start(importId, deps.clock.now()))
     let job = stores.imports.find(importId)!
     if (job.phase === 'read') {
-      if (job.apiKey === null) throw new SourceError('the source key is gone: start the import again')
-      await read(deps, job, signal)
+      if (job.apiKey === null || openSourceKey(deps.secret, job.apiKey) === null)
+        throw new SourceError('the source key is gone or cannot be read: start the import again')
+      await read(deps, job, signal, unit)
       job = stores.imports.find(importId)!
     }
     if (signal.aborted) return
-    await write(deps, job, signal)
+    await write(deps, job, signal, unit)
     if (signal.aborted) return
-    await writer.run(() => {
+    await unit(() => {
       if (!job.dryRun) {
         const program = stores.programs.findProgram(job.programId)!
         // The source's parameter, and any its links name of their own (Tolt's per-link `param`).
@@ -65,32 +94,54 @@ export async function runImport(deps: ImportDeps, importId: number, signal: Abor
       stores.imports.finish(importId, 'done', null, deps.clock.now())
     })
   } catch (error) {
-    if (signal.aborted) return
+    if (error instanceof Canceled || !stores.imports.isOpen(importId) || signal.aborted) return
     const message = error instanceof SourceError ? error.message : `the import stopped on an error: ${(error as Error)?.message ?? error}`
-    await writer.run(() => stores.imports.finish(importId, 'failed', message, deps.clock.now()))
+    await writer.run(() => stores.imports.isOpen(importId) && stores.imports.finish(importId, 'failed', message, deps.clock.now()))
   }
 }
 
-async function read(deps: ImportDeps, job: Import, signal: AbortSignal): Promise<void> {
-  const { writer, stores } = deps.database
+type Unit = <T>(work: () => T) => Promise<T>
+
+/**
+ * The read phase, page after page. A hostile or broken source cannot keep it going: a next page
+ * the step has already read (no progress) ends it failed, and so do more pages or rows than the
+ * import's caps (IMPORT_LIMITS).
+ */
+async function read(deps: ImportDeps, job: Import, signal: AbortSignal, unit: Unit): Promise<void> {
+  const { stores } = deps.database
   const source = SOURCES[job.source]
-  const options = optionsOf(job)
+  const options = optionsOf(job, deps.secret)
   const missing = source.missing(options)
   if (missing) throw new SourceError(missing)
-  const http = new SourceHttp(source, options, signal, deps.sleep)
+  const limits = deps.limits ?? IMPORT_LIMITS
+  const http = new SourceHttp(source, options, signal, deps.sleep, deps.allowPrivate)
   const steps = source.steps(options)
   const holding = stores.payouts.findTerms(job.programId)?.holdingPeriodDays ?? 0
   let cursor = (job.cursor as ReadCursor | null) ?? { step: 0, page: null }
+  // The pages this step has read (in this run: after a restart, the page cap still bounds a loop).
+  let seen = new Set<string | null>([cursor.page])
   while (cursor.step < steps.length) {
-    const page = await steps[cursor.step]!.read(http, cursor.page)
+    const step = steps[cursor.step]!
+    const page = await step.read(http, cursor.page)
     if (signal.aborted) return
+    const pages = (cursor.pages ?? 0) + 1
+    if (page.next !== null && seen.has(page.next))
+      throw new SourceError(`${source.name} named a page of ${step.name} it had already answered: the import stops`)
+    if (pages > limits.pages) throw new SourceError(`${source.name} answered more than ${limits.pages} pages: the import stops`)
     const now = deps.clock.now()
     const rows = page.rows.map((row) => staged(row, now, holding))
-    const next: ReadCursor = page.next === null ? { step: cursor.step + 1, page: null } : { step: cursor.step, page: page.next }
-    await writer.run(() => stores.imports.stage(job.id, rows, page.skipped, next))
+    const next: ReadCursor =
+      page.next === null ? { step: cursor.step + 1, page: null, pages } : { step: cursor.step, page: page.next, pages }
+    const readRows = await unit(() => {
+      stores.imports.stage(job.id, rows, page.skipped, next)
+      return stores.imports.find(job.id)!.readRows
+    })
+    if (readRows > limits.rows) throw new SourceError(`${source.name} answered more than ${limits.rows} rows: the import stops`)
+    if (next.step !== cursor.step) seen = new Set([null])
+    seen.add(next.page)
     cursor = next
   }
-  await writer.run(() => {
+  await unit(() => {
     stores.imports.stage(job.id, paidPayouts(deps.database, job.id), [], cursor)
     stores.imports.settlePayoutTimes(job.id)
     stores.imports.startWriting(job.id)
@@ -123,10 +174,10 @@ function paidPayouts(database: Database, importId: number): StagedRow[] {
   return [...groups.values()]
 }
 
-async function write(deps: ImportDeps, job: Import, signal: AbortSignal): Promise<void> {
-  const { writer, stores } = deps.database
+async function write(deps: ImportDeps, job: Import, signal: AbortSignal, unit: Unit): Promise<void> {
+  const { stores } = deps.database
   // A dry run remembers in memory what it would have written: after a restart it decides again from the first row.
-  if (job.dryRun && job.cursor !== null) await writer.run(() => stores.imports.startWriting(job.id))
+  if (job.dryRun && job.cursor !== null) await unit(() => stores.imports.startWriting(job.id))
   const fresh = stores.imports.find(job.id)!
   const ctx: ApplyContext = {
     database: deps.database,
@@ -147,7 +198,7 @@ async function write(deps: ImportDeps, job: Import, signal: AbortSignal): Promis
     const rows = stores.imports.nextRows(job.id, cursor, WRITE_BATCH)
     if (rows.length === 0) return
     const last = rows.at(-1)!
-    await writer.run(() => {
+    await unit(() => {
       ctx.now = deps.clock.now()
       const skips = []
       for (const row of rows) {
@@ -169,6 +220,8 @@ export class ImportRunner {
   private readonly abort = new AbortController()
   private running: Promise<void> | null = null
   private again = false
+  /** The import being run and what stops it alone (a cancel). */
+  private current: { id: number; abort: AbortController } | null = null
 
   constructor(private readonly deps: ImportDeps) {}
 
@@ -193,8 +246,31 @@ export class ImportRunner {
       this.again = false
       const job = this.deps.database.stores.imports.nextOpen()
       if (!job || this.abort.signal.aborted) return
-      await runImport(this.deps, job.id, this.abort.signal)
+      const current = { id: job.id, abort: new AbortController() }
+      this.current = current
+      try {
+        await runImport(this.deps, job.id, AbortSignal.any([this.abort.signal, current.abort.signal]))
+      } finally {
+        this.current = null
+      }
     }
+  }
+
+  /**
+   * Cancels an import (docs/imports.md): ends it failed with the error "canceled" in one writer
+   * unit with its audit entry (`write`), then stops its requests if it is the one running, and
+   * goes on to the next. False when it had ended already.
+   */
+  async cancel(importId: number, write: (now: number) => void): Promise<boolean> {
+    const { writer, stores } = this.deps.database
+    const ended = await writer.run(() => {
+      const now = this.deps.clock.now()
+      if (!stores.imports.cancel(importId, CANCELED, now)) return false
+      write(now)
+      return true
+    })
+    if (ended && this.current?.id === importId) this.current.abort.abort()
+    return ended
   }
 
   /** Stops reading and writing: the import stays running, for the next start to resume. */

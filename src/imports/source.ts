@@ -4,6 +4,8 @@
 // words) are written once here; rewardful.ts, tolt.ts, firstpromoter.ts and partnerstack.ts
 // say only what differs.
 import type { ImportKind, ImportSource, ImportedState, PartnerStatusWord } from '../domain/imports.ts'
+import { AttemptError } from '../outbox/webhooks/post.ts'
+import { RefusedRequest, type SourceAnswer, sourceGet } from './source-get.ts'
 
 /** What the import's request gave for the source. */
 export interface SourceOptions {
@@ -115,13 +117,28 @@ export function retryAfterMs(value: string | null, now: number): number | null {
   return Number.isNaN(date) ? null : Math.max(0, date - now)
 }
 
-/** GETs of one source with its credentials: JSON answers; 429 and 5xx retried with backoff, other errors thrown as SourceError. */
+/** How long a source's own reason may be in an import's error (docs/imports.md: never the raw body). */
+export const REASON_CHARS = 200
+
+/** The status and, when the source gives one in its documented error field, its reason, short and on one line. */
+export function answeredText(source: Source, status: number, body: unknown): string {
+  const said = source.errorText(body)?.replace(/\s+/g, ' ').trim()
+  if (!said) return `${source.name} answered ${status}`
+  return `${source.name} answered ${status}: ${said.length > REASON_CHARS ? `${said.slice(0, REASON_CHARS - 1)}…` : said}`
+}
+
+/**
+ * GETs of one source with its credentials: JSON answers; 429 and 5xx retried with backoff, other
+ * errors thrown as SourceError. Each request goes through sourceGet (source-get.ts): the address
+ * checked each time, no redirect, the body read up to 10 MB.
+ */
 export class SourceHttp {
   constructor(
     private readonly source: Source,
     private readonly options: SourceOptions,
     private readonly signal: AbortSignal,
     private readonly sleep: Sleep = realSleep,
+    private readonly allowPrivate = false,
   ) {}
 
   async get(path: string, query: [string, string][]): Promise<unknown> {
@@ -131,42 +148,51 @@ export class SourceHttp {
     let wait = 1000
     for (let tries = 1; ; tries++) {
       if (this.signal.aborted) throw new SourceError('the import was stopped')
-      let response: Response
+      let response: SourceAnswer
       try {
-        response = await fetch(url, {
-          headers: { accept: 'application/json', ...this.source.headers(this.options) },
-          signal: AbortSignal.any([this.signal, AbortSignal.timeout(REQUEST_MS)]),
-        })
+        response = await sourceGet(
+          url,
+          { accept: 'application/json', ...this.source.headers(this.options) },
+          this.allowPrivate,
+          AbortSignal.any([this.signal, AbortSignal.timeout(REQUEST_MS)]),
+        )
       } catch (error) {
-        if (this.signal.aborted || tries >= MAX_TRIES)
-          throw new SourceError(`${this.source.name} could not be reached: ${(error as Error).message}`)
+        // A refused address or an answer past the limit is not retried; it never names an address.
+        if (error instanceof RefusedRequest || error instanceof AttemptError)
+          throw new SourceError(`${this.source.name} ${error instanceof RefusedRequest ? '' : 'could not be reached: '}${error.message}`)
+        if (this.signal.aborted || tries >= MAX_TRIES) throw new SourceError(`${this.source.name} could not be reached${codeOf(error)}`)
         await this.sleep(wait, this.signal)
         wait = Math.min(wait * 2, MAX_WAIT_MS)
         continue
       }
-      const text = await response.text()
       let body: unknown = null
       try {
-        body = text ? JSON.parse(text) : null
+        body = response.text ? JSON.parse(response.text) : null
       } catch {
         /* not JSON: named below by its status */
       }
-      if (response.ok) {
+      if (response.status >= 200 && response.status < 300) {
         if (body === null || typeof body !== 'object') throw new SourceError(`${this.source.name} answered ${url.pathname} with no JSON`)
         return body
       }
       const retry = response.status === 429 || response.status >= 500
       if (retry && tries < MAX_TRIES) {
         // The source says how long to wait; without it, doubling waits from one second.
-        const after = response.status === 429 ? retryAfterMs(response.headers.get('retry-after'), Date.now()) : null
+        const after = response.status === 429 ? retryAfterMs(response.retryAfter, Date.now()) : null
         await this.sleep(Math.min(after ?? wait, MAX_WAIT_MS), this.signal)
         wait = Math.min(wait * 2, MAX_WAIT_MS)
         continue
       }
-      const said = this.source.errorText(body) ?? (text.slice(0, 200) || response.statusText)
-      throw new SourceError(`${this.source.name} answered ${response.status}: ${said}`)
+      // A redirect is an answer like any other: never followed, named by its status.
+      throw new SourceError(answeredText(this.source, response.status, body))
     }
   }
+}
+
+/** A network error's code (ECONNREFUSED, ENOTFOUND…), never its message: that may name the address reached. */
+function codeOf(error: unknown): string {
+  const code = (error as { code?: unknown })?.code
+  return typeof code === 'string' && /^[A-Z_]{2,40}$/.test(code) ? ` (${code})` : ''
 }
 
 /** Epoch ms of an ISO 8601 time, or `fallback` when absent or unreadable. */

@@ -6,6 +6,8 @@ import type { ImportSource } from '../domain/imports.ts'
 import { checkedUrl } from '../tracking/webhook-endpoints.ts'
 import type { TrackingDeps } from '../tracking/deps.ts'
 import type { Actor } from '../domain/audit.ts'
+import { CANCELED } from './importer.ts'
+import { sealSourceKey } from './key.ts'
 
 export interface ImportRequest {
   source: ImportSource
@@ -41,7 +43,8 @@ export async function queueImport(
     const made = deps.database.stores.imports.create({
       programId,
       source: input.source,
-      apiKey: input.api_key,
+      // Sealed with the server's secret: the plain key is never written to the file (imports/key.ts).
+      apiKey: sealSourceKey(deps.secret, input.api_key),
       dryRun: input.dry_run === true,
       options: { baseUrl, sourceProgramId: input.source_program_id, accountId: input.account_id },
       now,
@@ -53,6 +56,27 @@ export async function queueImport(
   })
   deps.importRunner?.wake()
   return { job }
+}
+
+/**
+ * Cancels a queued or running import (docs/imports.md): it ends `failed` with the error "canceled",
+ * its key and staged rows deleted, and `import.cancel` is written to the audit log in the same
+ * unit; the job stops its requests and goes on to the next import. False when it had ended already.
+ */
+export async function cancelImport(
+  deps: TrackingDeps & { importRunner?: { cancel(importId: number, write: (now: number) => void): Promise<boolean> } },
+  by: Actor,
+  job: Import,
+): Promise<boolean> {
+  const write = (now: number) =>
+    deps.database.stores.audit.write(by, now, { program: job.programId, action: 'import.cancel', object: ['import', job.id] })
+  if (deps.importRunner) return deps.importRunner.cancel(job.id, write)
+  return deps.database.writer.run(() => {
+    const now = deps.clock.now()
+    if (!deps.database.stores.imports.cancel(job.id, CANCELED, now)) return false
+    write(now)
+    return true
+  })
 }
 
 /** An import as GET …/imports/:id answers it (never its source key). */

@@ -61,9 +61,10 @@ type FoundLink = ReturnType<TrackingDeps['database']['stores']['tracking']['find
 
 /**
  * The link an affiliate_url names: by `aff` as always (a URL with `aff` is decided by it), else by
- * the first other parameter whose token is a link of a program listing that parameter in its
- * `link_params` (docs/imports.md: old links keep working). A token reached through a parameter
- * its program does not list answers as an unknown link.
+ * the first other parameter whose token is a link an import brought, of a program listing that
+ * parameter in its `link_params` (docs/imports.md: old links keep working). A token reached
+ * through a parameter its program does not list, or through any but `aff` to a link svc made,
+ * answers as an unknown link.
  */
 function linkOf(deps: TrackingDeps, affiliateUrl: string): { link: FoundLink; aff: { search: string } } | { refused: ClickRefusal } {
   const aff = affOf(affiliateUrl)
@@ -74,7 +75,7 @@ function linkOf(deps: TrackingDeps, affiliateUrl: string): { link: FoundLink; af
   for (const candidate of linkCandidates(search)) {
     const link = deps.database.stores.tracking.findLink(candidate.token)
     if (!link) continue
-    if (takesParam(link.linkParams, candidate.param)) return { link, aff: { search } }
+    if (takesParam(link.linkParams, link.source, candidate.param)) return { link, aff: { search } }
     unlisted = true
   }
   return { refused: unlisted ? 'not_found' : 'no_aff' }

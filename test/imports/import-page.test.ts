@@ -83,6 +83,16 @@ test('while an import runs the page reloads itself', async () => {
     const running = await open(`/dashboard/programs/${f.programId}/settings/import`, cookie)
     expect(running.headers.get('refresh')).toBe('3')
     expect(running.text).toMatch(/Reading PartnerStack: <b>\d+<\/b> rows so far/)
+    // A running import has its Cancel button; it ends the import failed, "canceled".
+    const action = running.text.match(/action="([^"]+\/cancel)"/)![1]!
+    const csrf = running.text.match(/name="_csrf" value="([0-9a-f]{64})"/)![1]!
+    const canceled = await open(action, cookie, { _csrf: csrf })
+    expect(canceled.headers.get('location')).toBe(`/dashboard/programs/${f.programId}/settings/import?done=import_canceled`)
+    const after = await open(`/dashboard/programs/${f.programId}/settings/import?done=import_canceled`, cookie)
+    expect(after.text).toContain('Import canceled')
+    expect(after.text).toContain('<p class="error" role="alert">canceled</p>')
+    expect(after.text).not.toContain('/cancel"')
+    expect(after.headers.get('refresh')).toBeNull()
   } finally {
     held.release()
     fake.stop()

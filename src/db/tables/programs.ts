@@ -193,6 +193,8 @@ export const links = sqliteTable(
     shortLink: text('short_link').notNull().unique(),
     active: bool('active').notNull().default(true),
     createdAt: createdAt(),
+    /** The tool an import brought the link from; null for svc's own. Only such a link is found by a parameter other than `aff`. */
+    source: text('source'),
   },
   (t) => [index('links_program').on(t.programId)],
 )

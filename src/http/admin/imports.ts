@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import { presentImport, queueImport } from '../../imports/start.ts'
+import { cancelImport, presentImport, queueImport } from '../../imports/start.ts'
 import type { Deps } from '../deps.ts'
 import { doc } from '../pipeline/doc.ts'
 import { HttpError, ok } from '../pipeline/envelope.ts'
@@ -38,5 +38,15 @@ export function importAdminRoutes(deps: Deps) {
         return ok(presentImport(deps, job))
       },
       { detail: doc("An import's status, counts and skipped rows", 'operator', { security }) },
+    )
+    .post(
+      '/api/v1/admin/imports/:id/cancel',
+      async ({ params, request }) => {
+        const job = stores.imports.find(idParam(params.id, 'Import'))
+        if (!job) throw new HttpError(404, 'Import not found')
+        if (!(await cancelImport(deps, operatorActor(request), job))) throw new HttpError(409, 'Import has already ended')
+        return ok(presentImport(deps, stores.imports.find(job.id)!))
+      },
+      { detail: doc('Cancel a queued or running import: it ends failed with the error "canceled"', 'operator', { security }) },
     )
 }

@@ -1,5 +1,5 @@
 import { Elysia } from 'elysia'
-import { presentImport, queueImport } from '../../imports/start.ts'
+import { cancelImport, presentImport, queueImport } from '../../imports/start.ts'
 import type { Deps } from '../deps.ts'
 import { keyActorOf, requireManageKey } from '../pipeline/auth.ts'
 import { doc } from '../pipeline/doc.ts'
@@ -32,5 +32,16 @@ export function cliImportRoutes(deps: Deps) {
         return ok(presentImport(deps, job))
       },
       { detail: doc("An import's status, counts and skipped rows", 'cli', { security }) },
+    )
+    .post(
+      '/api/v1/cli/imports/:id/cancel',
+      async ({ request, params }) => {
+        const match = requireManageKey(deps, request)
+        const job = Number.isSafeInteger(Number(params.id)) ? imports.find(Number(params.id)) : null
+        if (!job || job.programId !== match.program.id) throw new HttpError(404, 'Import not found')
+        if (!(await cancelImport(deps, keyActorOf(match, request), job))) throw new HttpError(409, 'Import has already ended')
+        return ok(presentImport(deps, imports.find(job.id)!))
+      },
+      { detail: doc("Cancel a queued or running import of the key's program", 'cli', { security }) },
     )
 }

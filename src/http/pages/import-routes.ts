@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import { IMPORT_SOURCES, type ImportSource } from '../../domain/imports.ts'
-import { queueImport } from '../../imports/start.ts'
+import { cancelImport, queueImport } from '../../imports/start.ts'
 import type { Deps } from '../deps.ts'
 import { forRole, pageKit, whoOf } from './guard.ts'
 import { html } from './html.ts'
@@ -58,6 +58,17 @@ export function importRoutes(deps: Deps) {
         })
         if ('refused' in queued) return back(program, '/settings/import', 'import_url', 'error')
         return back(program, '/settings/import', 'import_started')
+      }),
+      { detail: { hide: true } },
+    )
+    .post(
+      '/dashboard/programs/:id/settings/import/:importId/cancel',
+      ownerPost(async ({ by, program, params }) => {
+        const id = Number(params.importId)
+        const job = Number.isSafeInteger(id) ? imports.find(id) : null
+        if (!job || job.programId !== program.id) return back(program, '/settings/import', 'import_gone', 'error')
+        const canceled = await cancelImport(deps, by, job)
+        return back(program, '/settings/import', canceled ? 'import_canceled' : 'import_ended', canceled ? 'done' : 'error')
       }),
       { detail: { hide: true } },
     )

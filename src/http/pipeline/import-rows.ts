@@ -35,8 +35,16 @@ export const importRows: Record<string, Route> = {
   'GET /api/v1/admin/imports/:id': { id: 'getImport', body: data(importSchema), errors: admin },
   'POST /api/v1/cli/imports': { id: 'cliCreateImport', limit: 'cli', status: 202, request, body: queued },
   'GET /api/v1/cli/imports/:id': { id: 'cliGetImport', limit: 'cli', body: data(importSchema) },
+  'POST /api/v1/admin/imports/:id/cancel': {
+    id: 'cancelImport',
+    body: data(importSchema),
+    errors: { ...admin, 409: 'The import has already ended (done or failed)' },
+  },
+  'POST /api/v1/cli/imports/:id/cancel': { id: 'cliCancelImport', limit: 'cli', body: data(importSchema) },
   // Settings → Import (src/http/pages/import-routes.ts): a page and its form.
   'GET /dashboard/programs/:id/settings/import': { envelope: 'none', reads: 'form', role: 'viewer' },
   // Starting an import moves money records in: an admin's, as every other change (docs/decisions.md, Teams).
   'POST /dashboard/programs/:id/settings/import': { envelope: 'none', reads: 'form', role: 'admin' },
+  // Cancelling one stops what an admin started: an admin's too.
+  'POST /dashboard/programs/:id/settings/import/:importId/cancel': { envelope: 'none', reads: 'form', role: 'admin' },
 }
