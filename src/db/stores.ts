@@ -15,6 +15,7 @@ import { ListStore } from './list-store.ts'
 import { MemberStore } from './member-store.ts'
 import type { Connection, OpenOptions } from './open.ts'
 import { PartnerStore } from './partner-store.ts'
+import { PayoutAccountStore } from './payout-account-store.ts'
 import { PayoutSendStore } from './payout-send-store.ts'
 import { PayoutStore } from './payout-store.ts'
 import { ProcessorEventStore } from './processor-events.ts'
@@ -53,6 +54,7 @@ export function createStores(connection: Connection, options: OpenOptions = {}) 
     members: new MemberStore(connection),
     partners: new PartnerStore(connection, catalog),
     payouts: new PayoutStore(connection, chain),
+    payoutAccounts: new PayoutAccountStore(connection),
     payoutSends: new PayoutSendStore(connection),
     programs,
     sales: new SaleStore(connection, chain),

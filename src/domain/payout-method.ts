@@ -7,6 +7,9 @@
 export const PAYOUT_METHODS = ['paypal', 'wise', 'bank', 'stripe'] as const
 export type PayoutMethod = (typeof PAYOUT_METHODS)[number]
 
+/** The methods a partner may type details for in the portal: stripe is set only by "Connect with Stripe", checked with Stripe. */
+export const PORTAL_FORM_METHODS = PAYOUT_METHODS.filter((m) => m !== 'stripe')
+
 /** The words pages show for each method. */
 export const PAYOUT_METHOD_LABELS: Record<PayoutMethod, string> = {
   paypal: 'PayPal',

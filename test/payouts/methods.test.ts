@@ -62,12 +62,13 @@ describe('PATCH partner', () => {
 })
 
 describe('pages', () => {
-  test("the portal's form takes Wise and Stripe; the partner page and the Payouts page show the method, and warn when it is missing", async () => {
+  test("the portal's form takes Wise (Stripe only through Connect); the partner page and the Payouts page show the method, and warn when it is missing", async () => {
     const f = await api.setupProgram({ holding_period_days: 0 })
     const link = (await api.admin('POST', `/programs/${f.programId}/partners/${f.partnerId}/portal-link`)).body.data.url
     const cookie = (await followLink(api, link)).headers.get('set-cookie')!.split(';')[0]!
     const portal = await page(cookie, '/partner')
-    for (const label of ['PayPal', 'Wise', 'Bank transfer', 'Stripe']) expect(portal).toContain(`>${label}</option>`)
+    for (const label of ['PayPal', 'Wise', 'Bank transfer']) expect(portal).toContain(`>${label}</option>`)
+    expect(portal).not.toContain('>Stripe</option>')
     const refused = await form(cookie, '/partner/payout-details', { _csrf: csrfOf(portal), payout_method: 'wise', payout_details: 'nope' })
     expect(refused.headers.get('location')).toBe('/partner?error=payout_details_invalid#payout-details')
     const saved = await form(cookie, '/partner/payout-details', {

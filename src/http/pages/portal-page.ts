@@ -1,4 +1,4 @@
-import { PAYOUT_METHODS, PAYOUT_METHOD_LABELS } from '../../domain/payout-method.ts'
+import { PAYOUT_METHOD_LABELS, PORTAL_FORM_METHODS } from '../../domain/payout-method.ts'
 import type { LinkRow, Paged, PartnerLedgerRow, PartnerRow } from '../../db/dashboard-store.ts'
 import type { Funnel, Money } from '../../db/figure-store.ts'
 import type { Coupon, PartnerGroup, Program } from '../../db/schema.ts'
@@ -94,8 +94,8 @@ ${data.group?.discountDescription ? audiencePanel(program, data.group) : ''}
 <section class="panel" id="payout-details"><h2>Payout details</h2>${data.payoutNotice ?? ''}
 <p class="muted">How ${program.name} pays you. Only the program's owner sees them.</p>
 <form class="stack" method="post" action="/partner/payout-details">${csrfField(data.csrf)}
-<label>Method <select name="payout_method">${option('', 'choose one')}${PAYOUT_METHODS.map((m) => option(m, PAYOUT_METHOD_LABELS[m]))}</select></label>
-<label>Details <textarea name="payout_details" maxlength="1000" placeholder="PayPal or Wise: your email there. Stripe: your account id (acct_…). Bank: account holder, IBAN or account number, and any notes.">${partner.payoutDetails ?? ''}</textarea></label>
+<label>Method <select name="payout_method">${option('', 'choose one')}${PORTAL_FORM_METHODS.map((m) => option(m, PAYOUT_METHOD_LABELS[m]))}</select></label>
+<label>Details <textarea name="payout_details" maxlength="1000" placeholder="PayPal or Wise: your email there. Bank: account holder, IBAN or account number, and any notes.">${partner.payoutDetails ?? ''}</textarea></label>
 <div><button>Save payout details</button></div></form>${
     data.stripeConnect
       ? html`<form class="row" method="post" action="/partner/stripe/connect">${csrfField(data.csrf)}<button class="quiet">Connect with Stripe</button><span class="muted">${partner.payoutMethod === 'stripe' ? 'Your Stripe account is connected; press to go on with its setup.' : 'Stripe sets up an account for you, then sends you back here.'}</span></form>`

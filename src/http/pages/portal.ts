@@ -73,6 +73,9 @@ export function portalRoutes(deps: Deps) {
         const { partnerId, programId } = signed.session as Extract<SessionOf, { kind: 'partner' }>
         const method = form.payout_method ?? ''
         const details = (form.payout_details ?? '').trim()
+        // Stripe details come only from "Connect with Stripe", checked with Stripe to be this
+        // partner's: a typed acct_… could be anyone's (docs/payouts.md, Stripe).
+        if (method === 'stripe') return seeOther('/partner?error=payout_details_stripe_connect#payout-details')
         if (!isPayoutMethod(method) || payoutDetailsProblem(method, details) !== null)
           return seeOther('/partner?error=payout_details_invalid#payout-details')
         await writer.run(() => stores.partners.update(programId, partnerId, { payoutMethod: method, payoutDetails: details }))
