@@ -3,6 +3,7 @@ import { AuditStore } from './audit-store.ts'
 import { Catalog } from './catalog.ts'
 import { ChainStore } from './chain-store.ts'
 import { CliStore } from './cli-store.ts'
+import { ConnectAccountStore } from './connect-account-store.ts'
 import { CountStore } from './count-store.ts'
 import { CouponStore } from './coupon-store.ts'
 import { DashboardStore } from './dashboard-store.ts'
@@ -15,7 +16,6 @@ import { ListStore } from './list-store.ts'
 import { MemberStore } from './member-store.ts'
 import type { Connection, OpenOptions } from './open.ts'
 import { PartnerStore } from './partner-store.ts'
-import { PayoutAccountStore } from './payout-account-store.ts'
 import { PayoutSendStore } from './payout-send-store.ts'
 import { PayoutStore } from './payout-store.ts'
 import { ProcessorEventStore } from './processor-events.ts'
@@ -41,6 +41,7 @@ export function createStores(connection: Connection, options: OpenOptions = {}) 
     audit: new AuditStore(connection),
     chain,
     cli: new CliStore(connection, catalog),
+    connectAccounts: new ConnectAccountStore(connection),
     counts,
     coupons: new CouponStore(connection),
     dashboard: new DashboardStore(connection, catalog, programs),
@@ -54,7 +55,6 @@ export function createStores(connection: Connection, options: OpenOptions = {}) 
     members: new MemberStore(connection),
     partners: new PartnerStore(connection, catalog),
     payouts: new PayoutStore(connection, chain),
-    payoutAccounts: new PayoutAccountStore(connection),
     payoutSends: new PayoutSendStore(connection),
     programs,
     sales: new SaleStore(connection, chain),

@@ -29,7 +29,7 @@ export function connectStripeRoutes(deps: Deps) {
   /** The partner's own account to go on with, or null: the saved one, then the one made for them last, each as Stripe says. */
   async function ownAccount(stripe: StripeConfig, partner: Partner, ours: string): Promise<string | null> {
     const saved = partner.payoutMethod === 'stripe' && partner.payoutDetails?.startsWith('acct_') ? partner.payoutDetails : null
-    for (const id of new Set([saved, stores.payoutAccounts.latest(partner.id)])) {
+    for (const id of new Set([saved, stores.connectAccounts.latest(partner.id)])) {
       if (id && madeFor(await findAccount(stripe, id), partner.id, ours)) return id
     }
     return null
@@ -56,10 +56,10 @@ export function connectStripeRoutes(deps: Deps) {
           const ours = await installation()
           let account = await ownAccount(stripe, partner, ours)
           if (!account) {
-            if (stores.payoutAccounts.madeSince(partner.id, deps.clock.now() - DAY_MS) >= STRIPE_ACCOUNTS_A_DAY)
+            if (stores.connectAccounts.madeSince(partner.id, deps.clock.now() - DAY_MS) >= STRIPE_ACCOUNTS_A_DAY)
               return back('payout_details_stripe_limit')
             const made = await createExpressAccount(stripe, { id: partner.id, programId: partner.programId, email: partner.email }, ours)
-            await writer.run(() => stores.payoutAccounts.made(partner.id, made, deps.clock.now()))
+            await writer.run(() => stores.connectAccounts.made(partner.id, made, deps.clock.now()))
             account = made
           }
           const url = await onboardingLink(

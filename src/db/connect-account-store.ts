@@ -6,7 +6,7 @@ import { partnerStripeAccounts } from './schema.ts'
  * The Stripe accounts "Connect with Stripe" made for partners (src/http/pages/connect-stripe.ts):
  * which one a partner goes on with, and how many they made lately. Writes run inside a writer unit.
  */
-export class PayoutAccountStore {
+export class ConnectAccountStore {
   constructor(private readonly connection: Connection) {}
 
   /** Keeps that `accountId` was made for the partner at `now`. */
