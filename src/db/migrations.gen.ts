@@ -111,6 +111,10 @@ export const migrations: { tag: string; sql: string }[] = [
   {
     "tag": "0027_link_source",
     "sql": "-- A link an import brought keeps its tool (docs/imports.md, Keeping old links working): only such\n-- a link is found by a parameter other than `aff` (?via=, ?ref=…), so that a partner cannot take a\n-- value the merchant's own links carry. The links imported before are those of imported partners.\nALTER TABLE `links` ADD `source` text;--> statement-breakpoint\nUPDATE `links` SET `source` = (SELECT `p`.`source` FROM `partners` `p` WHERE `p`.`id` = `links`.`partner_id`)\n  WHERE `partner_id` IN (SELECT `id` FROM `partners` WHERE `source` IS NOT NULL);\n"
+  },
+  {
+    "tag": "0028_partner_stripe_accounts",
+    "sql": "CREATE TABLE `partner_stripe_accounts` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`partner_id` integer NOT NULL,\n\t`account_id` text NOT NULL,\n\t`created_at` integer NOT NULL,\n\tFOREIGN KEY (`partner_id`) REFERENCES `partners`(`id`) ON UPDATE no action ON DELETE cascade\n);\n--> statement-breakpoint\nCREATE INDEX `partner_stripe_accounts_partner` ON `partner_stripe_accounts` (`partner_id`,`created_at`);"
   }
 ]
 
@@ -144,7 +148,8 @@ export const baseline: { tags: string[]; statements: string[] } = {
     "0024_groups_bonuses",
     "0025_imports",
     "0026_processor_events_per_program",
-    "0027_link_source"
+    "0027_link_source",
+    "0028_partner_stripe_accounts"
   ],
   "statements": [
     "CREATE TABLE `accounts` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`email` text NOT NULL,\n\t`name` text,\n\t`suspended` integer DEFAULT false NOT NULL,\n\t`created_at` integer NOT NULL\n, `email_key` text)",
@@ -187,6 +192,7 @@ export const baseline: { tags: string[]; statements: string[] } = {
     "CREATE TABLE `import_rows` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`import_id` integer NOT NULL,\n\t`kind` text NOT NULL,\n\t`source_id` text NOT NULL,\n\t`rank` integer NOT NULL,\n\t`at` integer NOT NULL,\n\t`data` text NOT NULL,\n\tFOREIGN KEY (`import_id`) REFERENCES `imports`(`id`) ON UPDATE no action ON DELETE no action\n)",
     "CREATE TABLE `import_skips` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`import_id` integer NOT NULL,\n\t`kind` text NOT NULL,\n\t`source_id` text NOT NULL,\n\t`reason` text NOT NULL,\n\tFOREIGN KEY (`import_id`) REFERENCES `imports`(`id`) ON UPDATE no action ON DELETE no action\n)",
     "CREATE TABLE `imports` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`program_id` integer NOT NULL,\n\t`source` text NOT NULL,\n\t`status` text DEFAULT 'queued' NOT NULL,\n\t`dry_run` integer DEFAULT false NOT NULL,\n\t`api_key` text,\n\t`options` text NOT NULL,\n\t`phase` text DEFAULT 'read' NOT NULL,\n\t`cursor` text,\n\t`counts` text NOT NULL,\n\t`read_rows` integer DEFAULT 0 NOT NULL,\n\t`error` text,\n\t`created_at` integer NOT NULL,\n\t`started_at` integer,\n\t`finished_at` integer,\n\tFOREIGN KEY (`program_id`) REFERENCES `programs`(`id`) ON UPDATE no action ON DELETE no action\n)",
+    "CREATE TABLE `partner_stripe_accounts` (\n\t`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,\n\t`partner_id` integer NOT NULL,\n\t`account_id` text NOT NULL,\n\t`created_at` integer NOT NULL,\n\tFOREIGN KEY (`partner_id`) REFERENCES `partners`(`id`) ON UPDATE no action ON DELETE cascade\n)",
     "CREATE UNIQUE INDEX `advertisers_account_id_unique` ON `advertisers` (`account_id`)",
     "CREATE UNIQUE INDEX `api_keys_key_hash_unique` ON `api_keys` (`key_hash`)",
     "CREATE INDEX `api_keys_program` ON `api_keys` (`program_id`)",
@@ -252,6 +258,7 @@ export const baseline: { tags: string[]; statements: string[] } = {
     "CREATE UNIQUE INDEX `sales_source` ON `sales` (`program_id`,`source`,`source_id`) WHERE source IS NOT NULL",
     "CREATE UNIQUE INDEX `payouts_source` ON `payouts` (`program_id`,`source`,`source_id`) WHERE source IS NOT NULL",
     "CREATE UNIQUE INDEX `processor_events_once` ON `processor_events` (`event_id`,`program_id`)",
+    "CREATE INDEX `partner_stripe_accounts_partner` ON `partner_stripe_accounts` (`partner_id`,`created_at`)",
     "CREATE TRIGGER `rollup_customer_insert` AFTER INSERT ON `customers` WHEN NEW.status <> 'provisional' BEGIN\n  INSERT INTO daily_counts (program_id, partner_id, day, test_mode, leads, customers)\n  VALUES (NEW.program_id, coalesce(NEW.partner_id, 0), coalesce(NEW.lead_at, NEW.converted_at, NEW.created_at) / 86400000, NEW.test_mode, 1, NEW.status = 'converted')\n  ON CONFLICT (program_id, partner_id, day, test_mode) DO UPDATE SET leads = leads + 1, customers = customers + excluded.customers;\nEND",
     "CREATE TRIGGER `rollup_customer_lead` AFTER UPDATE OF status ON `customers` WHEN OLD.status = 'provisional' AND NEW.status <> 'provisional' BEGIN\n  INSERT INTO daily_counts (program_id, partner_id, day, test_mode, leads) VALUES (NEW.program_id, coalesce(NEW.partner_id, 0), coalesce(NEW.lead_at, NEW.created_at) / 86400000, NEW.test_mode, 1)\n  ON CONFLICT (program_id, partner_id, day, test_mode) DO UPDATE SET leads = leads + 1;\nEND",
     "CREATE TRIGGER `rollup_customer_converted` AFTER UPDATE OF status ON `customers` WHEN OLD.status <> 'converted' AND NEW.status = 'converted' BEGIN\n  INSERT INTO daily_counts (program_id, partner_id, day, test_mode, customers) VALUES (NEW.program_id, coalesce(NEW.partner_id, 0), coalesce(NEW.converted_at, NEW.lead_at, NEW.created_at) / 86400000, NEW.test_mode, 1)\n  ON CONFLICT (program_id, partner_id, day, test_mode) DO UPDATE SET customers = customers + 1;\nEND",

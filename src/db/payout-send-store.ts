@@ -1,7 +1,8 @@
+import { randomBytes } from 'node:crypto'
 import { and, asc, eq, inArray, lte, ne, sql } from 'drizzle-orm'
 import type { PayoutRail, SendItem } from '../domain/payout-method.ts'
 import type { Connection } from './open.ts'
-import { partners, payoutSends, payouts, type Payout, type PayoutSend } from './schema.ts'
+import { partners, payoutSends, payouts, settings, type Payout, type PayoutSend } from './schema.ts'
 
 /** A pending payout a rail could send, with its partner's method and details. */
 export interface SendablePayout {
@@ -17,6 +18,22 @@ export interface SendablePayout {
  */
 export class PayoutSendStore {
   constructor(private readonly connection: Connection) {}
+
+  /**
+   * This installation's payout id (docs/payouts.md, Two servers, one provider account): random,
+   * made on first use and kept in the database, so that a backup restored carries it (and resends
+   * with the same keys) while another database on the same provider account never meets its keys.
+   */
+  installationId(): string {
+    const { db } = this.connection
+    const stored = db.select().from(settings).where(eq(settings.key, 'payout_installation')).get()
+    if (stored) return stored.value
+    db.insert(settings)
+      .values({ key: 'payout_installation', value: randomBytes(8).toString('hex') })
+      .onConflictDoNothing()
+      .run()
+    return db.select().from(settings).where(eq(settings.key, 'payout_installation')).get()!.value
+  }
 
   /** The program's pending payouts (only `payoutIds` when given), oldest first, with their partner's payout details. */
   pendingWithDetails(programId: number, payoutIds?: number[]): SendablePayout[] {

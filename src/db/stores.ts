@@ -3,6 +3,7 @@ import { AuditStore } from './audit-store.ts'
 import { Catalog } from './catalog.ts'
 import { ChainStore } from './chain-store.ts'
 import { CliStore } from './cli-store.ts'
+import { ConnectAccountStore } from './connect-account-store.ts'
 import { CountStore } from './count-store.ts'
 import { CouponStore } from './coupon-store.ts'
 import { DashboardStore } from './dashboard-store.ts'
@@ -40,6 +41,7 @@ export function createStores(connection: Connection, options: OpenOptions = {}) 
     audit: new AuditStore(connection),
     chain,
     cli: new CliStore(connection, catalog),
+    connectAccounts: new ConnectAccountStore(connection),
     counts,
     coupons: new CouponStore(connection),
     dashboard: new DashboardStore(connection, catalog, programs),

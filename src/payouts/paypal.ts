@@ -6,7 +6,8 @@
  */
 import { createHash } from 'node:crypto'
 import { formatAmount } from '../domain/payout.ts'
-import { jsonOf, type Rail, type RailBatch, type SendAnswer, type Settled, timedFetch } from './rail.ts'
+import type { SendItem } from '../domain/payout-method.ts'
+import { jsonOf, MISMATCH_CODE, mismatchOf, type Rail, type RailBatch, type SendAnswer, type Settled, timedFetch } from './rail.ts'
 
 export interface PayPalConfig {
   clientId: string
@@ -57,9 +58,10 @@ export function paypalRail(config: PayPalConfig): Rail {
     perRequest: 'currency',
     maxItems: 15_000,
     cannotPay: (currency) => (PAYPAL_CURRENCIES.has(currency) ? null : `PayPal cannot pay in ${currency}`),
-    // Fixed by the payouts it carries: the same set makes the same key, after a crash or a restore.
-    keyOf: (items, currency) =>
-      `svc-${currency}-${items[0]!.payoutId}-${createHash('sha256')
+    // Fixed by the payouts it carries and by the installation (kept in the database): the same set
+    // makes the same key after a crash or a restore; another database's payout 1 never meets it.
+    keyOf: (items, currency, installation) =>
+      `svc-${installation}-${currency}-${items[0]!.payoutId}-${createHash('sha256')
         .update(items.map((i) => i.payoutId).join(','))
         .digest('hex')
         .slice(0, 16)}`,
@@ -113,9 +115,15 @@ export function paypalRail(config: PayPalConfig): Rail {
         const items: any[] = Array.isArray(answer?.items) ? answer.items : []
         for (const item of items) {
           const payoutId = Number(String(item?.payout_item?.sender_item_id ?? '').replace(/^payout_/, ''))
-          if (!batch.items.some((i) => i.payoutId === payoutId)) continue
+          const ours = batch.items.find((i) => i.payoutId === payoutId)
+          if (!ours) continue
           const status = String(item.transaction_status ?? '')
-          if (status === 'SUCCESS') settled.push({ payoutId, paid: String(item.payout_item_id) })
+          // Only the item made of this payout settles it: another server's batch (or an old one
+          // PayPal links a reused key to) may name the same payout_<id> for someone else.
+          const mismatch = itemMismatch(item?.payout_item, ours, batch.currency)
+          if (mismatch)
+            settled.push({ payoutId, code: MISMATCH_CODE, failed: `PayPal item payout_${payoutId} does not match the payout: ${mismatch}` })
+          else if (status === 'SUCCESS') settled.push({ payoutId, paid: String(item.payout_item_id) })
           else if (FAILED.has(status))
             settled.push({
               payoutId,
@@ -127,6 +135,19 @@ export function paypalRail(config: PayPalConfig): Rail {
       }
     },
   }
+}
+
+/** How PayPal's `payout_item` differs from the payout it should carry (receiver, amount, currency), or null. */
+function itemMismatch(item: any, ours: SendItem, currency: string): string | null {
+  const receiver = String(item?.receiver ?? '')
+  const value = String(item?.amount?.value ?? '')
+  const expected = formatAmount(ours.amountCents, currency)
+  const theirCurrency = String(item?.amount?.currency ?? '')
+  return mismatchOf([
+    ['receiver', receiver, ours.receiver, receiver.toLowerCase() === ours.receiver.toLowerCase()],
+    ['amount', value, expected, value !== '' && Number(value) === Number(expected)],
+    ['currency', theirCurrency, currency, theirCurrency === currency],
+  ])
 }
 
 /** Whether an error answer is PayPal's duplicate-batch refusal. */

@@ -15,6 +15,8 @@ export interface RailBatch {
   providerId: string | null
   /** When it was recorded (epoch ms): Stripe forgets an idempotency key after 24 hours. */
   recordedAt: number
+  /** This database's installation id (docs/payouts.md, Two servers, one provider account). */
+  installation: string
 }
 
 /** A payout's final word from the rail: paid with the provider's reference, or failed with its reason. */
@@ -41,8 +43,8 @@ export interface Rail {
   readonly maxItems: number
   /** Why the rail cannot pay in `currency`, or null when it can. */
   cannotPay(currency: string): string | null
-  /** The idempotency key of a request carrying these payouts: fixed by them, the same after any crash. */
-  keyOf(items: SendItem[], currency: string): string
+  /** The idempotency key of a request carrying these payouts: fixed by them and the installation, the same after any crash or restore. */
+  keyOf(items: SendItem[], currency: string, installation: string): string
   /** Sends the batch (again, after a crash: same key, same body). Throws only for a network failure (then: retry). */
   send(batch: RailBatch, now: number): Promise<SendAnswer>
   /** The payouts of an accepted batch that are final now (the others stay processing). Throws when the provider cannot be read. */
@@ -63,3 +65,18 @@ export async function jsonOf(response: Response): Promise<any> {
 export function timedFetch(url: string, init: RequestInit, ms = 30_000): Promise<Response> {
   return fetch(url, { ...init, signal: AbortSignal.timeout(ms) })
 }
+
+/** What the provider says it paid, field by field, against what the payout is: [field, theirs, ours, same]. */
+export type Compared = [field: string, theirs: string, ours: string, same: boolean]
+
+/**
+ * Why the provider's item or transfer is not this payout's (`receiver x, not y; amount …`), or
+ * null when receiver, amount and currency all match: only a match settles a payout as paid.
+ */
+export function mismatchOf(compared: Compared[]): string | null {
+  const differ = compared.filter(([, , , same]) => !same)
+  return differ.length ? differ.map(([field, theirs, ours]) => `${field} ${theirs}, not ${ours}`).join('; ') : null
+}
+
+/** The failure code of a payout whose provider record does not match it. */
+export const MISMATCH_CODE = 'provider_mismatch'

@@ -76,8 +76,10 @@ export function recordSends(deps: TrackingDeps, by: Actor, rail: Rail, programId
   return writer.run(() => {
     const plan = planSend(rail, stores.payoutSends.pendingWithDetails(programId, payoutIds))
     const now = deps.clock.now()
+    const installation = stores.payoutSends.installationId()
     for (const group of plan.groups) {
-      stores.payoutSends.record(programId, rail.name, group.currency, rail.keyOf(group.items, group.currency), group.items, now)
+      const key = rail.keyOf(group.items, group.currency, installation)
+      stores.payoutSends.record(programId, rail.name, group.currency, key, group.items, now)
       for (const item of group.items) {
         const payout = stores.payouts.findPayout(item.payoutId)
         if (!payout) continue
@@ -104,6 +106,7 @@ export class PayoutSender {
   private running: Promise<void> | null = null
   private again = false
   private stopping = false
+  private installation: string | null = null
 
   constructor(
     private readonly deps: TrackingDeps & { mail: Mail; clock: Clock },
@@ -169,6 +172,7 @@ export class PayoutSender {
       items: send.items,
       providerId: send.providerId,
       recordedAt: send.createdAt,
+      installation: (this.installation ??= await writer.run(() => stores.payoutSends.installationId())),
     }
     let answer: SendAnswer
     try {

@@ -4,7 +4,8 @@
  * idempotency key for 24 hours (docs.stripe.com/api/idempotent_requests): before a resend older
  * than that, the transfer is looked up by its `transfer_group`. API: docs.stripe.com/api/transfers.
  */
-import { jsonOf, type Rail, type RailBatch, type SendAnswer, timedFetch } from './rail.ts'
+import type { SendItem } from '../domain/payout-method.ts'
+import { jsonOf, MISMATCH_CODE, mismatchOf, type Rail, type RailBatch, type SendAnswer, type Settled, timedFetch } from './rail.ts'
 
 export interface StripeConfig {
   secretKey: string
@@ -28,13 +29,27 @@ export function stripeRail(config: StripeConfig): Rail {
     ...extra,
   })
 
-  /** The transfer already made for the payout, looked up by its transfer_group; null when there is none. */
-  async function existingTransfer(payoutId: number): Promise<string | null> {
-    const response = await timedFetch(`${config.apiBase}/v1/transfers?transfer_group=payout_${payoutId}&limit=1`, { headers: headers() })
+  /**
+   * The transfer already made for the payout, looked up by its transfer_group: another
+   * installation's (its metadata svc_installation) is not this one's; one of this installation's
+   * (or of none named, made before it was) settles the payout: paid when it matches, failed when not.
+   */
+  async function existingTransfer(batch: RailBatch): Promise<Settled | null> {
+    const item = batch.items[0]!
+    const response = await timedFetch(`${config.apiBase}/v1/transfers?transfer_group=payout_${item.payoutId}&limit=100`, {
+      headers: headers(),
+    })
     const answer = await jsonOf(response)
     if (!response.ok) throw new Error(`Stripe transfers: ${answer?.error?.message ?? response.status}`)
-    const found = Array.isArray(answer?.data) ? answer.data[0] : null
-    return typeof found?.id === 'string' ? found.id : null
+    const found: any[] = (Array.isArray(answer?.data) ? answer.data : []).filter(
+      (t: any) =>
+        typeof t?.id === 'string' &&
+        (t.metadata?.svc_installation ?? batch.installation) === batch.installation &&
+        (t.metadata?.svc_payout_id ?? String(item.payoutId)) === String(item.payoutId),
+    )
+    if (found.length === 0) return null
+    const match = found.find((t) => transferMismatch(t, item, batch.currency) === null)
+    return match ? { payoutId: item.payoutId, paid: match.id } : mismatched(found[0], item, batch.currency)
   }
 
   return {
@@ -47,8 +62,8 @@ export function stripeRail(config: StripeConfig): Rail {
     async send(batch: RailBatch, now: number): Promise<SendAnswer> {
       const item = batch.items[0]!
       if (now - batch.recordedAt >= DAY_MS) {
-        const found = await existingTransfer(item.payoutId)
-        if (found) return { kind: 'accepted', providerId: found, settled: [{ payoutId: item.payoutId, paid: found }] }
+        const found = await existingTransfer(batch)
+        if (found) return { kind: 'accepted', providerId: 'paid' in found ? found.paid : null, settled: [found] }
       }
       const response = await timedFetch(`${config.apiBase}/v1/transfers`, {
         method: 'POST',
@@ -59,11 +74,17 @@ export function stripeRail(config: StripeConfig): Rail {
           destination: item.receiver,
           transfer_group: `payout_${item.payoutId}`,
           'metadata[svc_payout_id]': String(item.payoutId),
+          'metadata[svc_installation]': batch.installation,
         }),
       })
       const answer = await jsonOf(response)
-      if (response.ok && typeof answer?.id === 'string')
-        return { kind: 'accepted', providerId: answer.id, settled: [{ payoutId: item.payoutId, paid: answer.id }] }
+      if (response.ok && typeof answer?.id === 'string') {
+        // A replayed answer is the transfer first made with this key: paid only when it is this payout's.
+        const settled = transferMismatch(answer, item, batch.currency)
+          ? mismatched(answer, item, batch.currency)
+          : { payoutId: item.payoutId, paid: answer.id }
+        return { kind: 'accepted', providerId: answer.id, settled: [settled] }
+      }
       if (response.ok) return { kind: 'retry', message: `Stripe answered ${response.status} without a transfer id` }
       const message = `${answer?.error?.code ?? answer?.error?.type ?? response.status}: ${answer?.error?.message ?? response.statusText}`
       // 409: the same key is in flight, or was used with other parameters; 429 and 5xx: try again, same key.
@@ -76,3 +97,22 @@ export function stripeRail(config: StripeConfig): Rail {
     status: async () => [],
   }
 }
+
+/** How a Stripe transfer differs from the payout it should carry (destination, amount, currency), or null. */
+function transferMismatch(transfer: any, item: SendItem, currency: string): string | null {
+  const destination = String(transfer?.destination ?? '')
+  const amount = String(transfer?.amount ?? '')
+  const theirCurrency = String(transfer?.currency ?? '')
+  return mismatchOf([
+    ['destination', destination, item.receiver, destination === item.receiver],
+    ['amount', amount, String(item.amountCents), amount === String(item.amountCents)],
+    ['currency', theirCurrency, currency.toLowerCase(), theirCurrency === currency.toLowerCase()],
+  ])
+}
+
+/** The payout failed: the transfer Stripe has for it is not what it pays. */
+const mismatched = (transfer: any, item: SendItem, currency: string): Settled => ({
+  payoutId: item.payoutId,
+  code: MISMATCH_CODE,
+  failed: `Stripe transfer ${transfer?.id} does not match the payout: ${transferMismatch(transfer, item, currency)}`,
+})

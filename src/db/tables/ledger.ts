@@ -191,6 +191,24 @@ export const ledgerBalances = sqliteTable(
   (t) => [primaryKey({ columns: [t.programId, t.partnerId, t.currency, t.kind, t.payout, t.pair, t.held, t.day] })],
 )
 
+/**
+ * The Stripe accounts "Connect with Stripe" made for a partner (src/http/pages/connect-stripe.ts):
+ * the latest is gone on with until the partner finishes, and they count toward the few a partner
+ * may make a day (docs/payouts.md, Stripe).
+ */
+export const partnerStripeAccounts = sqliteTable(
+  'partner_stripe_accounts',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    partnerId: integer('partner_id')
+      .notNull()
+      .references(() => partners.id, { onDelete: 'cascade' }),
+    accountId: text('account_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('partner_stripe_accounts_partner').on(t.partnerId, t.createdAt)],
+)
+
 export type Commission = typeof commissions.$inferSelect
 export type Payout = typeof payouts.$inferSelect
 export type PayoutSend = typeof payoutSends.$inferSelect

@@ -101,8 +101,9 @@ export const notices: Record<string, string> = {
     'Stripe has not finished setting up your account yet: press "Connect with Stripe" again to go on where you stopped.',
   payout_details_stripe_failed: 'Stripe could not be reached or did not know that account: nothing was changed. Try again in a moment.',
   payout_details_stripe_off: 'This program does not pay through Stripe.',
+  payout_details_stripe_limit: 'Stripe accounts were made for you several times today: try again tomorrow, or choose another method.',
   payout_details_invalid:
-    'Not saved: choose a method and write its details: your PayPal or Wise email, a Stripe account id (acct_…), or your bank details (at most 1000 characters).',
+    'Not saved: choose a method and write its details: your PayPal or Wise email, or your bank details (at most 1000 characters).',
   webhook_url: 'Not added: the URL must be an http(s) URL.',
   webhook_private:
     'Not added: the URL points at a loopback, private, link-local or unique-local address. To send webhooks to this machine while testing, start svc with WEBHOOKS_ALLOW_PRIVATE=true.',

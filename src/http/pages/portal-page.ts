@@ -95,7 +95,7 @@ ${data.group?.discountDescription ? audiencePanel(program, data.group) : ''}
 <p class="muted">How ${program.name} pays you. Only the program's owner sees them.</p>
 <form class="stack" method="post" action="/partner/payout-details">${csrfField(data.csrf)}
 <label>Method <select name="payout_method">${option('', 'choose one')}${PAYOUT_METHODS.map((m) => option(m, PAYOUT_METHOD_LABELS[m]))}</select></label>
-<label>Details <textarea name="payout_details" maxlength="1000" placeholder="PayPal or Wise: your email there. Stripe: your account id (acct_…). Bank: account holder, IBAN or account number, and any notes.">${partner.payoutDetails ?? ''}</textarea></label>
+<label>Details <textarea name="payout_details" maxlength="1000" placeholder="PayPal or Wise: your email there. Stripe: your account id (acct_…), or Connect with Stripe below. Bank: account holder, IBAN or account number, and any notes.">${partner.payoutDetails ?? ''}</textarea></label>
 <div><button>Save payout details</button></div></form>${
     data.stripeConnect
       ? html`<form class="row" method="post" action="/partner/stripe/connect">${csrfField(data.csrf)}<button class="quiet">Connect with Stripe</button><span class="muted">${partner.payoutMethod === 'stripe' ? 'Your Stripe account is connected; press to go on with its setup.' : 'Stripe sets up an account for you, then sends you back here.'}</span></form>`

@@ -76,6 +76,9 @@ export function portalRoutes(deps: Deps) {
         const { partnerId, programId } = signed.session as Extract<SessionOf, { kind: 'partner' }>
         const method = form.payout_method ?? ''
         const details = (form.payout_details ?? '').trim()
+        // docs/decisions.md, Paying partners: the form takes all four methods. A typed acct_… only
+        // says where the partner's own money goes; "Connect with Stripe" hands out an onboarding
+        // link only for an account Stripe says was made for this partner (src/payouts/stripe-connect.ts).
         if (!isPayoutMethod(method) || payoutDetailsProblem(method, details) !== null)
           return seeOther('/partner?error=payout_details_invalid#payout-details')
         const by = { actor: partnerActor(partnerId), ip: stateOf(request).ip }
