@@ -15,6 +15,7 @@ import { rewardful } from './rewardful.ts'
 import { type Sleep, type Source, SourceError, SourceHttp, type SourceOptions, type SourceRow } from './source.ts'
 import { tolt } from './tolt.ts'
 import { openSourceKey } from './key.ts'
+import { Rerun } from '../outbox/rerun.ts'
 
 export const SOURCES: Record<ImportSource, Source> = { rewardful, tolt, firstpromoter, partnerstack }
 
@@ -218,8 +219,10 @@ async function write(deps: ImportDeps, job: Import, signal: AbortSignal, unit: U
  */
 export class ImportRunner {
   private readonly abort = new AbortController()
-  private running: Promise<void> | null = null
-  private again = false
+  private readonly runs = new Rerun(
+    () => this.loop(),
+    () => this.abort.signal.aborted,
+  )
   /** The import being run and what stops it alone (a cancel). */
   private current: { id: number; abort: AbortController } | null = null
 
@@ -227,23 +230,12 @@ export class ImportRunner {
 
   /** Looks for an open import now (a route queued one, or the server just started). */
   wake(): void {
-    if (this.abort.signal.aborted) return
-    if (this.running) {
-      this.again = true
-      return
-    }
-    this.running = this.loop().finally(() => {
-      this.running = null
-      if (this.again && !this.abort.signal.aborted) {
-        this.again = false
-        this.wake()
-      }
-    })
+    this.runs.wake()
   }
 
   private async loop(): Promise<void> {
     for (;;) {
-      this.again = false
+      this.runs.settle()
       const job = this.deps.database.stores.imports.nextOpen()
       if (!job || this.abort.signal.aborted) return
       const current = { id: job.id, abort: new AbortController() }
@@ -276,6 +268,6 @@ export class ImportRunner {
   /** Stops reading and writing: the import stays running, for the next start to resume. */
   async stop(): Promise<void> {
     this.abort.abort()
-    await this.running
+    await this.runs.current
   }
 }

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.ts'
 import type { Writer } from '../db/writer.ts'
+import { Rerun } from './rerun.ts'
 
 /**
  * What a kind of outbox row needs of the one sender (src/outbox/README.md): its store's claim,
@@ -34,9 +35,11 @@ export const shortError = (error: unknown) => String((error as Error)?.message ?
  */
 export class Sender<Row, Result = void> {
   private timer: ReturnType<typeof setInterval> | null = null
-  private running: Promise<void> | null = null
-  private again = false
   private stopping = false
+  private readonly runs = new Rerun(
+    () => this.drain(),
+    () => this.stopping,
+  )
 
   constructor(
     private readonly writer: Pick<Writer, 'run'>,
@@ -52,18 +55,7 @@ export class Sender<Row, Result = void> {
 
   /** Looks for due rows now (after a commit that queued one). */
   wake(): void {
-    if (this.stopping) return
-    if (this.running) {
-      this.again = true
-      return
-    }
-    this.running = this.drain().finally(() => {
-      this.running = null
-      if (this.again && !this.stopping) {
-        this.again = false
-        this.wake()
-      }
-    })
+    this.runs.wake()
   }
 
   /** Stops polling and waits for the deliveries in flight (their records included). */
@@ -71,7 +63,7 @@ export class Sender<Row, Result = void> {
     this.stopping = true
     if (this.timer) clearInterval(this.timer)
     this.timer = null
-    await this.running
+    await this.runs.current
   }
 
   /** Delivers every row due now, batch after batch; resolves when none is left. */

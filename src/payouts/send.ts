@@ -16,6 +16,7 @@ import { payoutFailedInUnit } from '../tracking/failed-payout.ts'
 import { paidNoticesInUnit } from '../tracking/payout-paid.ts'
 import type { TrackingDeps } from '../tracking/deps.ts'
 import type { Rail, SendAnswer, Settled } from './rail.ts'
+import { Rerun } from '../outbox/rerun.ts'
 
 /** How often a processing batch is asked for its items' status: docs/decisions.md says at least every 10 s. */
 export const POLL_MS = 5_000
@@ -103,8 +104,10 @@ export interface PayoutSenderOptions {
  */
 export class PayoutSender {
   private timer: ReturnType<typeof setInterval> | null = null
-  private running: Promise<void> | null = null
-  private again = false
+  private readonly runs = new Rerun(
+    () => this.drain(),
+    () => this.stopping,
+  )
   private stopping = false
   private installation: string | null = null
 
@@ -120,18 +123,7 @@ export class PayoutSender {
   }
 
   wake(): void {
-    if (this.stopping) return
-    if (this.running) {
-      this.again = true
-      return
-    }
-    this.running = this.drain().finally(() => {
-      this.running = null
-      if (this.again && !this.stopping) {
-        this.again = false
-        this.wake()
-      }
-    })
+    this.runs.wake()
   }
 
   /**
@@ -143,7 +135,7 @@ export class PayoutSender {
     this.stopping = true
     if (this.timer) clearInterval(this.timer)
     this.timer = null
-    await Promise.race([this.running, new Promise<void>((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref?.())])
+    await Promise.race([this.runs.current, new Promise<void>((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref?.())])
   }
 
   private async drain(): Promise<void> {
