@@ -246,7 +246,7 @@ function describe(outcome: SaleOutcome, payment: ProcessorSale): Result {
   }
 }
 
-/** The first of a payment's texts past the limits /track holds them to (SPEC.md: 255, an email 254), named; else null. */
+/** The first of a payment's texts past the limits /track holds them to (docs/api.md: 255, an email 254), named; else null. */
 function overLong(sale: ProcessorSale): string | null {
   const limits: [string, string | null | undefined, number][] = [
     ['transaction id', sale.transactionId, 255],
