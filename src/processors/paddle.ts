@@ -53,7 +53,7 @@ function verify(raw: Uint8Array, headers: Headers, secrets: readonly string[], n
     for (const signature of signatures) if (sameText(expected, signature)) matched = true
   }
   if (!matched) return { ok: false, reason: 'mismatch' }
-  if (Math.floor(nowMs / 1000) - ts > PADDLE_TOLERANCE_SECONDS) return { ok: false, reason: 'stale' }
+  if (nowMs > (ts + PADDLE_TOLERANCE_SECONDS) * 1000) return { ok: false, reason: 'stale' }
   if (ts - Math.floor(nowMs / 1000) > PADDLE_FUTURE_SECONDS) return { ok: false, reason: 'future' }
   return { ok: true }
 }

@@ -31,8 +31,14 @@ export const POLAR_TOLERANCE_SECONDS = 300
 function keysFor(secret: string): Uint8Array[] {
   const utf8 = new TextEncoder().encode(secret)
   const rest = secret.startsWith('whsec_') ? secret.slice(6) : secret
-  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(rest) || rest.length % 4 !== 0) return [utf8]
-  const decoded = new Uint8Array(Buffer.from(rest, 'base64'))
+  // As Polar's SDK decodes it (atob: padding optional); text that is not base64 stands only for its bytes.
+  let binary: string
+  try {
+    binary = atob(rest)
+  } catch {
+    return [utf8]
+  }
+  const decoded = Uint8Array.from(binary, (c) => c.charCodeAt(0))
   return decoded.length > 0 && Buffer.compare(Buffer.from(decoded), Buffer.from(utf8)) !== 0 ? [utf8, decoded] : [utf8]
 }
 

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Api } from '../../helpers.ts'
 import { publicOrigin, signInAccount } from '../pages/sessions.ts'
@@ -132,6 +133,19 @@ describe('Polar', () => {
     expect((await post(JSON.stringify(order))).status).toBe(200)
     expect((await list('sales'))[0]).toMatchObject({ amount_cents: 2000, currency: 'EUR' })
     expect((await list('customers')).map((c) => c.customer_key)).toEqual([key])
+  })
+
+  test("a secret whose rest is base64 without its padding also stands for its decoded bytes, as the SDK's atob decodes it", async () => {
+    const secret = 'whsec_polarsecret123'
+    const { f, list } = await setup(polar, {}, secret)
+    const { body } = polar.payment({ customer: crypto.randomUUID(), clickId: await k.clickId(f), net: 1500, tax: 0, currency: 'EUR' })
+    const id = unique('msg')
+    const ts = Math.floor(api.clock.now() / 1000)
+    const decoded = Uint8Array.from(atob('polarsecret123'), (c) => c.charCodeAt(0))
+    const signature = createHmac('sha256', decoded).update(`${id}.${ts}.${body}`).digest('base64')
+    const headers = { 'webhook-id': id, 'webhook-timestamp': String(ts), 'webhook-signature': `v1,${signature}` }
+    expect((await api.call('POST', `/api/v1/webhooks/polar/${f.programId}`, { body, headers })).status).toBe(200)
+    expect(await list('sales')).toHaveLength(1)
   })
 
   test('the net amount, not the total: tax is never commissioned', async () => {
