@@ -14,7 +14,8 @@ const held = Promise.all([new Response(denoTest.stdout).text(), new Response(den
 const bunCode = await bunTest.exited
 const [out, err] = await held
 const denoCode = await denoTest.exited
-process.stdout.write(out)
-process.stderr.write(`\n--- the HTTP suites against Deno ---\n${err}`)
+// Written whole before the exit (a pipe takes large writes in parts; process.exit would cut them).
+await Bun.write(Bun.stdout, out)
+await Bun.write(Bun.stderr, `\n--- the HTTP suites against Deno ---\n${err}`)
 process.exit(bunCode || denoCode)
 export {}
