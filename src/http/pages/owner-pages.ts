@@ -367,13 +367,14 @@ export function eventsPage(program: Program, page: Paged<EventRow>): Safe {
   return html`${programHeader(program, '/events')}<section class="panel">${
     page.rows.length === 0
       ? html`<p class="muted">No payment event received yet (Stripe, Paddle, Lemon Squeezy or Polar). The webhook URLs are in <a href="/dashboard/programs/${program.id}/settings#stripe">Settings</a>.</p>`
-      : html`<table><thead><tr>
+      : // Stacked under 700 px: an event id is long, and its column left the outcome a few letters wide on a phone.
+        html`<table class="stacked"><thead><tr>
 <th>Event</th><th>Type</th><th>Outcome</th><th class="hide-narrow">Received</th></tr></thead><tbody>
 ${page.rows.map(
   (
     e,
-  ) => html`<tr data-event="${e.id}"><td><code>${e.eventId}</code>${e.livemode === 0 ? html` <span class="muted">test</span>` : ''}</td><td>${e.type}</td>
-<td><b>${e.outcome}</b>${e.detail ? html`<div class="muted">${e.detail}</div>` : ''}${e.saleId ? html`<div class="muted">sale #${e.saleId}</div>` : ''}</td><td class="hide-narrow">${when(e.createdAt)}</td></tr>`,
+  ) => html`<tr data-event="${e.id}"><td data-label="Event"><code>${e.eventId}</code>${e.livemode === 0 ? html` <span class="muted">test</span>` : ''}</td><td data-label="Type">${e.type}</td>
+<td data-label="Outcome"><b>${e.outcome}</b>${e.detail ? html`<div class="muted">${e.detail}</div>` : ''}${e.saleId ? html`<div class="muted">sale #${e.saleId}</div>` : ''}</td><td class="hide-narrow">${when(e.createdAt)}</td></tr>`,
 )}
 </tbody></table>`
   }${more(path, page.next)}</section>`
