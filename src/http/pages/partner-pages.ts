@@ -5,6 +5,7 @@ import type { LinkRow } from '../../db/dashboard-store.ts'
 import type { PartnerFigures } from '../../db/figure-store.ts'
 import type { Partner, PartnerWithLinks } from '../../db/partner-store.ts'
 import { type Coupon, PARTNER_STATUSES, type PartnerGroup, type Program } from '../../db/schema.ts'
+import { termsFor } from '../../domain/attribution.ts'
 import { COMMISSION_TYPES } from '../../domain/commission.ts'
 import { COMMISSION_LABELS } from './program-form.ts'
 import { count, money, when } from './format.ts'
@@ -167,6 +168,10 @@ export function partnerPage(
   const f = data.figures
   const group = data.groups.find((g) => g.id === p.groupId) ?? null
   const currentGroup = p.groupId === null ? null : String(p.groupId)
+  // What an empty field below means: the group's term where the group has one, else the program's.
+  const inherited = termsFor(program, null, group)
+  const whose = (key: 'commissionType' | 'commissionRate' | 'recurringMonths') =>
+    group && (group[key] ?? null) !== null ? "the group's" : "the program's"
   const option = (value: string, current: string | null, label = value) =>
     html`<option value="${value}"${value === (current ?? '') ? html` selected` : ''}>${label}</option>`
   return html`${programHeader(program, '/partners')}
@@ -195,10 +200,10 @@ ${bonusPanel(program, p.id, csrf)}
 <label>Email <input name="email" type="email" value="${p.email ?? ''}" maxlength="254"></label>
 <label>Group <select name="group_id">${option('', currentGroup, 'no group')}${data.groups.map((g) => option(String(g.id), currentGroup, g.name))}</select>
 <span class="muted">Its terms apply where the partner has none of its own below.</span></label>
-<label>Commission type <select name="commission_type">${option('', p.commissionType, `the program's: ${COMMISSION_LABELS[program.commissionType]}`)}${COMMISSION_TYPES.map((t) => option(t, p.commissionType, COMMISSION_LABELS[t]))}</select></label>
-<label>Commission rate <input name="commission_rate" value="${p.commissionRate ?? ''}" inputmode="decimal" placeholder="the program's (${program.commissionRate})"></label>
-<label>Recurring months <input name="recurring_months" value="${p.recurringMonths ?? ''}" inputmode="numeric" placeholder="${program.recurringMonths === null ? "the program's (no limit)" : `the program's (${program.recurringMonths})`}">
-<span class="muted">For the recurring types: months after the customer's first sale that sales still pay. Empty: the program's.</span></label>
+<label>Commission type <select name="commission_type">${option('', p.commissionType, `${whose('commissionType')}: ${COMMISSION_LABELS[inherited.commissionType]}`)}${COMMISSION_TYPES.map((t) => option(t, p.commissionType, COMMISSION_LABELS[t]))}</select></label>
+<label>Commission rate <input name="commission_rate" value="${p.commissionRate ?? ''}" inputmode="decimal" placeholder="${whose('commissionRate')} (${inherited.commissionRate})"></label>
+<label>Recurring months <input name="recurring_months" value="${p.recurringMonths ?? ''}" inputmode="numeric" placeholder="${whose('recurringMonths')} (${inherited.recurringMonths === null ? 'no limit' : inherited.recurringMonths})">
+<span class="muted">For the recurring types: months after the customer's first sale that sales still pay. Empty: ${group ? "the group's, else the program's" : "the program's"}.</span></label>
 <label>Payout method <select name="payout_method">${option('', p.payoutMethod, 'not given')}${PAYOUT_METHODS.map((m) => option(m, p.payoutMethod, PAYOUT_METHOD_LABELS[m]))}</select></label>
 <label>Payout details <textarea name="payout_details" maxlength="1000">${p.payoutDetails ?? ''}</textarea>
 <span class="muted">PayPal or Wise: the partner's email there. Stripe: their connected account id (acct_…). Bank: account holder, IBAN or account number.</span></label>

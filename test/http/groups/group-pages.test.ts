@@ -85,6 +85,8 @@ describe('the Groups page', () => {
     const page = (await o.get(`${base}/partners/${f.partnerId}`)).text
     expect(page).toContain(`<option value="${group.group_id}" selected>Creators</option>`)
     expect(page).toContain('30% of each referred customer')
+    // The edit form says what an empty term means for this partner: the group's rate, not the program's.
+    expect(page).toContain('placeholder="the group&#39;s (30)"')
     expect((await o.post(`${base}/groups/${group.group_id}/delete`, {})).location).toBe(`${base}/groups?error=group_has_partners`)
     // The partners list shows the group on the row and filters by it.
     const rows = (await o.get(`${base}/partners?group_id=${group.group_id}`)).text
