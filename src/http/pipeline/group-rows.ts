@@ -1,15 +1,10 @@
 import { bool, data, enumOf, int, nullable, obj, ref, str, time } from './openapi-schema.ts'
+import { admin, adminBody } from './admin-answers.ts'
 import type { Route } from './route-table.ts'
 
 // The rows of the route table for partner groups, the two-sided discount and bonuses
 // (docs/decisions.md, Groups): route-table.ts spreads them in.
 
-const admin = {
-  401: 'Wrong or missing admin token',
-  404: 'Not found (the whole operator API answers 404 when SVC_ADMIN_TOKEN is unset)',
-  500: 'Internal error',
-}
-const adminBody = { 400: 'A field is invalid: the message names it', ...admin }
 const commissionType = enumOf('percent', 'fixed', 'recurring_percent', 'recurring_fixed')
 const discount = obj({
   coupon_id: { ...str, description: "The processor's coupon id (Stripe Checkout's discounts: [{ coupon }]), not an svc coupon" },

@@ -1,17 +1,10 @@
 import { bool, data, enumOf, int, list, nullable, obj, ref, str, time } from './openapi-schema.ts'
+import { admin, adminBody, from, to } from './admin-answers.ts'
 import type { Route } from './route-table.ts'
 
 // The operator API's rows of the route table (route-table.ts, which spreads them in): what each
 // /api/v1/admin route answers, for the OpenAPI document and the tests that check real answers.
 
-const admin = {
-  401: 'Wrong or missing admin token',
-  404: 'Not found (the whole operator API answers 404 when SVC_ADMIN_TOKEN is unset)',
-  500: 'Internal error',
-}
-const adminBody = { 400: 'A field is invalid: the message names it', ...admin }
-const from = { name: 'from', required: false, description: 'Created on or after this ISO 8601 date (UTC)' }
-const to = { name: 'to', required: false, description: 'Created on or before this ISO 8601 date (UTC), inclusive' }
 /** The filters of the CSV exports (docs/decisions.md, First run: exports and filters). */
 const csvQuery = {
   fromTo: [from, to],
@@ -164,41 +157,6 @@ export const operatorRows: Record<string, Route> = {
       next_cursor: { type: 'null' },
     }),
     errors: admin,
-  },
-  'POST /api/v1/admin/accounts/:id/members': {
-    id: 'addMember',
-    status: 201,
-    request: { email: 'accountant@shop.example', role: 'viewer' },
-    body: data(ref('Member')),
-    errors: { ...adminBody, 409: 'This account already has a member with that email' },
-  },
-  'GET /api/v1/admin/accounts/:id/members': {
-    id: 'listMembers',
-    body: obj({ data: { type: 'array', items: ref('Member') }, error: { type: 'null' } }),
-    errors: admin,
-  },
-  'PATCH /api/v1/admin/members/:id': {
-    id: 'changeMemberRole',
-    request: { role: 'admin' },
-    body: data(ref('Member')),
-    errors: { ...adminBody, 409: 'The owner cannot be removed or given another role' },
-  },
-  'DELETE /api/v1/admin/members/:id': {
-    id: 'removeMember',
-    body: data(obj({ member_id: int, removed: bool })),
-    errors: { ...admin, 409: 'The owner cannot be removed or given another role' },
-  },
-  'GET /api/v1/admin/programs/:id/audit': {
-    id: 'listAudit',
-    paged: true,
-    body: list('AuditEntry'),
-    errors: adminBody,
-    query: [
-      { name: 'actor', required: false, description: 'Part of who acted (a member email, operator, key:<id>:<scope>, system), any case' },
-      { name: 'action', required: false, description: 'An action (payout.paid) or the actions of one object (payout.)' },
-      from,
-      to,
-    ],
   },
   'DELETE /api/v1/admin/keys/:id': {
     id: 'deleteKey',

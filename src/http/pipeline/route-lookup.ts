@@ -1,5 +1,6 @@
 import type { InternalError } from './errors.ts'
-import { cliRoute, type Envelope, type LimitGroup, type Reads, type Route, routeTable } from './route-table.ts'
+import { cliRoute } from './cli-rows.ts'
+import { type Envelope, type LimitGroup, type Reads, type Route, routeTable } from './route-table.ts'
 
 // Looking a request's path up in the route table (route-table.ts): once per request, by a trie
 // of the rows' path templates, so that the pipeline reads a route's envelope, limit, CORS and
