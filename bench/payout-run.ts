@@ -50,7 +50,7 @@ for (const [what, partnerId] of [
   ['balances of one partner', 1],
 ] as const) {
   const t = performance.now()
-  balances(store.ledgerGroups(1, now, partnerId))
+  balances(database.stores.balances.ledgerGroups(1, now, partnerId))
   console.log(`${what}: ${(performance.now() - t).toFixed(1)} ms`)
 }
 database.close()

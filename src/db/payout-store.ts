@@ -1,15 +1,13 @@
 import type { ChainStore } from './chain-store.ts'
-import { and, desc, eq, gte, inArray, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm'
-import { alias, type SQLiteColumn } from 'drizzle-orm/sqlite-core'
-import type { LedgerFacts, LedgerGroup, LedgerKind, PayoutState, PlannedPayout } from '../domain/payout.ts'
+import { and, desc, eq, inArray, isNull, lt, ne, or, sql, type SQL } from 'drizzle-orm'
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core'
+import type { LedgerFacts, LedgerKind, PayoutState, PlannedPayout } from '../domain/payout.ts'
 import type { Connection } from './open.ts'
-import { balanceMover } from './ledger-balances.ts'
-import { commissions, ledgerBalances, partners, payoutEntries, payouts, programs, type Payout } from './schema.ts'
+import { balanceMover, notHeld, pair } from './ledger-balances.ts'
+import { commissions, partners, payoutEntries, payouts, programs, type Payout } from './schema.ts'
 
 export type { PayoutStatus } from '../domain/payout-method.ts'
 import type { PayoutStatus } from '../domain/payout-method.ts'
-
-const DAY_MS = 86_400_000
 
 /** A ledger entry with what the status rule needs (domain/payout.ts, LedgerFacts). */
 export interface LedgerRow extends LedgerFacts {
@@ -37,11 +35,7 @@ export interface CsvPayout extends Payout {
 
 export type PayoutChange = { kind: 'ok'; payout: Payout } | { kind: 'not_found' } | { kind: 'conflict'; payout: Payout }
 
-const pair = alias(commissions, 'pair')
-const entryPayout = alias(payoutEntries, 'entry_payout')
-const pairPayout = alias(payoutEntries, 'pair_payout')
 const isHeld = sql<boolean>`${commissions.review} is 'held'`.mapWith(Boolean)
-const notHeld = sql`${commissions.review} is not 'held'`
 // The partial UNIQUE index payout_entries_once answers this lookup: its WHERE is repeated here.
 const activePayoutOf = (entryId: SQLiteColumn) =>
   sql<PayoutState>`(select pe.status from payout_entries pe where pe.ledger_entry_id = ${entryId} and pe.status <> 'canceled')`
@@ -123,156 +117,6 @@ export class PayoutStore {
   /** The given ledger entries with their payout facts (the commissions read route's statuses). */
   ledgerOf(entryIds: number[]): LedgerRow[] {
     return entryIds.length ? this.ledger(inArray(commissions.id, entryIds)) : []
-  }
-
-  /**
-   * The first day (days since 1970, UTC) on which each partner's open commissions and bonuses not yet due become
-   * due, per currency. `cutoffDay` is today: the first day not wholly due.
-   */
-  firstPendingDays(programId: number, now: number): { partnerId: number; currency: string; day: number }[] {
-    const { db } = this.connection
-    const today = Math.floor(now / DAY_MS)
-    // Days after today from the balances; today's rows hold entries due already (earlier today) and
-    // entries still pending (later today): those are read one by one, as ledgerGroups splits them.
-    const later = db
-      .select({ partnerId: ledgerBalances.partnerId, currency: ledgerBalances.currency, day: sql<number>`min(${ledgerBalances.day})` })
-      .from(ledgerBalances)
-      .where(
-        and(
-          eq(ledgerBalances.programId, programId),
-          ne(ledgerBalances.kind, 'reversal'),
-          eq(ledgerBalances.held, 0),
-          sql`${ledgerBalances.day} > ${today}`,
-        ),
-      )
-      .groupBy(ledgerBalances.partnerId, ledgerBalances.currency)
-      .all()
-    const laterToday = db
-      .selectDistinct({ partnerId: commissions.partnerId, currency: commissions.currency })
-      .from(commissions)
-      .where(
-        and(
-          eq(commissions.programId, programId),
-          ne(commissions.kind, 'reversal'),
-          eq(commissions.testMode, false),
-          notHeld,
-          sql`${commissions.dueAt} > ${now} AND ${commissions.dueAt} < ${(today + 1) * DAY_MS}`,
-        ),
-      )
-      .all()
-    const first = new Map(later.map((row) => [`${row.partnerId} ${row.currency}`, row]))
-    for (const row of laterToday) first.set(`${row.partnerId} ${row.currency}`, { ...row, day: today })
-    return [...first.values()]
-  }
-
-  /**
-   * The live ledger of a program (or of one partner, or a page of partners) added up by partner, currency, kind,
-   * payout facts and dueness at `now`: what domain/payout.ts `balances` needs. Read from ledger_balances (kept by
-   * triggers, schema.ts): its open rows carry the day they are due (each entry's due_at, fixed when booked), so a
-   * day before today is due and one after it is not; only the open entries due today are read one by one (the
-   * program's due_at index), to split them exactly.
-   */
-  ledgerGroups(programId: number, now: number, partnerId?: number | number[]): LedgerGroup[] {
-    const { db } = this.connection
-    const today = Math.floor(now / DAY_MS)
-    const cutoffDay = sql`${today}`
-    const partnerWhere = (column: SQLiteColumn) =>
-      partnerId === undefined
-        ? undefined
-        : Array.isArray(partnerId)
-          ? inArray(column, partnerId.length ? partnerId : [0])
-          : eq(column, partnerId)
-    const due = sql<number>`${ledgerBalances.day} >= 0 and ${ledgerBalances.day} < ${cutoffDay}`
-    const counted = db
-      .select({
-        partnerId: ledgerBalances.partnerId,
-        currency: ledgerBalances.currency,
-        kind: ledgerBalances.kind,
-        payout: ledgerBalances.payout,
-        pair: ledgerBalances.pair,
-        held: ledgerBalances.held,
-        due,
-        amountCents: sql<number>`sum(${ledgerBalances.amountCents})`,
-      })
-      .from(ledgerBalances)
-      .where(
-        and(
-          eq(ledgerBalances.programId, programId),
-          partnerWhere(ledgerBalances.partnerId),
-          sql`(${ledgerBalances.day} < 0 or ${ledgerBalances.day} <> ${cutoffDay})`,
-        ),
-      )
-      .groupBy(
-        ledgerBalances.partnerId,
-        ledgerBalances.currency,
-        ledgerBalances.kind,
-        ledgerBalances.payout,
-        ledgerBalances.pair,
-        ledgerBalances.held,
-        due,
-      )
-      .all()
-      .map(
-        (r): LedgerGroup => ({
-          partnerId: r.partnerId,
-          currency: r.currency,
-          kind: r.kind,
-          payout: r.payout === '' ? null : r.payout,
-          pair: r.pair === 'none' ? null : { payout: r.pair === '' ? null : r.pair },
-          held: r.held === 1,
-          due: Boolean(r.due),
-          amountCents: r.amountCents,
-        }),
-      )
-    const boundary = this.scannedGroups(
-      programId,
-      now,
-      and(
-        partnerWhere(commissions.partnerId),
-        gte(commissions.dueAt, today * DAY_MS),
-        lt(commissions.dueAt, (today + 1) * DAY_MS),
-        isNull(entryPayout.id),
-        or(isNull(pair.id), sql`${pairPayout.id} is not null`),
-        // A held entry's rows carry day -1: the counted rows hold it already.
-        notHeld,
-      ),
-    )
-    return [...counted, ...boundary]
-  }
-
-  /** ledgerGroups read entry by entry (the live entries of the program matching `where`). */
-  private scannedGroups(programId: number, now: number, where: SQL | undefined): LedgerGroup[] {
-    const { db } = this.connection
-    const paired = sql<number>`${pair.id} is not null`
-    const due = sql<number>`${commissions.dueAt} <= ${now}`
-    const rows = db
-      .select({
-        partnerId: commissions.partnerId,
-        currency: commissions.currency,
-        kind: commissions.kind,
-        payout: entryPayout.status,
-        paired,
-        pairPayout: pairPayout.status,
-        due,
-        amountCents: sql<number>`sum(${commissions.amountCents})`,
-      })
-      .from(commissions)
-      .leftJoin(pair, and(eq(pair.saleId, commissions.saleId), ne(pair.kind, commissions.kind)))
-      .leftJoin(entryPayout, and(eq(entryPayout.ledgerEntryId, commissions.id), ne(entryPayout.status, 'canceled')))
-      .leftJoin(pairPayout, and(eq(pairPayout.ledgerEntryId, pair.id), ne(pairPayout.status, 'canceled')))
-      .where(and(eq(commissions.programId, programId), eq(commissions.testMode, false), where))
-      .groupBy(commissions.partnerId, commissions.currency, commissions.kind, entryPayout.status, paired, pairPayout.status, due)
-      .all()
-    return rows.map((r) => ({
-      partnerId: r.partnerId,
-      currency: r.currency,
-      kind: r.kind,
-      payout: r.payout as PayoutState,
-      pair: r.paired ? { payout: r.pairPayout as PayoutState } : null,
-      held: false,
-      due: Boolean(r.due),
-      amountCents: r.amountCents,
-    }))
   }
 
   /** A partner's payouts, newest first, one page (as listPayouts). */

@@ -18,6 +18,7 @@ import type { Connection, OpenOptions } from './open.ts'
 import { PartnerStore } from './partner-store.ts'
 import { PayoutSendStore } from './payout-send-store.ts'
 import { PayoutStore } from './payout-store.ts'
+import { LedgerBalanceStore } from './ledger-balances.ts'
 import { ProcessorEventStore } from './processor-events.ts'
 import { ProgramStore } from './program-store.ts'
 import { SaleStore } from './sale-store.ts'
@@ -55,6 +56,7 @@ export function createStores(connection: Connection, options: OpenOptions = {}) 
     members: new MemberStore(connection),
     partners: new PartnerStore(connection, catalog),
     payouts: new PayoutStore(connection, chain),
+    balances: new LedgerBalanceStore(connection),
     payoutSends: new PayoutSendStore(connection),
     programs,
     sales: new SaleStore(connection, chain),

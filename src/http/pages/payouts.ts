@@ -18,7 +18,7 @@ import { PAYPAL_CURRENCIES } from '../../payouts/paypal.ts'
  * (docs/decisions.md, Payouts), from the payout store's grouped ledger and domain/payout.ts balances.
  */
 export function commissionStatusTotals(deps: Deps, program: Program): Map<number, CommissionStatusTotals[]> {
-  const groups = deps.database.stores.payouts.ledgerGroups(program.id, deps.clock.now())
+  const groups = deps.database.stores.balances.ledgerGroups(program.id, deps.clock.now())
   const out = new Map<number, CommissionStatusTotals[]>()
   for (const b of balances(groups)) {
     const totals = {
@@ -53,7 +53,7 @@ export function owedRows(deps: Deps, program: Program): Owed[] {
   const now = deps.clock.now()
   const totals = commissionStatusTotals(deps, program)
   const nextDue = new Map<number, Map<string, number>>()
-  for (const row of deps.database.stores.payouts.firstPendingDays(program.id, now)) {
+  for (const row of deps.database.stores.balances.firstPendingDays(program.id, now)) {
     const byCurrency = nextDue.get(row.partnerId) ?? new Map<string, number>()
     byCurrency.set(row.currency, row.day * DAY_MS)
     nextDue.set(row.partnerId, byCurrency)
