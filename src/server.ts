@@ -6,6 +6,7 @@ import { webhookDisabled } from './outbox/messages.ts'
 import { ATTEMPT_MS, TEST_ATTEMPT_MS } from './outbox/webhooks/attempt.ts'
 import { SenderThread } from './outbox/webhooks/sender-thread.ts'
 import { WebhookPool } from './outbox/webhooks/pool.ts'
+import { subjectEventBody } from './tracking/webhook-events.ts'
 import { Sender } from './outbox/sender.ts'
 import { railsOf } from './payouts/rails.ts'
 import type { Config } from './config.ts'
@@ -41,6 +42,8 @@ export const DRAIN_MS = 7_000
 const STOP_LISTENER_MS = 1_000
 /** Requests answered at once past which the server counts as busy: webhook attempts wait their turn (docs/decisions.md, delivery work never slows tracking). */
 const BUSY_REQUESTS = 4
+/** Over how long the requests in flight are looked at (their most at once) to say whether the server is busy. */
+const BUSY_WINDOW_MS = 20
 
 /** The quiet time of a stop on SIGTERM: long enough for a busy client's next request on a kept-alive connection. */
 export const QUIET_MS = 250
@@ -136,6 +139,7 @@ export function startServer(options: StartOptions): Started {
     },
   })
   database.stores.webhooks.onRecorded = () => webhookPool.wake()
+  database.stores.webhooks.bodyOf = (event) => subjectEventBody(deps, event)
   // The import job (src/imports/importer.ts), loaded with the first import (issue 36: an idle start
   // loads nothing it does not need): an import left running by a process that stopped goes on.
   const importJob = onDemand(
@@ -185,7 +189,7 @@ export function startServer(options: StartOptions): Started {
   // docs/decisions.md, First run: a fresh code at each start while no account exists, printed once.
   if (!database.stores.accounts.hasAccounts()) deps.firstRun.code = newSetupCode()
   const gate = drainable(createApp(deps).fetch)
-  requestsInFlight = () => gate.inFlight
+  requestsInFlight = () => gate.recentPeak(BUSY_WINDOW_MS)
   const fetch = gate.fetch
   let served: ReturnType<Runtime['serve']>
   try {

@@ -74,6 +74,16 @@ function build({ db, client }: Connection) {
         ),
       )
       .prepare(),
+    saleById: db
+      .select()
+      .from(sales)
+      .where(eq(sales.id, p('id')))
+      .prepare(),
+    entryById: db
+      .select()
+      .from(commissions)
+      .where(eq(commissions.id, p('id')))
+      .prepare(),
     commissionOf: db
       .select()
       .from(commissions)
@@ -165,7 +175,7 @@ export class SaleStore {
 
   /** A ledger entry by id, or null. */
   entry(id: number): Commission | null {
-    return this.connection.db.select().from(commissions).where(eq(commissions.id, id)).get() ?? null
+    return this.s.entryById.get({ id }) ?? null
   }
 
   /**
@@ -213,6 +223,11 @@ export class SaleStore {
   /** The sale recorded under transaction_id in this program, or null. */
   findSale(programId: number, transactionId: string): Sale | null {
     return this.s.saleInProgram.get({ programId, transactionId }) ?? null
+  }
+
+  /** A sale by id, or null. */
+  saleById(id: number): Sale | null {
+    return this.s.saleById.get({ id }) ?? null
   }
 
   /** The sale's commission entry (or its reversal, with `kind`), or null when it has none. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm'
 import type { Catalog } from './catalog.ts'
 import type { Connection } from './open.ts'
-import { type WebhookEventType, webhookDeliveries, webhookEndpoints, webhookEvents } from './schema.ts'
+import { DELIVERIES_WRITTEN, type WebhookEventType, webhookDeliveries, webhookEndpoints, webhookEvents } from './schema.ts'
 
 export type WebhookEndpoint = typeof webhookEndpoints.$inferSelect
 export type WebhookDelivery = typeof webhookDeliveries.$inferSelect
@@ -15,19 +15,52 @@ export interface DueDelivery {
   event: { eventId: string; type: WebhookEventType; body: string }
 }
 
+/** Random bytes drawn 4 KB at a time: an event id's own draw cost the sale path a call into the system's generator per event. */
+let randomPool = Buffer.alloc(0)
+let randomAt = 0
+
+/** An event's id: the time (12 hex digits of ms), then 80 random bits (unique by its making: no index checks it). */
+function newEventId(now: number): string {
+  if (randomAt + 10 > randomPool.length) {
+    randomPool = randomBytes(4096)
+    randomAt = 0
+  }
+  const random = randomPool.toString('base64url', randomAt, randomAt + 10)
+  randomAt += 10
+  return `evt_${now.toString(16).padStart(12, '0')}${random}`
+}
+
+/**
+ * What an event holds: its body, or (the sale path's events, src/db/tables/outbox.ts) the id of
+ * the sale or entry it is about and the facts of it that may change later, as they were.
+ */
+export type EventContent = { body: string } | { subject: number; facts: string | null }
+
+/** An event kept without its body, as the body's builder (src/tracking/webhook-events.ts) reads it. */
+export interface SubjectEvent {
+  type: WebhookEventType
+  programId: number
+  subject: number
+  facts: string | null
+  createdAt: number
+}
+
 // What an attempt needs of a delivery, its endpoint and its event: one statement, prepared once.
 const DUE_SELECT = `SELECT d.id, d.attempts, d.next_attempt_at AS nextAttemptAt, e.id AS endpointId, e.program_id AS programId,
   e.url, e.secret, e.previous_secret AS previousSecret, e.previous_until AS previousUntil, e.active, e.failing_since AS failingSince,
-  v.event_id AS eventId, v.type, v.body
+  v.event_id AS eventId, v.type, v.body, v.subject, v.facts, v.created_at AS eventAt
 FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id JOIN webhook_events v ON v.id = d.event_id`
 
 type DueRow = Omit<DueDelivery['delivery'] & DueDelivery['endpoint'] & DueDelivery['event'], 'id' | 'active'> & {
   id: number
   endpointId: number
   active: number
+  subject: number | null
+  facts: string | null
+  eventAt: number
 }
 
-const dueDelivery = (r: DueRow): DueDelivery => ({
+const dueDelivery = (r: DueRow, bodyOf: (event: SubjectEvent) => string): DueDelivery => ({
   delivery: { id: r.id, attempts: r.attempts, nextAttemptAt: r.nextAttemptAt },
   endpoint: {
     id: r.endpointId,
@@ -39,7 +72,14 @@ const dueDelivery = (r: DueRow): DueDelivery => ({
     active: r.active === 1,
     failingSince: r.failingSince,
   },
-  event: { eventId: r.eventId, type: r.type, body: r.body },
+  event: {
+    eventId: r.eventId,
+    type: r.type,
+    body:
+      r.subject === null
+        ? r.body
+        : bodyOf({ type: r.type, programId: r.programId, subject: r.subject, facts: r.facts, createdAt: r.eventAt }),
+  },
 })
 
 /** A delivery as the deliveries route lists it, with its event's id and type. */
@@ -62,9 +102,28 @@ export class WebhookStore {
     const { client } = connection
     this.s = {
       event: client.prepare(
+        'INSERT INTO webhook_events (event_id, program_id, type, body, created_at, endpoints, subject, facts) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      ),
+      heldEvent: client.prepare(
         'INSERT INTO webhook_events (event_id, program_id, type, body, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id',
       ),
-      delivery: client.prepare('INSERT INTO webhook_deliveries (endpoint_id, event_id, next_attempt_at, created_at) VALUES (?, ?, ?, ?)'),
+      lastEvent: client.prepare('SELECT coalesce(max(id), 0) AS id FROM webhook_events'),
+      written: client.prepare(`SELECT CAST(value AS INTEGER) AS id FROM settings WHERE key = '${DELIVERIES_WRITTEN}'`),
+      setWritten: client.prepare(
+        `INSERT INTO settings (key, value) VALUES ('${DELIVERIES_WRITTEN}', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+      ),
+      // Each event's endpoints then: due at once, or failed for an endpoint deleted since. OR IGNORE:
+      // the test route's delivery, written with its event, is never written twice.
+      writeDeliveries: client.prepare(
+        `INSERT OR IGNORE INTO webhook_deliveries (endpoint_id, event_id, status, next_attempt_at, created_at, last_error)
+         SELECT e.id, v.id, CASE WHEN e.deleted_at IS NULL THEN 'pending' ELSE 'failed' END, v.created_at, v.created_at,
+           CASE WHEN e.deleted_at IS NULL THEN NULL ELSE 'endpoint deleted' END
+         FROM webhook_events v JOIN json_each(v.endpoints) j JOIN webhook_endpoints e ON e.id = j.value
+         WHERE v.id > ? AND v.id <= ? AND v.endpoints IS NOT NULL ORDER BY v.id, j.key`,
+      ),
+      delivery: client.prepare(
+        'INSERT INTO webhook_deliveries (endpoint_id, event_id, next_attempt_at, created_at) VALUES (?, ?, ?, ?) RETURNING id',
+      ),
       delivered: client.prepare(
         "UPDATE webhook_deliveries SET attempts = attempts + 1, claimed_until = NULL, last_status_code = ?, last_error = NULL, status = 'delivered', delivered_at = ? WHERE id = ? AND status = 'pending'",
       ),
@@ -169,27 +228,56 @@ export class WebhookStore {
   /** Told once the batch that recorded events has committed: the server wakes the pool with it. */
   onRecorded: (() => void) | null = null
 
+  /** Builds the body of an event kept without one (set by the server: src/tracking/webhook-events.ts). */
+  bodyOf: (event: SubjectEvent) => string = () => {
+    throw new Error('no builder of webhook event bodies')
+  }
+
   /**
-   * Records an event and a delivery to each endpoint given, due at `dueAt` (at once unless the
-   * test route attempts it itself); answers the event's `evt_…` id. `body` is the exact JSON
-   * sent on every attempt.
+   * Records an event for the endpoints given (those subscribed to it now); answers its `evt_…`
+   * id. Its body is the exact JSON sent on every attempt, or is built for each attempt from its
+   * subject and facts. One row in the caller's unit: the deliveries are written after the commit
+   * by writeDeliveries (the pool, or a read that lists them), each due at the event's time.
    */
-  recordEvent(
-    programId: number,
-    type: WebhookEventType,
-    body: (eventId: string) => string,
-    endpointIds: number[],
-    now: number,
-    dueAt = now,
-  ): string {
-    // Time first (12 hex digits of ms), then 80 random bits: the UNIQUE index on event_id grows at
-    // its end instead of taking a random page per event.
-    const eventId = `evt_${now.toString(16).padStart(12, '0')}${randomBytes(10).toString('base64url')}`
-    const event = this.s.event.get(eventId, programId, type, body(eventId), now) as { id: number }
-    for (const endpointId of endpointIds) this.s.delivery.run(endpointId, event.id, dueAt, now)
+  recordEvent(programId: number, type: WebhookEventType, content: EventContent, endpointIds: number[], now: number): string {
+    const eventId = newEventId(now)
+    const endpoints = endpointIds.length === 1 ? `[${endpointIds[0]}]` : JSON.stringify(endpointIds)
+    if ('body' in content) this.s.event.run(eventId, programId, type, content.body, now, endpoints, null, null)
+    else this.s.event.run(eventId, programId, type, '', now, endpoints, content.subject, content.facts)
     // The first attempt follows the commit at once rather than at the next poll.
     if (this.onRecorded) this.connection.writer.afterBatch(this.onRecorded)
     return eventId
+  }
+
+  /**
+   * Records an event and its one delivery together, due at `dueAt` (the test route's: it attempts
+   * the delivery itself and leaves it to the pool only after its time); answers the delivery's id.
+   */
+  recordHeldEvent(programId: number, type: WebhookEventType, body: string, endpointId: number, now: number, dueAt: number): number {
+    const event = this.s.heldEvent.get(newEventId(now), programId, type, body, now) as { id: number }
+    return (this.s.delivery.get(endpointId, event.id, dueAt, now) as { id: number }).id
+  }
+
+  /** The last event recorded, and the last one whose deliveries are written (a read outside the writer). */
+  progress(): { last: number; written: number } {
+    const last = (this.s.lastEvent.get() as { id: number }).id
+    const written = (this.s.written.get() as { id: number } | null)?.id ?? 0
+    return { last, written }
+  }
+
+  /**
+   * Writes the deliveries of the next events, at most `limit` of them and none after `upTo`, in
+   * the caller's writer unit; answers whether any remain. Run by the pool before it claims, and by
+   * the routes that list deliveries, so that an event recorded is a pending delivery wherever one
+   * looks; idempotent, and an event is never skipped: its row's id is at most `last` once committed.
+   */
+  writeDeliveries(limit: number, upTo = Number.MAX_SAFE_INTEGER): boolean {
+    const { last, written } = this.progress()
+    const end = Math.min(last, upTo, written + limit)
+    if (end <= written) return false
+    this.s.writeDeliveries.run(written, end)
+    this.s.setWritten.run(String(end))
+    return end < Math.min(last, upTo)
   }
 
   /**
@@ -209,13 +297,15 @@ export class WebhookStore {
    * per delivery cost the sale path a write).
    */
   claimOf(endpointId: number, now: number, after: { at: number; id: number } | null, limit: number): DueDelivery[] {
-    return (this.s.claimOf.all(endpointId, now, after?.at ?? Number.MIN_SAFE_INTEGER, after?.id ?? 0, limit) as DueRow[]).map(dueDelivery)
+    return (this.s.claimOf.all(endpointId, now, after?.at ?? Number.MIN_SAFE_INTEGER, after?.id ?? 0, limit) as DueRow[]).map((r) =>
+      dueDelivery(r, this.bodyOf),
+    )
   }
 
   /** One delivery with what sending it takes, whether due or not (the test route's), or null. */
   dueDelivery(deliveryId: number): DueDelivery | null {
     const row = this.s.deliveryById.get(deliveryId) as DueRow | null
-    return row ? dueDelivery(row) : null
+    return row ? dueDelivery(row, this.bodyOf) : null
   }
 
   /** Records an attempt. `next` null on a failure makes the delivery `failed` for good. */
@@ -277,13 +367,13 @@ export class WebhookStore {
       .map(({ delivery, eventKey, type }) => ({ ...delivery, eventKey, type }))
   }
 
-  /** One delivery of an endpoint by its event's `evt_…` id, or null. */
-  deliveryOf(endpointId: number, eventId: string): ListedDelivery | null {
+  /** One delivery as the deliveries route lists it, or null. */
+  listedDelivery(id: number): ListedDelivery | null {
     const row = this.connection.db
       .select({ delivery: webhookDeliveries, eventKey: webhookEvents.eventId, type: webhookEvents.type })
       .from(webhookDeliveries)
       .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
-      .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookEvents.eventId, eventId)))
+      .where(eq(webhookDeliveries.id, id))
       .get()
     return row ? { ...row.delivery, eventKey: row.eventKey, type: row.type } : null
   }

@@ -9,7 +9,7 @@ import type { TrackingStore } from '../db/tracking-store.ts'
 import type { TrackingDeps } from './deps.ts'
 import { commissionStatuses } from './commission-status.ts'
 import { checkCommission, fraudListsReady } from './fraud-check.ts'
-import { emitEvent } from './webhook-events.ts'
+import { emitSubjectEvent } from './webhook-events.ts'
 
 /**
  * A validated sale, from POST /api/v1/track/sale or a payment-processor event (issue 6): the
@@ -175,7 +175,7 @@ function book(
     amountCents,
     currency,
   }
-  emitEvent(deps, program.id, 'sale.created', () => presentRow('sale', sales.findSale(program.id, transactionId)!))
+  emitSubjectEvent(deps, program.id, 'sale.created', sale.id, null)
   if (!decision.attributed) return { kind: 'unattributed', sale }
   // A test sale converts only a test customer: on a live one it would end the live customer's
   // first-sale commission and its rule 4 checks (test records never count as live).
@@ -206,12 +206,14 @@ function book(
   )
   if (!booked.ok) return { kind: 'commission_failed', sale, error: booked.error }
   // A commission just booked is in no payout and has no reversal: its status is the domain's word on
-  // its terms alone. The ledger read commissionData makes was most of what an endpoint cost the sale
-  // path (bench/README.md, issue 35).
-  const status = entryStatus({ kind: 'commission', createdAt: now, dueAt, payout: null, pair: null, held: review.held }, 0, now)
-  const data = () => ({ ...presentRow('commission', sales.commissionOf(sale.id)!), status })
-  emitEvent(deps, program.id, 'commission.created', data)
-  if (review.held) emitEvent(deps, program.id, 'commission.held', data)
+  // its terms alone, and its review is its hold (bench/README.md, issue 35: the events keep these
+  // and the entry's id, not a body).
+  const booking = {
+    status: entryStatus({ kind: 'commission', createdAt: now, dueAt, payout: null, pair: null, held: review.held }, 0, now),
+    review: review.held ? 'held' : null,
+  }
+  emitSubjectEvent(deps, program.id, 'commission.created', booked.value, booking)
+  if (review.held) emitSubjectEvent(deps, program.id, 'commission.held', booked.value, booking)
   return { kind: 'recorded', sale, commission: { id: booked.value, ...entry } }
 }
 

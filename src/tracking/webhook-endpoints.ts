@@ -100,15 +100,29 @@ export async function sendTest(
   attemptNow: (row: DueDelivery) => Promise<void>,
 ): Promise<ListedDelivery> {
   const { webhooks } = deps.database.stores
-  const eventId = await deps.database.writer.run(() => {
+  const deliveryId = await deps.database.writer.run(() => {
     const now = deps.clock.now()
     const data = { webhook_id: endpoint.id, program_id: endpoint.programId, message: 'A test event from svc' }
     const body = JSON.stringify({ type: 'webhook.test', timestamp: new Date(now).toISOString(), data })
-    return webhooks.recordEvent(endpoint.programId, 'webhook.test', () => body, [endpoint.id], now, now + TEST_HOLD_MS)
+    return webhooks.recordHeldEvent(endpoint.programId, 'webhook.test', body, endpoint.id, now, now + TEST_HOLD_MS)
   })
-  const delivery = webhooks.deliveryOf(endpoint.id, eventId)!
-  if (endpoint.active) await attemptNow(webhooks.dueDelivery(delivery.id)!)
-  return webhooks.deliveryOf(endpoint.id, eventId)!
+  if (endpoint.active) await attemptNow(webhooks.dueDelivery(deliveryId)!)
+  return webhooks.listedDelivery(deliveryId)!
+}
+
+/** How many events' deliveries a writer unit writes at most when a read catches up (a few milliseconds of work). */
+const CATCH_UP_EVENTS = 2_000
+
+/**
+ * Writes the deliveries of every event recorded before this call (WebhookStore.writeDeliveries),
+ * a few thousand a unit, so that a list of deliveries shows each event recorded as pending even
+ * before the pool has taken it.
+ */
+export async function catchUpDeliveries(deps: TrackingDeps): Promise<void> {
+  const { webhooks } = deps.database.stores
+  const { last, written } = webhooks.progress()
+  if (written >= last) return
+  while (await deps.database.writer.run(() => webhooks.writeDeliveries(CATCH_UP_EVENTS, last)));
 }
 
 /** An endpoint as the API shows it: never its secrets. */

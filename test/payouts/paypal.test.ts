@@ -126,7 +126,7 @@ describe('sending with PayPal', () => {
     // payout.failed with the reason and payout.paid, in the units that changed the payouts.
     const events = (
       api.server.deps.database.client
-        .prepare('SELECT type, body FROM webhook_events WHERE program_id = ? ORDER BY id')
+        .prepare("SELECT type, body FROM webhook_events WHERE program_id = ? AND type LIKE 'payout.%' ORDER BY id")
         .all(f.programId) as {
         type: string
         body: string

@@ -1,7 +1,15 @@
 import { Elysia, t } from 'elysia'
 import type { DeliveryStatus } from '../../db/webhook-store.ts'
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../db/schema.ts'
-import { addEndpoint, checkedUrl, presentDelivery, presentEndpoint, rotateSecret, sendTest } from '../../tracking/webhook-endpoints.ts'
+import {
+  addEndpoint,
+  catchUpDeliveries,
+  checkedUrl,
+  presentDelivery,
+  presentEndpoint,
+  rotateSecret,
+  sendTest,
+} from '../../tracking/webhook-endpoints.ts'
 import type { Deps } from '../deps.ts'
 import { noBody } from '../pipeline/body.ts'
 import { doc } from '../pipeline/doc.ts'
@@ -130,12 +138,13 @@ export function webhookAdminRoutes(deps: Deps) {
     )
     .get(
       '/api/v1/admin/webhooks/:id/deliveries',
-      ({ params, query }: { params: { id: string }; query: Record<string, string | undefined> }) => {
+      async ({ params, query }: { params: { id: string }; query: Record<string, string | undefined> }) => {
         const endpoint = endpointOf(params.id)
         const { limit, cursor } = page(query)
         const status = query.status as DeliveryStatus | undefined
         if (status !== undefined && !['pending', 'delivered', 'failed'].includes(status))
           throw new HttpError(400, 'status must be one of: pending, delivered, failed')
+        await catchUpDeliveries(deps)
         return listed(webhooks.deliveries(endpoint.id, status, limit + 1, cursor), limit, presentDelivery)
       },
       { detail: doc("An endpoint's deliveries, newest first", 'operator', { security }) },

@@ -1,6 +1,6 @@
 import { Elysia } from 'elysia'
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../db/schema.ts'
-import { addEndpoint, presentDelivery, presentEndpoint, sendTest } from '../../tracking/webhook-endpoints.ts'
+import { addEndpoint, catchUpDeliveries, presentDelivery, presentEndpoint, sendTest } from '../../tracking/webhook-endpoints.ts'
 import type { Deps } from '../deps.ts'
 import { keyActorOf, requireManageKey } from '../pipeline/auth.ts'
 import { noBody } from '../pipeline/body.ts'
@@ -72,8 +72,9 @@ export function cliWebhookRoutes(deps: Deps) {
     )
     .get(
       '/api/v1/cli/webhooks/:id/deliveries',
-      ({ request, params }) => {
+      async ({ request, params }) => {
         const endpoint = ownEndpoint(request, params.id)
+        await catchUpDeliveries(deps)
         return ok(webhooks.deliveries(endpoint.id, undefined, 50, null).map(presentDelivery))
       },
       { detail: doc("An endpoint's latest 50 deliveries, newest first", 'cli', { security }) },

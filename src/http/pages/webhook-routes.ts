@@ -1,7 +1,7 @@
 import type { Actor } from '../../domain/audit.ts'
 import { Elysia } from 'elysia'
 import { type Program, WEBHOOK_EVENT_TYPES } from '../../db/schema.ts'
-import { addEndpoint, rotateSecret, sendTest } from '../../tracking/webhook-endpoints.ts'
+import { addEndpoint, catchUpDeliveries, rotateSecret, sendTest } from '../../tracking/webhook-endpoints.ts'
 import type { Deps } from '../deps.ts'
 import { type Form, notFound, pageKit, positiveId, whoOf } from './guard.ts'
 import { html } from './html.ts'
@@ -45,7 +45,10 @@ export function webhookRoutes(deps: Deps) {
   return new Elysia({ name: 'webhooks' })
     .get(
       '/dashboard/programs/:id/webhooks',
-      ownerPage(({ program, signed, query }) => html`${owner.notice(query)}${view(program, signed, null)}`, 'Webhooks'),
+      ownerPage(async ({ program, signed, query }) => {
+        await catchUpDeliveries(deps)
+        return html`${owner.notice(query)}${view(program, signed, null)}`
+      }, 'Webhooks'),
       { detail: { hide: true } },
     )
     .post(

@@ -22,6 +22,10 @@ export function drainable(fetch: Fetch) {
   let inFlight = 0
   let lastArrival = 0
   let onIdle: (() => void) | null = null
+  // The most requests in flight at once in the current window and the one before (recentPeak).
+  let peak = 0
+  let previousPeak = 0
+  let peakSince = 0
 
   const done = () => {
     if (--inFlight === 0) onIdle?.()
@@ -41,7 +45,7 @@ export function drainable(fetch: Fetch) {
       lastArrival = performance.now()
       return shuttingDown(request)
     }
-    inFlight++
+    if (++inFlight > peak) peak = inFlight
     let answer: Response | Promise<Response>
     try {
       answer = fetch(request, peer)
@@ -75,6 +79,20 @@ export function drainable(fetch: Fetch) {
     drain,
     get inFlight() {
       return inFlight
+    },
+    /**
+     * The most requests that were in flight at once over the last `windowMs` to 2 × `windowMs`: how
+     * busy the server is, which the count at one instant does not say (right after a group commit
+     * answers its batch, none may be in flight under a full load).
+     */
+    recentPeak(windowMs: number): number {
+      const now = performance.now()
+      if (now - peakSince >= windowMs) {
+        previousPeak = now - peakSince >= 2 * windowMs ? inFlight : peak
+        peak = inFlight
+        peakSince = now
+      }
+      return Math.max(previousPeak, peak)
     },
   }
 }

@@ -13,6 +13,9 @@ const CLAIM_BATCH = 16
 const RECORD_WAIT_MS = 25
 /** The least time between two looks for due endpoints (real time): a burst of commits looks once. */
 const LOOK_EVERY_MS = 10
+/** How many events' deliveries one unit writes (WebhookStore.writeDeliveries): a few ms of work, or less while the server is busy. */
+const WRITE_EVENTS = 2_000
+const WRITE_EVENTS_BUSY = 256
 
 export interface PoolOptions {
   /** How often due deliveries are looked for without a wake (real time). */
@@ -74,6 +77,8 @@ export class WebhookPool {
   private stopping = false
   private outcomes: { record: () => void; release: () => void }[] = []
   private flushing: Promise<void> | null = null
+  /** The unit writing the deliveries of recorded events, while one runs. */
+  private writing: Promise<void> | null = null
   private readonly inFlight = new Set<Promise<void>>()
 
   constructor(
@@ -129,11 +134,13 @@ export class WebhookPool {
     this.timer = this.pending = this.paced = null
     await Promise.race([Promise.all(this.inFlight), new Promise((resolve) => setTimeout(resolve, waitMs))])
     while (this.flushing) await this.flushing
+    await this.writing
   }
 
   /** Claims for the endpoints with due deliveries whose lane is empty, then fills the slots. */
   private look(): void {
     if (this.stopping || this.total >= this.limits.total) return
+    this.writeDeliveries()
     const now = this.clock.now()
     for (const { id, programId } of this.store.dueEndpoints(now)) {
       let lane = this.lanes.get(id)
@@ -144,6 +151,33 @@ export class WebhookPool {
       if (lane.queue.length === 0) this.claim(lane, now)
     }
     this.fill()
+  }
+
+  /**
+   * Writes the deliveries of the events recorded since the last time (an event is one row in its
+   * change's unit; WebhookStore.writeDeliveries), in a unit that joins the next batch of other
+   * writes, then looks again. While the server is busy, only once no lane has anything queued, and
+   * fewer at a time: the attempts are paced then anyway.
+   */
+  private writeDeliveries(): void {
+    if (this.writing) return
+    const busy = this.options.busy?.() ?? false
+    if (busy && [...this.lanes.values()].some((lane) => lane.queue.length > 0)) return
+    const { last, written } = this.store.progress()
+    if (written >= last) return
+    this.writing = this.writer
+      .runSoon(() => this.store.writeDeliveries(busy ? WRITE_EVENTS_BUSY : WRITE_EVENTS), RECORD_WAIT_MS)
+      .then(
+        () => {
+          this.writing = null
+          this.wake()
+        },
+        (error) => {
+          // Not written now: the next tick tries again; nothing is lost (the events are committed).
+          this.writing = null
+          this.options.log({ level: 'error', msg: 'webhook deliveries not written', error: shortError(error) })
+        },
+      )
   }
 
   /**

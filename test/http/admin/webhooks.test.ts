@@ -6,7 +6,7 @@ import { lookup } from 'node:dns/promises'
 import { hostname } from 'node:os'
 import { isPrivateAddress } from '../../../src/domain/address.ts'
 import { type Api, startApi } from '../../helpers.ts'
-import { type Receiver, startReceiver } from '../../outbox/receiver.ts'
+import { type Hit, type Receiver, startReceiver } from '../../outbox/receiver.ts'
 import { type Kit, kit, unique } from '../track/kit.ts'
 
 let api: Api
@@ -188,6 +188,41 @@ describe('delivery failures', () => {
       expect(hits.length).toBeGreaterThanOrEqual(2)
       expect(new Set(hits.map((h) => h.id)).size).toBe(1)
     }
+  })
+
+  test("a sale's events are sent again byte for byte after a refund, saying the sale and its commission as they were", async () => {
+    // The sale path keeps its events without a body (src/db/tables/outbox.ts): each attempt builds it.
+    const f = await api.setupProgram({ holding_period_days: 0 })
+    const path = `/hooks/late-${f.programId}`
+    receiver.modeFor.set(path, 500)
+    const hook = await endpoint(f.programId, { url: `${receiver.url}/late-${f.programId}`, events: ['sale.created', 'commission.created'] })
+    const key = unique('c')
+    await k.customer(f, key)
+    const txn = unique('txn')
+    const sale = await k.sale(f, { transaction_id: txn, customer_key: key, amount_cents: 10000 })
+    expect(sale.status).toBe(200)
+    const ours = (hits: Hit[]) => hits.filter((h) => h.path === path)
+    const first = ours(await receiver.waitFor((hits) => ours(hits).length >= 2))
+    await until(
+      () => deliveries(hook.webhook_id),
+      (rows) => rows.length === 2 && rows.every((r) => r.attempts === 1),
+    )
+    expect((await k.refund(f, { transaction_id: txn })).status).toBe(200)
+    receiver.modeFor.set(path, 200)
+    api.clock.advance(5000)
+    const all = ours(await receiver.waitFor((hits) => ours(hits).length >= 4))
+    for (const hit of first) {
+      const again = all.filter((h) => h.id === hit.id)
+      expect(again).toHaveLength(2)
+      expect(again[1]!.body).toBe(hit.body)
+      expect(receiver.verify(again[1]!, hook.secret)).toEqual(hit.json)
+    }
+    const data = (type: string) => first.find((h) => h.json.type === type)!.json.data
+    expect(data('sale.created')).toMatchObject({ sale_id: sale.body.data.sale_id, transaction_id: txn, status: 'recorded' })
+    expect(data('commission.created')).toMatchObject({ kind: 'commission', amount_cents: 1000, status: 'due', review: null })
+    const read = (await api.admin('GET', `/programs/${f.programId}/sales?limit=1`)).body.data[0]
+    expect(read.status).toBe('refunded')
+    expect({ ...data('sale.created'), status: 'refunded' }).toEqual(read)
   })
 
   test('after the schedule a delivery is failed; deliveries/retry attempts every undelivered one now', async () => {
