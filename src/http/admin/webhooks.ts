@@ -154,6 +154,7 @@ export function webhookAdminRoutes(deps: Deps) {
       async ({ params, body }) => {
         noBody(body)
         const endpoint = endpointOf(params.id)
+        await catchUpDeliveries(deps)
         const queued = await writer.run(() => webhooks.retryAll(endpoint.id, deps.clock.now()))
         deps.webhookPool.wake()
         return ok({ webhook_id: endpoint.id, queued })

@@ -87,6 +87,7 @@ export function webhookRoutes(deps: Deps) {
     .post(
       '/dashboard/programs/:id/webhooks/:webhook_id/retry',
       onEndpoint(async ({ program, endpoint }) => {
+        await catchUpDeliveries(deps)
         await writer.run(() => webhooks.retryAll(endpoint.id, now()))
         deps.webhookPool.wake()
         return back(program, '/webhooks', 'webhook_retried')

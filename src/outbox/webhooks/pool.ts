@@ -13,6 +13,8 @@ const CLAIM_BATCH = 16
 const RECORD_WAIT_MS = 25
 /** The least time between two looks for due endpoints (real time): a burst of commits looks once. */
 const LOOK_EVERY_MS = 10
+/** The same while the server is busy: every batch of sales records events and wakes the pool, and attempts are paced then anyway. */
+const BUSY_LOOK_EVERY_MS = 100
 /** How many events' deliveries one unit writes (WebhookStore.writeDeliveries): a few ms of work, or less while the server is busy. */
 const WRITE_EVENTS = 2_000
 const WRITE_EVENTS_BUSY = 256
@@ -98,7 +100,8 @@ export class WebhookPool {
   /** Looks for due deliveries soon (after a commit that recorded events, or a retry): many wakes, one look. */
   wake(): void {
     if (this.stopping || this.pending) return
-    const wait = Math.max(0, this.lastLook + LOOK_EVERY_MS - Date.now())
+    const every = this.options.busy?.() ? BUSY_LOOK_EVERY_MS : LOOK_EVERY_MS
+    const wait = Math.max(0, this.lastLook + every - Date.now())
     this.pending = setTimeout(() => {
       this.pending = null
       this.lastLook = Date.now()
