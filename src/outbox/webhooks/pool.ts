@@ -17,7 +17,7 @@ const LOOK_EVERY_MS = 10
 const BUSY_LOOK_EVERY_MS = 100
 /** How many events' deliveries one unit writes (WebhookStore.writeDeliveries): a few ms of work, or less while the server is busy. */
 const WRITE_EVENTS = 2_000
-const WRITE_EVENTS_BUSY = 256
+const WRITE_EVENTS_BUSY = 128
 
 export interface PoolOptions {
   /** How often due deliveries are looked for without a wake (real time). */
@@ -159,13 +159,13 @@ export class WebhookPool {
   /**
    * Writes the deliveries of the events recorded since the last time (an event is one row in its
    * change's unit; WebhookStore.writeDeliveries), in a unit that joins the next batch of other
-   * writes, then looks again. While the server is busy, only once no lane has anything queued, and
-   * fewer at a time: the attempts are paced then anyway.
+   * writes, then looks again. While the server is busy, fewer at a time (a look is 100 ms apart
+   * then, and the attempts are paced anyway): enough for every endpoint to have work, so that no
+   * endpoint's backlog holds back another's first deliveries.
    */
   private writeDeliveries(): void {
     if (this.writing) return
     const busy = this.options.busy?.() ?? false
-    if (busy && [...this.lanes.values()].some((lane) => lane.queue.length > 0)) return
     const { last, written } = this.store.progress()
     if (written >= last) return
     this.writing = this.writer
