@@ -2,64 +2,40 @@
 // refuses UPDATE and DELETE), and an entry written in a writer unit commits or rolls back with the
 // change of that unit.
 import { Database as Sqlite } from 'bun:sqlite'
-import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { describe, expect, test } from 'bun:test'
 import { migrate } from '../../src/db/migrate.ts'
 import { migrations } from '../../src/db/migrations.gen.ts'
-import { type Database, openDatabase } from '../../src/db/open.ts'
-import { bunRuntime } from '../../src/runtime/bun.ts'
+import { NOW, seedProgram, tempDatabase } from './temp-database.ts'
 
-let dir: string, database: Database
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'svc-audit-'))
-  database = openDatabase(bunRuntime, join(dir, 'svc.db'))
-})
-afterEach(() => {
-  database.close()
-  rmSync(dir, { recursive: true, force: true })
-})
+const db = tempDatabase()
 
-const NOW = Date.parse('2026-06-01T12:00:00Z')
 const by = { actor: 'ada@shop.test', ip: '203.0.113.7' }
 
-async function program() {
-  const { writer, stores } = database
-  return writer.run(() => {
-    const { accountId, advertiserId } = stores.accounts.createAccount({ email: 'o@shop.test', createdAt: NOW })
-    const created = stores.programs.createProgram({
-      advertiserId,
-      name: 'Shop',
-      domain: 'shop.test',
-      siteUrl: 'https://shop.test',
-      commissionType: 'percent',
-      commissionRate: 10,
-      createdAt: NOW,
-    })
-    return { accountId, programId: created.programId }
-  })
-}
+const program = () => seedProgram(db(), () => ({}))
 
-const rows = () => database.client.prepare('SELECT count(*) AS n FROM audit_log').get() as { n: number }
+const rows = () => db().client.prepare('SELECT count(*) AS n FROM audit_log').get() as { n: number }
 
 describe('the audit log', () => {
   test('an account is made with its owner member', async () => {
     const { accountId } = await program()
-    expect(database.stores.members.listMembers(accountId).map((m) => [m.email, m.role])).toEqual([['o@shop.test', 'owner']])
+    expect(
+      db()
+        .stores.members.listMembers(accountId)
+        .map((m) => [m.email, m.role]),
+    ).toEqual([['o@shop.test', 'owner']])
   })
 
   test('an entry is written with its account, program, actor, IP and details', async () => {
     const { accountId, programId } = await program()
-    await database.writer.run(() =>
-      database.stores.audit.write(by, NOW, {
+    await db().writer.run(() =>
+      db().stores.audit.write(by, NOW, {
         program: programId,
         action: 'payout.paid',
         object: ['payout', 7],
         details: { reference: 'r1' },
       }),
     )
-    const [entry] = database.stores.audit.listForProgram(programId, accountId, { limit: 10 })
+    const [entry] = db().stores.audit.listForProgram(programId, accountId, { limit: 10 })
     expect(entry).toMatchObject({
       at: NOW,
       accountId,
@@ -75,36 +51,36 @@ describe('the audit log', () => {
 
   test('the database refuses to update or delete an entry', async () => {
     const { programId } = await program()
-    await database.writer.run(() =>
-      database.stores.audit.write(by, NOW, { program: programId, action: 'key.regenerate', object: ['program', programId] }),
+    await db().writer.run(() =>
+      db().stores.audit.write(by, NOW, { program: programId, action: 'key.regenerate', object: ['program', programId] }),
     )
-    expect(() => database.client.exec("UPDATE audit_log SET actor = 'someone else'")).toThrow(/append-only/)
-    expect(() => database.client.exec('DELETE FROM audit_log')).toThrow(/append-only/)
+    expect(() => db().client.exec("UPDATE audit_log SET actor = 'someone else'")).toThrow(/append-only/)
+    expect(() => db().client.exec('DELETE FROM audit_log')).toThrow(/append-only/)
     expect(rows().n).toBe(1)
-    expect((database.client.prepare('SELECT actor FROM audit_log').get() as { actor: string }).actor).toBe('ada@shop.test')
+    expect((db().client.prepare('SELECT actor FROM audit_log').get() as { actor: string }).actor).toBe('ada@shop.test')
   })
 
   test('a unit that fails after writing its entry leaves neither the change nor the entry', async () => {
     const { programId } = await program()
-    const failed = database.writer.run(() => {
-      database.stores.programs.updateProgram(programId, { name: 'Renamed' })
-      database.stores.audit.write(by, NOW, { program: programId, action: 'settings.update', object: ['program', programId] })
+    const failed = db().writer.run(() => {
+      db().stores.programs.updateProgram(programId, { name: 'Renamed' })
+      db().stores.audit.write(by, NOW, { program: programId, action: 'settings.update', object: ['program', programId] })
       throw new Error('the use case changed its mind')
     })
     await expect(failed).rejects.toThrow('changed its mind')
     expect(rows().n).toBe(0)
-    expect(database.stores.programs.findProgram(programId)?.name).toBe('Shop')
+    expect(db().stores.programs.findProgram(programId)?.name).toBe('Shop')
   })
 
   test("a program's log lists its account's member events too, not another program's entries", async () => {
     const a = await program()
     const b = await program()
-    await database.writer.run(() => {
-      database.stores.audit.write(by, NOW, { account: a.accountId, action: 'member.add', object: ['member', 1] })
-      database.stores.audit.write(by, NOW + 1, { program: a.programId, action: 'payout.run', object: ['payout', 1] })
-      database.stores.audit.write(by, NOW + 2, { program: b.programId, action: 'payout.run', object: ['payout', 2] })
+    await db().writer.run(() => {
+      db().stores.audit.write(by, NOW, { account: a.accountId, action: 'member.add', object: ['member', 1] })
+      db().stores.audit.write(by, NOW + 1, { program: a.programId, action: 'payout.run', object: ['payout', 1] })
+      db().stores.audit.write(by, NOW + 2, { program: b.programId, action: 'payout.run', object: ['payout', 2] })
     })
-    const listed = database.stores.audit.listForProgram(a.programId, a.accountId, { limit: 10 })
+    const listed = db().stores.audit.listForProgram(a.programId, a.accountId, { limit: 10 })
     expect(listed.map((e) => e.action)).toEqual(['payout.run', 'member.add'])
   })
 })

@@ -2,59 +2,32 @@
 // the endpoints subscribed to it then; the deliveries are written after the commit, in bulk, by the
 // pool or by a read that lists them. Nothing is lost between the two: an event committed is a
 // pending delivery as soon as anyone looks, whatever the chunk size, exactly once per endpoint.
-import { afterEach, beforeEach, describe, expect, test } from 'bun:test'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { type Database, openDatabase } from '../../src/db/open.ts'
-import { bunRuntime } from '../../src/runtime/bun.ts'
-import { ManualClock } from '../clocks.ts'
+import { describe, expect, test } from 'bun:test'
 import type { TrackingDeps } from '../../src/tracking/deps.ts'
 import { catchUpDeliveries } from '../../src/tracking/webhook-endpoints.ts'
+import { ManualClock } from '../clocks.ts'
+import { NOW, seedProgram, tempDatabase } from './temp-database.ts'
 
-let dir: string, database: Database
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'svc-hooks-'))
-  database = openDatabase(bunRuntime, join(dir, 'svc.db'))
-})
-afterEach(() => {
-  database.close()
-  rmSync(dir, { recursive: true, force: true })
-})
-
-const NOW = Date.parse('2026-06-01T12:00:00Z')
+const db = tempDatabase()
 
 /** A program with two endpoints. */
-async function program() {
-  const { writer, stores } = database
-  return writer.run(() => {
-    const { advertiserId } = stores.accounts.createAccount({ email: 'o@shop.test', createdAt: NOW })
-    const { programId } = stores.programs.createProgram({
-      advertiserId,
-      name: 'Shop',
-      domain: 'shop.test',
-      siteUrl: 'https://shop.test',
-      commissionType: 'percent',
-      commissionRate: 10,
-      createdAt: NOW,
-    })
+const program = () =>
+  seedProgram(db(), ({ programId }) => {
     const endpoint = (url: string) =>
-      stores.webhooks.create({ programId, url, events: ['sale.created'], description: null, secret: 'whsec_x', now: NOW }).id
-    return { programId, a: endpoint('https://a.test/h'), b: endpoint('https://b.test/h') }
+      db().stores.webhooks.create({ programId, url, events: ['sale.created'], description: null, secret: 'whsec_x', now: NOW }).id
+    return { a: endpoint('https://a.test/h'), b: endpoint('https://b.test/h') }
   })
-}
 
 const deliveries = () =>
-  database.client
-    .prepare(
+  db()
+    .client.prepare(
       'SELECT endpoint_id AS endpoint, event_id AS event, status, next_attempt_at AS due, last_error AS error FROM webhook_deliveries ORDER BY id',
     )
     .all() as { endpoint: number; event: number; status: string; due: number; error: string | null }[]
 
 const record = (programId: number, endpoints: number[], count: number, at = NOW) =>
-  database.writer.run(() => {
-    for (let i = 0; i < count; i++)
-      database.stores.webhooks.recordEvent(programId, 'sale.created', { body: `{"n":${i}}` }, endpoints, at + i)
+  db().writer.run(() => {
+    for (let i = 0; i < count; i++) db().stores.webhooks.recordEvent(programId, 'sale.created', { body: `{"n":${i}}` }, endpoints, at + i)
   })
 
 describe("an event's deliveries", () => {
@@ -62,63 +35,67 @@ describe("an event's deliveries", () => {
     const { programId, a, b } = await program()
     await record(programId, [a, b], 1)
     expect(deliveries()).toEqual([])
-    const event = database.client.prepare('SELECT id, endpoints, body FROM webhook_events').get() as {
+    const event = db().client.prepare('SELECT id, endpoints, body FROM webhook_events').get() as {
       id: number
       endpoints: string
       body: string
     }
     expect(JSON.parse(event.endpoints)).toEqual([a, b])
-    expect(database.stores.webhooks.progress()).toEqual({ last: event.id, written: 0 })
+    expect(db().stores.webhooks.progress()).toEqual({ last: event.id, written: 0 })
   })
 
   test('are written after the commit in chunks, each event once per endpoint, due at its time, none skipped', async () => {
     const { programId, a, b } = await program()
     await record(programId, [a, b], 5)
-    const { webhooks } = database.stores
-    expect(await database.writer.run(() => webhooks.writeDeliveries(2))).toBe(true)
+    const { webhooks } = db().stores
+    expect(await db().writer.run(() => webhooks.writeDeliveries(2))).toBe(true)
     expect(deliveries()).toHaveLength(4)
     await record(programId, [a], 2, NOW + 100)
-    while (await database.writer.run(() => webhooks.writeDeliveries(2)));
+    while (await db().writer.run(() => webhooks.writeDeliveries(2)));
     const rows = deliveries()
     expect(rows).toHaveLength(12)
     expect(new Set(rows.map((r) => `${r.event}:${r.endpoint}`)).size).toBe(12)
     expect(rows.every((r) => r.status === 'pending' && r.error === null)).toBe(true)
     expect(rows.map((r) => r.due)).toEqual([0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 100, 101].map((d) => NOW + d))
     // Written again from the start: nothing doubles.
-    database.client.prepare("UPDATE settings SET value = '0' WHERE key = 'webhook_deliveries_written'").run()
-    while (await database.writer.run(() => webhooks.writeDeliveries(100)));
+    db().client.prepare("UPDATE settings SET value = '0' WHERE key = 'webhook_deliveries_written'").run()
+    while (await db().writer.run(() => webhooks.writeDeliveries(100)));
     expect(deliveries()).toHaveLength(12)
-    expect(await database.writer.run(() => webhooks.writeDeliveries(100))).toBe(false)
+    expect(await db().writer.run(() => webhooks.writeDeliveries(100))).toBe(false)
   })
 
   test('to an endpoint deleted since the event are written failed, never attempted', async () => {
     const { programId, a, b } = await program()
     await record(programId, [a, b], 1)
-    await database.writer.run(() => database.stores.webhooks.remove(b, NOW + 1))
-    await database.writer.run(() => database.stores.webhooks.writeDeliveries(10))
+    await db().writer.run(() => db().stores.webhooks.remove(b, NOW + 1))
+    await db().writer.run(() => db().stores.webhooks.writeDeliveries(10))
     expect(deliveries().map((r) => [r.endpoint, r.status, r.error])).toEqual([
       [a, 'pending', null],
       [b, 'failed', 'endpoint deleted'],
     ])
-    expect(database.stores.webhooks.dueEndpoints(NOW + 10).map((e) => e.id)).toEqual([a])
+    expect(
+      db()
+        .stores.webhooks.dueEndpoints(NOW + 10)
+        .map((e) => e.id),
+    ).toEqual([a])
   })
 
   test('are all written before a list is read (catchUpDeliveries), and the test delivery written with its event is kept', async () => {
     const { programId, a } = await program()
     await record(programId, [a], 2_500)
-    const test = await database.writer.run(() =>
-      database.stores.webhooks.recordHeldEvent(programId, 'webhook.test', '{}', a, NOW + 5_000, NOW + 15_000),
+    const test = await db().writer.run(() =>
+      db().stores.webhooks.recordHeldEvent(programId, 'webhook.test', '{}', a, NOW + 5_000, NOW + 15_000),
     )
     await record(programId, [a], 3, NOW + 6_000)
-    const deps = { database, clock: new ManualClock(NOW) } as unknown as TrackingDeps
+    const deps = { database: db(), clock: new ManualClock(NOW) } as unknown as TrackingDeps
     await catchUpDeliveries(deps)
     expect(deliveries()).toHaveLength(2_504)
-    expect(database.stores.webhooks.listedDelivery(test)).toMatchObject({
+    expect(db().stores.webhooks.listedDelivery(test)).toMatchObject({
       type: 'webhook.test',
       status: 'pending',
       nextAttemptAt: NOW + 15_000,
     })
-    const { last, written } = database.stores.webhooks.progress()
+    const { last, written } = db().stores.webhooks.progress()
     expect(written).toBe(last)
   })
 })
