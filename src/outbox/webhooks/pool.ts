@@ -160,8 +160,8 @@ export class WebhookPool {
    * Writes the deliveries of the events recorded since the last time (an event is one row in its
    * change's unit; WebhookStore.writeDeliveries), in a unit that joins the next batch of other
    * writes, then looks again. While the server is busy, fewer at a time (a look is 100 ms apart
-   * then, and the attempts are paced anyway): enough for every endpoint to have work, so that no
-   * endpoint's backlog holds back another's first deliveries.
+   * then, and the attempts are paced anyway), but at every look: waiting for the lanes to empty
+   * left every other endpoint without its deliveries while a silent one's queue stayed full.
    */
   private writeDeliveries(): void {
     if (this.writing) return
