@@ -100,6 +100,8 @@ export async function sendTest(
   attemptNow: (row: DueDelivery) => Promise<void>,
 ): Promise<ListedDelivery> {
   const { webhooks } = deps.database.stores
+  // The events recorded before it get their deliveries first: a list, newest first, shows the test last made.
+  await catchUpDeliveries(deps)
   const deliveryId = await deps.database.writer.run(() => {
     const now = deps.clock.now()
     const data = { webhook_id: endpoint.id, program_id: endpoint.programId, message: 'A test event from svc' }
