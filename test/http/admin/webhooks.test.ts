@@ -149,6 +149,16 @@ describe('events, signatures and bodies', () => {
     expect(listed[0]).toMatchObject({ status: 'delivered', attempts: 1, last_status_code: 200, last_error: null, next_attempt_at: null })
   })
 
+  test('a test sent right after a sale is the newest delivery listed, the sale pending or sent below it', async () => {
+    const f = await api.setupProgram()
+    const hook = await endpoint(f.programId, { events: ['sale.created', 'webhook.test'] })
+    const key = unique('c')
+    await k.customer(f, key)
+    expect((await k.sale(f, { transaction_id: unique('t'), customer_key: key })).status).toBe(200)
+    expect((await api.admin('POST', `/webhooks/${hook.webhook_id}/test`)).status).toBe(200)
+    expect((await deliveries(hook.webhook_id)).map((d) => d.type)).toEqual(['webhook.test', 'sale.created'])
+  })
+
   test('an endpoint gets only the types it took; test data says test_mode: true', async () => {
     const f = await api.setupProgram()
     const hook = await endpoint(f.programId, { events: ['sale.created'] })
