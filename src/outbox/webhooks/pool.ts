@@ -192,7 +192,14 @@ export class WebhookPool {
    */
   private claim(lane: Lane, now: number): void {
     if (lane.inFlight >= this.limits.perEndpoint || (this.perProgram.get(lane.programId) ?? 0) >= this.limits.perProgram) return
-    const rows = this.store.claimOf(lane.id, now, lane.after, CLAIM_BATCH)
+    let rows: DueDelivery[]
+    try {
+      rows = this.store.claimOf(lane.id, now, lane.after, CLAIM_BATCH)
+    } catch (error) {
+      // A claim that cannot be read (or an event body that cannot be built) holds back this lane only.
+      this.options.log({ level: 'error', msg: 'webhook deliveries not claimed', webhook_id: lane.id, error: shortError(error) })
+      return
+    }
     const last = rows.at(-1)?.delivery
     lane.after = rows.length < CLAIM_BATCH || !last ? null : { at: last.nextAttemptAt, id: last.id }
     for (const row of rows) {
