@@ -82,6 +82,7 @@ table.partners td:first-child{overflow-wrap:anywhere}
 .charts{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:.6rem}
 .charts>:last-child:nth-child(odd){grid-column:1/-1}.charts>:last-child:nth-child(odd) svg{max-height:14rem}
 .check-warn{color:#8a5a00}
+[aria-invalid="true"]{border-color:#b42318;box-shadow:0 0 0 1px #b42318}
 fieldset.readonly{border:0;padding:0;margin:0 0 .5rem;min-width:0}fieldset.readonly.stack{display:grid;gap:.5rem;max-width:32rem}fieldset.readonly.stack label>*{width:100%;min-width:0}fieldset.readonly input,fieldset.readonly select,fieldset.readonly textarea{background:#f0f2f5;color:#1c2430}
 table.stacked td{overflow-wrap:anywhere}table.stacked td.nowrap{white-space:nowrap;overflow-wrap:normal}table.stacked td .row{flex-wrap:nowrap}table.stacked td.details{font-family:ui-monospace,monospace;font-size:.8rem}
 @media (max-width:700px){table.stacked thead{display:none}table.stacked tr{display:block;border-bottom:1px solid #e6e9ee;padding:.35rem 0}table.stacked td{display:block;border:0;padding:.1rem 0}table.stacked td[data-label]:not([data-label=""])::before{content:attr(data-label) ": ";color:#5b6777;font-size:.8rem}}
