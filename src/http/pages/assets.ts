@@ -59,7 +59,7 @@ dl.stats dt{color:#5b6777;font-size:.8rem}dl.stats dd{margin:0;font-weight:600}
 .link{margin:.4rem 0}
 p.commission{margin:.3rem 0}
 details summary{cursor:pointer;color:#1a56db}
-.badge{display:inline-block;font-size:.75rem;font-weight:600;padding:.05rem .45rem;border-radius:999px;border:1px solid #d5dae1;background:#f0f2f5;color:#3b4756;vertical-align:middle}
+.badge{white-space:nowrap;display:inline-block;font-size:.75rem;font-weight:600;padding:.05rem .45rem;border-radius:999px;border:1px solid #d5dae1;background:#f0f2f5;color:#3b4756;vertical-align:middle}
 .status-active{background:#e7f6ec;border-color:#b5e0c3;color:#0b7a3e}.status-pending{background:#fff6e0;border-color:#f2d48a;color:#8a5a00}
 .status-suspended,.status-rejected{background:#fdecea;border-color:#f5c2bd;color:#b42318}
 a.button{display:inline-block;padding:.35rem .6rem;border:1px solid #1a56db;border-radius:6px;background:#1a56db;color:#fff;text-decoration:none}
@@ -78,13 +78,16 @@ article.panel h3{margin-top:0}.actions input{min-width:16rem}ul.flags{margin:.4r
 .trap{position:absolute;left:-10000px;width:1px;height:1px;overflow:hidden}
 .show-narrow{display:none}
 table.partners td:first-child{overflow-wrap:anywhere}
+.status-line>span{white-space:nowrap}.status-line+.status-line{margin-top:.2rem}
 .money-list{margin:0 0 .6rem}.money-list dt{font-weight:600}.money-list div{display:flex;justify-content:space-between;border-bottom:1px solid #eef0f3}.money-list dd{margin:0;padding:.15rem 0}
 .charts{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:.6rem}
 .charts>:last-child:nth-child(odd){grid-column:1/-1}.charts>:last-child:nth-child(odd) svg{max-height:14rem}
 .check-warn{color:#8a5a00}
+[aria-invalid="true"]{border-color:#b42318;box-shadow:0 0 0 1px #b42318}
 fieldset.readonly{border:0;padding:0;margin:0 0 .5rem;min-width:0}fieldset.readonly.stack{display:grid;gap:.5rem;max-width:32rem}fieldset.readonly.stack label>*{width:100%;min-width:0}fieldset.readonly input,fieldset.readonly select,fieldset.readonly textarea{background:#f0f2f5;color:#1c2430}
 table.stacked td{overflow-wrap:anywhere}table.stacked td.nowrap{white-space:nowrap;overflow-wrap:normal}table.stacked td .row{flex-wrap:nowrap}table.stacked td.details{font-family:ui-monospace,monospace;font-size:.8rem}
 @media (max-width:700px){table.stacked thead{display:none}table.stacked tr{display:block;border-bottom:1px solid #e6e9ee;padding:.35rem 0}table.stacked td{display:block;border:0;padding:.1rem 0}table.stacked td[data-label]:not([data-label=""])::before{content:attr(data-label) ": ";color:#5b6777;font-size:.8rem}}
+@media (max-width:700px){table.stacked td.hide-narrow{display:none}table.stacked td.n{text-align:left}table.partners.stacked thead{display:block}table.partners.stacked thead tr{display:flex;flex-wrap:wrap;align-items:baseline;gap:0 .9rem;border-bottom:1px solid #e6e9ee}table.partners.stacked thead tr::before{content:"Sort by";color:#5b6777;font-size:.8rem}table.partners.stacked th{border:0;padding:.3rem 0}}
 @media (max-width:700px){main{padding:.6rem}.hide-narrow{display:none}.show-narrow{display:block}span.show-narrow{display:inline}th,td{padding:.3rem}.charts{grid-template-columns:1fr}}
 `
 

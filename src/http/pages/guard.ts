@@ -10,6 +10,8 @@ import { sameSitePost, signedIn, type Signed } from './session.ts'
 
 export type Query = Record<string, string | undefined>
 export type Form = Record<string, string>
+/** A program with the counts its tabs show (programHeader). */
+export type CountedProgram = Program & { pendingApplications: number; heldCommissions: number }
 
 /** The 404 page: nothing here, or another account's. */
 export function notFound(who?: Signed): Response {
@@ -132,6 +134,17 @@ export function pageKit(deps: Deps) {
   const now = () => deps.clock.now()
   const baseUrl = deps.config.publicBaseUrl
 
+  /** The program as its tabs show it: how many applications and held commissions wait (docs/decisions.md: a count on the program's tabs). */
+  const withCounts = (owned: Program): CountedProgram => ({
+    ...owned,
+    pendingApplications: stores.partners.countWithStatus(owned.id, 'pending'),
+    heldCommissions: stores.sales.heldCount(owned.id),
+  })
+
+  /** An owner page's answer: titled after the page and the program, the forms the member's role may not send taken out. */
+  const ownerAnswer = (member: { signed: Signed; role: Role }, program: Program, title: string, body: Safe, status = 200) =>
+    page({ title: `${title} · ${program.name}`, who: whoOf(member.signed) }, forRole(member.role, body), status)
+
   /** An owner page: no session redirects to /sign-in; a program of another account is a 404. */
   const ownerPage =
     (
@@ -140,7 +153,7 @@ export function pageKit(deps: Deps) {
         /** The member's role: a page that renders its own Response passes its body through forRole with it. */
         role: Role
         accountId: number
-        program: Program
+        program: CountedProgram
         query: Query
         params: Record<string, string>
       }) => Response | Safe | Promise<Response | Safe>,
@@ -154,19 +167,28 @@ export function pageKit(deps: Deps) {
       const programId = positiveId(params.id)
       const owned = programId === null ? null : store.findOwnedProgram(signed.session.accountId, programId)
       if (!owned) return notFound(signed)
-      // The tabs show how many applications and held commissions wait (docs/decisions.md: a count on the program's tabs).
-      const program = {
-        ...owned,
-        pendingApplications: stores.partners.countWithStatus(owned.id, 'pending'),
-        heldCommissions: stores.sales.heldCount(owned.id),
-      }
+      const program = withCounts(owned)
       const out = await render({ signed, role, accountId: signed.session.accountId, program, query, params })
-      return out instanceof Response ? out : page({ title: `${title} · ${program.name}`, who: whoOf(signed) }, forRole(role, out))
+      return out instanceof Response ? out : ownerAnswer(member, program, title, out)
     }
 
-  /** An owner form: signed in, same-site (Origin and form token), the program the account's own. */
+  /**
+   * An owner form: signed in, same-site (Origin and form token), the program the account's own.
+   * `show` answers with an owner page, as ownerPage renders it (the tabs' counts, the title, the
+   * role's forms), for a form that answers with its page rather than a redirect: a refusal that
+   * keeps what was typed (status 400), or what is shown only once.
+   */
   const ownerPost =
-    (act: (ctx: { signed: Signed; by: Actor; program: Program; form: Form; params: Record<string, string> }) => Promise<Response>) =>
+    (
+      act: (ctx: {
+        signed: Signed
+        by: Actor
+        program: Program
+        form: Form
+        params: Record<string, string>
+        show: (title: string, body: (program: CountedProgram) => Safe, status?: number) => Response
+      }) => Promise<Response>,
+    ) =>
     async ({ request, params, body }: { request: Request; params: Record<string, string>; body: unknown }) => {
       const form = (body ?? {}) as Form
       const member = memberOf(deps, request)
@@ -177,7 +199,11 @@ export function pageKit(deps: Deps) {
       const programId = positiveId(params.id)
       const program = programId === null ? null : store.findOwnedProgram(signed.session.accountId, programId)
       if (!program) return notFound(signed)
-      return act({ signed, by: actorOf(signed, request), program, form, params })
+      const show = (title: string, body: (program: CountedProgram) => Safe, status = 200) => {
+        const counted = withCounts(program)
+        return ownerAnswer(member, counted, title, body(counted), status)
+      }
+      return act({ signed, by: actorOf(signed, request), program, form, params, show })
     }
 
   /** An account's own page (the Team page): signed in, the role the route declares. */

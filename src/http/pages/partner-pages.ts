@@ -37,12 +37,24 @@ export const statusBadge = (status: string) => html`<span class="badge status-${
 
 const nameOf = (p: Pick<Partner, 'id' | 'name'>) => p.name ?? `Partner ${p.id}`
 
+/**
+ * A partner's commission: a line per currency, each amount with its status kept in one piece
+ * (a narrow line breaks between them, never inside "USD 8.00 held for review").
+ */
 function commissionCell(row: Row): Safe {
   if (row.statuses.length === 0) return html`<span class="muted">–</span>`
-  return html`${row.statuses.map(
-    (s) =>
-      html`<span class="status-line" data-status-currency="${s.currency}">${money(s.pendingCents, s.currency)} pending · ${money(s.dueCents, s.currency)} due${s.inPayoutCents ? ` · ${money(s.inPayoutCents, s.currency)} in payout` : ''} · ${money(s.paidCents, s.currency)} paid${s.heldCents ? ` · ${money(s.heldCents, s.currency)} held for review` : ''}</span>`,
-  )}`
+  return html`${row.statuses.map((s) => {
+    const parts: [number, string][] = [
+      [s.pendingCents, 'pending'],
+      [s.dueCents, 'due'],
+      ...(s.inPayoutCents ? [[s.inPayoutCents, 'in payout'] as [number, string]] : []),
+      [s.paidCents, 'paid'],
+      ...(s.heldCents ? [[s.heldCents, 'held for review'] as [number, string]] : []),
+    ]
+    return html`<span class="status-line" data-status-currency="${s.currency}">${parts.map(
+      ([cents, words], i) => html`${i ? ' ' : ''}<span>${money(cents, s.currency)} ${words}${i < parts.length - 1 ? ' ·' : ''}</span>`,
+    )}</span>`
+  })}`
 }
 
 /**
@@ -93,15 +105,18 @@ ${data.groups.length ? html`<select name="group_id" aria-label="Group"><option v
 ${
   rows.length === 0
     ? html`<p class="muted">${filtered ? 'No partner matches.' : 'No partner yet: create one below, or let partners apply on your join page (Settings).'}</p>`
-    : html`<table class="partners"><thead><tr><th>${sortLink('name', 'Partner')}</th><th class="hide-narrow">${sortLink('status', 'Status')}</th>
-<th class="n hide-narrow">${sortLink('clicks', 'Clicks')}</th><th class="n hide-narrow">Leads</th><th class="n">${sortLink('sales', 'Sales')}</th>
-<th class="n hide-narrow">Revenue</th><th>Commission</th></tr></thead><tbody>
+    : // Under 700 px each partner is a card (table.stacked) and the header a bar of the sort links.
+      html`<table class="partners stacked"><thead><tr><th>${sortLink('name', 'Partner')}</th><th>${sortLink('status', 'Status')}</th>
+<th class="n">${sortLink('clicks', 'Clicks')}</th><th class="n hide-narrow">Leads</th><th class="n">${sortLink('sales', 'Sales')}</th>
+<th class="n hide-narrow">Revenue</th><th class="hide-narrow">Commission</th></tr></thead><tbody>
 ${rows.map(
-  (r) => html`<tr data-partner="${r.partner.id}"><td><a href="${base}/partners/${r.partner.id}"><b>${nameOf(r.partner)}</b></a>
-<div class="muted">#${r.partner.id}${r.partner.email ? html` · ${r.partner.email}` : ''}${r.partner.groupId !== null ? html` · <span class="group" data-group="${r.partner.groupId}">${groupNames.get(r.partner.groupId) ?? ''}</span>` : ''} · ${r.partner.links} link${r.partner.links === 1 ? '' : 's'}<span class="show-narrow"> ${statusBadge(r.partner.status)} · ${count(r.figures.clicks)} clicks</span></div></td>
+  (
+    r,
+  ) => html`<tr data-partner="${r.partner.id}"><td data-label=""><a href="${base}/partners/${r.partner.id}"><b>${nameOf(r.partner)}</b></a>
+<div class="muted">#${r.partner.id}${r.partner.email ? html` · ${r.partner.email}` : ''}${r.partner.groupId !== null ? html` · <span class="group" data-group="${r.partner.groupId}">${groupNames.get(r.partner.groupId) ?? ''}</span>` : ''} · ${r.partner.links} link${r.partner.links === 1 ? '' : 's'}<span class="show-narrow"> ${statusBadge(r.partner.status)} · ${count(r.figures.clicks)} click${r.figures.clicks === 1 ? '' : 's'}</span></div></td>
 <td class="hide-narrow">${statusBadge(r.partner.status)}</td><td class="n hide-narrow" data-stat="clicks">${count(r.figures.clicks)}</td><td class="n hide-narrow" data-stat="leads">${count(r.figures.leads)}</td>
-<td class="n" data-stat="sales">${count(r.figures.sales)}</td><td class="n hide-narrow">${r.figures.money.length ? html`${r.figures.money.map((m) => html`<span class="amount">${money(m.revenueCents, m.currency)}</span>`)}` : html`<span class="muted">–</span>`}</td>
-<td class="commission">${commissionCell(r)}</td></tr>`,
+<td class="n" data-stat="sales" data-label="Sales">${count(r.figures.sales)}</td><td class="n hide-narrow">${r.figures.money.length ? html`${r.figures.money.map((m) => html`<span class="amount">${money(m.revenueCents, m.currency)}</span>`)}` : html`<span class="muted">–</span>`}</td>
+<td class="commission" data-label="Commission">${commissionCell(r)}</td></tr>`,
 )}</tbody></table>`
 }</section>
 <section class="panel"><h2>Links</h2>${

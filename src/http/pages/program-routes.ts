@@ -15,7 +15,7 @@ import { groupCharts } from './group-pages.ts'
 import { html } from './html.ts'
 import { page, seeOther } from './layout.ts'
 import * as owner from './owner-pages.ts'
-import { type MailState, settingsPage } from './settings-page.ts'
+import { type MailState, type SettingsDraft, settingsPage } from './settings-page.ts'
 import { sameSitePost } from './session.ts'
 
 /** The Settings form's processor names and the program field each one's secret is kept in (write-only). */
@@ -31,6 +31,9 @@ export function programRoutes(deps: Deps) {
   const { audit } = stores
   /** The Settings page's keys: the manage key and the track keys. */
   const keysOf = (programId: number) => ({ key: store.currentApiKey(programId), trackKeys: store.trackKeys(programId) })
+  /** The Settings page as GET shows it; with a draft, the Program form keeps what was typed and says why it was refused. */
+  const settingsView = (program: Program, csrf: string, draft?: SettingsDraft) =>
+    settingsPage(program, { ...keysOf(program.id), baseUrl, csrf, mail: mailState(deps, program.id), draft })
   return new Elysia({ name: 'programs' })
     .get(
       '/dashboard',
@@ -108,24 +111,18 @@ export function programRoutes(deps: Deps) {
     )
     .get(
       '/dashboard/programs/:id/settings',
-      ownerPage(
-        ({ program, signed, query }) =>
-          html`${owner.notice(query)}${settingsPage(program, {
-            ...keysOf(program.id),
-            baseUrl,
-            csrf: signed.csrf,
-            mail: mailState(deps, program.id),
-          })}`,
-        'Settings',
-      ),
+      ownerPage(({ program, signed, query }) => html`${owner.notice(query)}${settingsView(program, signed.csrf)}`, 'Settings'),
       { detail: { hide: true } },
     )
     .post(
       '/dashboard/programs/:id/settings',
-      ownerPost(async ({ by, program, form }) => {
+      ownerPost(async ({ by, program, form, signed, show }) => {
         const read = readSettings(form)
-        // The notice names the field that was refused (settings_<field>).
-        if ('refused' in read) return back(program, '/settings', `settings_${read.refused}`, 'error')
+        // Refused: the page again with what was typed, and why (settings_<field> names the field), as the webhook form does.
+        if ('refused' in read) {
+          const draft = { form, field: read.refused, problem: owner.notices[`settings_${read.refused}`] ?? '' }
+          return show('Settings', (counted) => settingsView(counted, signed.csrf, draft), 400)
+        }
         await writer.run(() => {
           store.updateProgram(program.id, read.settings)
           audit.write(by, now(), {

@@ -72,13 +72,32 @@ ${PROCESSORS.map(
 )}</section>`
 }
 
+/** A refused save of the Program form: what was typed, the refused field and why (the page answers 400 with it). */
+export interface SettingsDraft {
+  form: Record<string, string>
+  field: string
+  problem: string
+}
+
 /** GET /dashboard/programs/:id/settings: program fields, origins, tracker snippet, API key, track keys, Stripe, email. */
 export function settingsPage(
   program: Program,
-  data: { key: ApiKey | null; trackKeys: ApiKey[]; baseUrl: string; csrf: string; newKey?: string; newTrackKey?: string; mail?: MailState },
+  data: {
+    key: ApiKey | null
+    trackKeys: ApiKey[]
+    baseUrl: string
+    csrf: string
+    newKey?: string
+    newTrackKey?: string
+    mail?: MailState
+    draft?: SettingsDraft
+  },
 ): Safe {
   const base = `/dashboard/programs/${program.id}`
-  const { csrf, key, baseUrl } = data
+  const { csrf, key, baseUrl, draft } = data
+  // After a refusal the fields show what was typed (a field the form did not send keeps the program's).
+  const shown = (field: string, stored: string | number) => draft?.form[field] ?? String(stored)
+  const invalid = (field: string) => (draft?.field === field ? html` aria-invalid="true"` : '')
   const types = ['percent', 'fixed', 'recurring_percent', 'recurring_fixed']
   const snippet = `<script>
   window.svc = window.svc || { q: [],
@@ -86,31 +105,35 @@ export function settingsPage(
     signup: function () { svc.q.push(["signup", arguments]) } };
 </script>
 <script src="${baseUrl}/tracker.js" data-svc-program-id="${program.id}" defer></script>`
-  const signupOption = (value: string, label: string, current: string) =>
+  const option = (value: string, label: string, current: string) =>
     html`<option value="${value}"${value === current ? html` selected` : ''}>${label}</option>`
+  const minimums = Object.entries(program.minimumPayouts)
+    .map(([c, m]) => `${c} ${m}`)
+    .join(', ')
+  const leadAuth = shown('lead_auth', program.leadAuth)
+  const partnerSignup = shown('partner_signup', program.partnerSignup)
+  const fraudReview = shown('fraud_review', program.fraudReview)
   return html`${programHeader(program, '/settings')}
 ${data.newKey ? html`<section class="note" role="status"><h2>New API key</h2><p>Shown only this once: store it now (a secret manager, or <code>SVC_API_KEY</code>). The old key already answers 401.</p>${copyField('new-key', data.newKey, 'New API key')}</section>` : ''}
-<section class="panel"><h2>Program</h2><form class="stack" method="post" action="${base}/settings">${csrfField(csrf)}
-<label>Name <input name="name" value="${program.name}" maxlength="200" required></label>
-<label>Site <input name="domain" value="${siteUrlOf(program)}" maxlength="300" required>
+<section class="panel"><h2>Program</h2>${draft ? html`<p class="error" role="alert" data-field="${draft.field}">${draft.problem}</p>` : ''}<form class="stack" method="post" action="${base}/settings">${csrfField(csrf)}
+<label>Name <input name="name" value="${shown('name', program.name)}" maxlength="200" required${invalid('name')}></label>
+<label>Site <input name="domain" value="${shown('domain', siteUrlOf(program))}" maxlength="300" required${invalid('domain')}>
 <span class="muted">Your site's address: a domain such as shop.example, or with its scheme and port while you test (http://localhost:3901). Partner links are made on it.</span></label>
-<label>Commission type <select name="commission_type">${types.map((t) => html`<option value="${t}"${t === program.commissionType ? html` selected` : ''}>${COMMISSION_LABELS[t as CommissionType]}</option>`)}</select></label>
-<label>Commission rate <input name="commission_rate" value="${program.commissionRate}" inputmode="decimal" required></label>
-<label>Attribution window (days) <input name="attribution_window_days" value="${program.attributionWindowDays}" inputmode="numeric" required></label>
-<label>Holding period (days before a commission is due) <input name="holding_period_days" value="${program.holdingPeriodDays}" inputmode="numeric" required></label>
-<label>Currencies <input name="currencies" value="${program.currencies.join(' ')}" maxlength="250" required>
+<label>Commission type <select name="commission_type"${invalid('commission_type')}>${types.map((t) => option(t, COMMISSION_LABELS[t as CommissionType], shown('commission_type', program.commissionType)))}</select></label>
+<label>Commission rate <input name="commission_rate" value="${shown('commission_rate', program.commissionRate)}" inputmode="decimal" required${invalid('commission_rate')}></label>
+<label>Attribution window (days) <input name="attribution_window_days" value="${shown('attribution_window_days', program.attributionWindowDays)}" inputmode="numeric" required${invalid('attribution_window_days')}></label>
+<label>Holding period (days before a commission is due) <input name="holding_period_days" value="${shown('holding_period_days', program.holdingPeriodDays)}" inputmode="numeric" required${invalid('holding_period_days')}></label>
+<label>Currencies <input name="currencies" value="${shown('currencies', program.currencies.join(' '))}" maxlength="250" required${invalid('currencies')}>
 <span class="muted">The ISO 4217 codes your sales may be in, such as USD EUR GBP JPY. A sale or processor event in another is refused.</span></label>
-<label>Minimum payout (major units) <input name="minimum_payout" value="${program.minimumPayout}" inputmode="decimal" required></label>
-<label>Minimum payout per currency <input name="minimum_payouts" value="${Object.entries(program.minimumPayouts)
-    .map(([c, m]) => `${c} ${m}`)
-    .join(', ')}" maxlength="500" placeholder="JPY 5000, GBP 20">
+<label>Minimum payout (major units) <input name="minimum_payout" value="${shown('minimum_payout', program.minimumPayout)}" inputmode="decimal" required${invalid('minimum_payout')}></label>
+<label>Minimum payout per currency <input name="minimum_payouts" value="${shown('minimum_payouts', minimums)}" maxlength="500" placeholder="JPY 5000, GBP 20"${invalid('minimum_payouts')}>
 <span class="muted">Overrides the minimum above for these currencies, in major units.</span></label>
-<label>Recurring months <input name="recurring_months" value="${program.recurringMonths ?? ''}" inputmode="numeric" placeholder="no limit">
+<label>Recurring months <input name="recurring_months" value="${shown('recurring_months', program.recurringMonths ?? '')}" inputmode="numeric" placeholder="no limit"${invalid('recurring_months')}>
 <span class="muted">For the recurring types: months after a customer's first sale that their sales still pay. Empty: every sale, forever.</span></label>
-<label>Signups (leads) count when reported <select name="lead_auth">${signupOption('server_required', 'by your server, with a key (recommended)', program.leadAuth)}${signupOption('browser_allowed', 'by the browser too (the tracker)', program.leadAuth)}</select></label>
-<label>Partners may join <select name="partner_signup">${signupOption('off', 'no: you add partners yourself', program.partnerSignup)}${signupOption('approval', 'by applying on the join page; you approve each', program.partnerSignup)}${signupOption('open', 'on the join page, approved at once', program.partnerSignup)}</select>
+<label>Signups (leads) count when reported <select name="lead_auth"${invalid('lead_auth')}>${option('server_required', 'by your server, with a key (recommended)', leadAuth)}${option('browser_allowed', 'by the browser too (the tracker)', leadAuth)}</select></label>
+<label>Partners may join <select name="partner_signup"${invalid('partner_signup')}>${option('off', 'no: you add partners yourself', partnerSignup)}${option('approval', 'by applying on the join page; you approve each', partnerSignup)}${option('open', 'on the join page, approved at once', partnerSignup)}</select>
 ${program.partnerSignup === 'off' ? '' : html`<span class="muted">Join page: <a href="${baseUrl}/join/${program.id}">${baseUrl}/join/${program.id}</a></span>`}</label>
-<label id="fraud-review">Fraud signals <select name="fraud_review">${signupOption('hold', 'hold for review (recommended)', program.fraudReview)}${signupOption('flag', 'flag only, pay as usual', program.fraudReview)}${signupOption('off', 'off: check nothing', program.fraudReview)}</select>
+<label id="fraud-review">Fraud signals <select name="fraud_review"${invalid('fraud_review')}>${option('hold', 'hold for review (recommended)', fraudReview)}${option('flag', 'flag only, pay as usual', fraudReview)}${option('off', 'off: check nothing', fraudReview)}</select>
 <span class="muted">Signals: the partner buying for themselves, the same IP as the partner, a throwaway email, a click from a paid ad, a burst of clicks. Held commissions wait on the Review tab.</span></label>
 <div><button>Save</button></div></form></section>
 <section class="panel" id="origins"><h2>Allowed origins</h2><p class="muted">Browser calls are accepted from ${siteUrlOf(program)}, https://${program.domain} and its https subdomains, and these exact origins (one a line).</p>

@@ -53,7 +53,7 @@ export function webhookRoutes(deps: Deps) {
     )
     .post(
       '/dashboard/programs/:id/webhooks',
-      ownerPost(async ({ program, signed, by, form }) => {
+      ownerPost(async ({ program, signed, by, form, show }) => {
         const events = WEBHOOK_EVENT_TYPES.filter((t) => form[`event_${t}`] === '1')
         const description = (form.description ?? '').trim().slice(0, 500) || null
         const added = await addEndpoint(deps, by, deps.config.webhooksAllowPrivate, {
@@ -65,7 +65,7 @@ export function webhookRoutes(deps: Deps) {
         // Refused: the page again with what was typed, and why (docs/decisions.md, The first hour).
         if ('refused' in added) {
           const problem = owner.notices[added.refused.includes('private') ? 'webhook_private' : 'webhook_url']!
-          return page({ title: `Webhooks · ${program.name}`, who: whoOf(signed) }, view(program, signed, null, { form, problem }), 400)
+          return show('Webhooks', (counted) => view(counted, signed, null, { form, problem }), 400)
         }
         return shownPage(program, signed, { webhookId: added.endpoint.id, secret: added.secret })
       }),

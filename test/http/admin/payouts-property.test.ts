@@ -107,7 +107,7 @@ async function partnersPage(f: Fixture): Promise<Map<string, PageTotals>> {
   const out = new Map<string, PageTotals>()
   for (const row of (await response.text()).split('<tr data-partner="').slice(1)) {
     const partnerId = row.slice(0, row.indexOf('"'))
-    for (const [, currency, line] of row.matchAll(/data-status-currency="([A-Z]{3})">([^<]*)</g)) {
+    for (const [, currency, line] of row.matchAll(/data-status-currency="([A-Z]{3})">(.*?)<\/span><\/span>/g)) {
       const totals = { ...PAGE_ZERO }
       for (const [, amount, status] of line!.matchAll(/[A-Z]{3} (-?[\d,]+(?:\.\d+)?) (pending|due|in payout|paid|held)/g)) {
         totals[status!.replace(' ', '_') as keyof PageTotals] = Math.round(Number(amount!.replaceAll(',', '')) * minorUnit[currency!]!)

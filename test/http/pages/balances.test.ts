@@ -50,7 +50,7 @@ async function fromPage(programId: number, cookie: string) {
   const out: Record<string, Totals> = {}
   for (const article of text.split('<tr data-partner="').slice(1)) {
     const partnerId = article.slice(0, article.indexOf('"'))
-    for (const [, currency, line] of article.matchAll(/data-status-currency="([A-Z]{3})">([^<]*)</g)) {
+    for (const [, currency, line] of article.matchAll(/data-status-currency="([A-Z]{3})">(.*?)<\/span><\/span>/g)) {
       const totals = (out[`${partnerId} ${currency}`] = zero())
       for (const [, amount, status] of line.matchAll(/[A-Z]{3} (-?[\d,]+\.\d\d) (pending|due|in payout|paid)/g)) {
         totals[status.replace(' ', '_') as keyof Totals] = Math.round(Number(amount.replaceAll(',', '')) * 100)

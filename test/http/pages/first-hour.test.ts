@@ -242,7 +242,9 @@ describe('the forms of the first hour', () => {
   }
 
   test('a refused local webhook URL names WEBHOOKS_ALLOW_PRIVATE=true and keeps what was typed', async () => {
-    const fx = await api.setupProgram()
+    const fx = await api.setupProgram({ partner_signup: 'approval' })
+    const applied = await api.call('POST', `/join/${fx.programId}`, { body: { name: 'Gil', email: `${unique('gil')}@p.test` } })
+    expect(applied.status).toBe(202)
     const post = await owner(fx.accountId)
     const reply = await post(`/dashboard/programs/${fx.programId}/webhooks`, {
       url: 'http://127.0.0.1:9999/hook',
@@ -255,6 +257,9 @@ describe('the forms of the first hour', () => {
     expect(page).toContain('value="http://127.0.0.1:9999/hook"')
     expect(page).toContain('value="my local receiver"')
     expect(page).toMatch(/name="event_sale.created" value="1" checked/)
+    // The GET page's layout: its title, and its tabs with the count of the application that waits.
+    expect(page).toContain('<title>Webhooks · ')
+    expect(page).toMatch(/<nav class="tabs">.*data-pending="1".*aria-current="page">Webhooks<\/a>/s)
   })
 
   test('a sale recorded by hand may name a partner: a customer without one is credited to them, source manual', async () => {

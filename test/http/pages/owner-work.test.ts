@@ -62,7 +62,13 @@ describe('programs and settings', () => {
   })
 
   test('settings name the field they refuse, and save who may join', async () => {
-    const f = await api.setupProgram()
+    const f = await api.setupProgram({ partner_signup: 'approval' })
+    // One application waits: the tabs count it, on the refused page as on the GET page.
+    const applied = await api.call('POST', `/join/${f.programId}`, {
+      body: { name: 'Gil', email: `${unique('gil')}@partner.test` },
+      headers: { 'x-forwarded-for': unique('ip') },
+    })
+    expect(applied.status).toBe(202)
     const o = await owner(f.accountId)
     const base = `/dashboard/programs/${f.programId}/settings`
     const fields = {
@@ -77,9 +83,38 @@ describe('programs and settings', () => {
       partner_signup: 'approval',
       recurring_months: '',
     }
-    expect((await o.post(base, { ...fields, attribution_window_days: '0' })).location).toContain('error=settings_attribution_window_days')
-    expect((await o.post(base, { ...fields, commission_rate: '101' })).location).toContain('error=settings_commission_rate')
-    expect((await o.get(`${base}?error=settings_commission_rate`)).text).toContain('at most 100 for the percent types')
+    const before = (await api.admin('GET', `/programs/${f.programId}`)).body.data[0]
+    // Refused: the page again (400) with the problem stated and everything typed kept, selects too; nothing saved.
+    const typed = { ...fields, name: 'Typed <name>', commission_type: 'fixed', partner_signup: 'open', recurring_months: '7' }
+    const refused = await o.post(base, { ...typed, attribution_window_days: '0' })
+    expect(refused.status).toBe(400)
+    expect(refused.text).toContain(
+      '<p class="error" role="alert" data-field="attribution_window_days">Not saved: the attribution window is a whole number of days from 1 to 3650.</p>',
+    )
+    expect(refused.text).toContain('name="attribution_window_days" value="0" inputmode="numeric" required aria-invalid="true"')
+    expect(refused.text.match(/aria-invalid/g)).toHaveLength(1)
+    expect(refused.text).toContain('name="name" value="Typed &lt;name&gt;"')
+    expect(refused.text).toContain('name="recurring_months" value="7"')
+    expect(refused.text).toContain('<option value="fixed" selected>')
+    expect(refused.text).not.toContain('<option value="percent" selected>')
+    expect(refused.text).toContain('<option value="open" selected>')
+    expect(refused.text).not.toContain('<option value="approval" selected>')
+    // The GET page's layout: its title, its tabs with their counts.
+    const shown = await o.get(base)
+    const tabs = (text: string) => text.match(/<nav class="tabs">[\s\S]*?<\/nav>/)![0]
+    expect(tabs(refused.text)).toContain('data-pending="1"')
+    expect(tabs(refused.text)).toBe(tabs(shown.text))
+    expect(refused.text).toContain(`<title>Settings · ${before.name}`)
+    expect(shown.text).not.toContain('role="alert"')
+    expect(shown.text).toContain(`name="name" value="${before.name}"`)
+    expect((await api.admin('GET', `/programs/${f.programId}`)).body.data[0]).toEqual(before)
+
+    const rate = await o.post(base, { ...fields, commission_rate: '101' })
+    expect(rate.status).toBe(400)
+    expect(rate.text).toContain(
+      'data-field="commission_rate">Not saved: the commission rate must be a positive number, at most 100 for the percent types.',
+    )
+    expect(rate.text).toContain('name="commission_rate" value="101"')
     expect((await o.post(base, fields)).location).toContain('done=settings_saved')
     expect((await api.admin('GET', `/programs/${f.programId}`)).body.data[0].partner_signup).toBe('approval')
   })
