@@ -32,8 +32,8 @@ export function programRoutes(deps: Deps) {
   /** The Settings page's keys: the manage key and the track keys. */
   const keysOf = (programId: number) => ({ key: store.currentApiKey(programId), trackKeys: store.trackKeys(programId) })
   /** The Settings page as GET shows it; with a draft, the Program form keeps what was typed and says why it was refused. */
-  const settingsView = (program: Program, csrf: string, draft?: SettingsDraft) =>
-    settingsPage(program, { ...keysOf(program.id), baseUrl, csrf, mail: mailState(deps, program.id), draft })
+  const settingsView = (program: Program, csrf: string, draft?: SettingsDraft, made: { newKey?: string; newTrackKey?: string } = {}) =>
+    settingsPage(program, { ...keysOf(program.id), baseUrl, csrf, mail: mailState(deps, program.id), draft, ...made })
   return new Elysia({ name: 'programs' })
     .get(
       '/dashboard',
@@ -189,7 +189,7 @@ export function programRoutes(deps: Deps) {
     )
     .post(
       '/dashboard/programs/:id/settings/api-key',
-      ownerPost(async ({ by, program, signed }) => {
+      ownerPost(async ({ by, program, signed, show }) => {
         const newKey = await writer.run(() => {
           const key = store.regenerateApiKey(program.id, now())
           audit.write(by, now(), {
@@ -202,16 +202,13 @@ export function programRoutes(deps: Deps) {
         })
         // The old key must answer 401 at once: drop its in-memory copy.
         // Shown on this answer only (never after a redirect): the key is not kept anywhere.
-        return page(
-          { title: `Settings · ${program.name}`, who: whoOf(signed) },
-          settingsPage(program, { ...keysOf(program.id), baseUrl, csrf: signed.csrf, newKey }),
-        )
+        return show('Settings', (counted) => settingsView(counted, signed.csrf, undefined, { newKey }))
       }),
       { detail: { hide: true } },
     )
     .post(
       '/dashboard/programs/:id/settings/keys',
-      ownerPost(async ({ by, program, signed, form }) => {
+      ownerPost(async ({ by, program, signed, form, show }) => {
         const name = (form.name ?? '').trim()
         if (name.length > 100 || controlCharAt(name) >= 0) return back(program, '/settings', 'track_key_name', 'error')
         const made = await writer.run(() => {
@@ -221,10 +218,7 @@ export function programRoutes(deps: Deps) {
           return issued
         })
         // Shown on this answer only, as a new manage key is.
-        return page(
-          { title: `Settings · ${program.name}`, who: whoOf(signed) },
-          settingsPage(program, { ...keysOf(program.id), baseUrl, csrf: signed.csrf, newTrackKey: made.apiKey }),
-        )
+        return show('Settings', (counted) => settingsView(counted, signed.csrf, undefined, { newTrackKey: made.apiKey }))
       }),
       { detail: { hide: true } },
     )
