@@ -18,6 +18,8 @@ const BUSY_LOOK_EVERY_MS = 100
 /** How many events' deliveries one unit writes (WebhookStore.writeDeliveries): a few ms of work, or less while the server is busy. */
 const WRITE_EVENTS = 2_000
 const WRITE_EVENTS_BUSY = 128
+/** While the server is busy, the least time between two such units (real time): more than the paced attempts need. */
+const BUSY_WRITE_EVERY_MS = 1_000
 
 export interface PoolOptions {
   /** How often due deliveries are looked for without a wake (real time). */
@@ -79,8 +81,9 @@ export class WebhookPool {
   private stopping = false
   private outcomes: { record: () => void; release: () => void }[] = []
   private flushing: Promise<void> | null = null
-  /** The unit writing the deliveries of recorded events, while one runs. */
+  /** The unit writing the deliveries of recorded events, while one runs, and when the last one started. */
   private writing: Promise<void> | null = null
+  private lastWrite = 0
   private readonly inFlight = new Set<Promise<void>>()
 
   constructor(
@@ -159,15 +162,17 @@ export class WebhookPool {
   /**
    * Writes the deliveries of the events recorded since the last time (an event is one row in its
    * change's unit; WebhookStore.writeDeliveries), in a unit that joins the next batch of other
-   * writes, then looks again. While the server is busy, fewer at a time (a look is 100 ms apart
-   * then, and the attempts are paced anyway), but at every look: waiting for the lanes to empty
-   * left every other endpoint without its deliveries while a silent one's queue stayed full.
+   * writes, then looks again. While the server is busy, a few once a second (the attempts are
+   * paced then anyway), whatever the lanes hold: waiting for them to empty left every other
+   * endpoint without its deliveries while a silent one's queue stayed full.
    */
   private writeDeliveries(): void {
     if (this.writing) return
     const busy = this.options.busy?.() ?? false
+    if (busy && performance.now() - this.lastWrite < BUSY_WRITE_EVERY_MS) return
     const { last, written } = this.store.progress()
     if (written >= last) return
+    this.lastWrite = performance.now()
     this.writing = this.writer
       .runSoon(() => this.store.writeDeliveries(busy ? WRITE_EVENTS_BUSY : WRITE_EVENTS), RECORD_WAIT_MS)
       .then(
