@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createApp } from '../src/http/app.ts'
-import { lineLog } from '../src/log.ts'
+import { LOG_HOLD_MS, lineLog } from '../src/log.ts'
 import { createPrograms, prepareCustomers, visitorIp } from './lib/fixtures.ts'
 import { startQuiet } from './lib/in-process.ts'
 
@@ -26,7 +26,8 @@ const started = startQuiet({
 const logged = process.env.MICRO_LOG === '1'
 if (logged) {
   Object.assign(started.deps.config, { logRequests: true })
-  started.deps.log = lineLog()
+  // As the server holds it (src/log.ts); MICRO_LOG_HOLD_MS=0 writes at the end of every turn.
+  started.deps.log = lineLog(undefined, { holdMs: Number(process.env.MICRO_LOG_HOLD_MS ?? LOG_HOLD_MS) })
 }
 const say = logged ? console.error : console.log
 const { fetch } = createApp(started.deps)
