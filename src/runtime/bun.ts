@@ -23,15 +23,6 @@ export const bunRuntime: Runtime = {
     // The start leaves garbage (module set-up, migrations, route building): one full collection soon
     // after, rather than whenever the heap next grows, gives an idle server its memory back (issue 36).
     setTimeout(() => Bun.gc(true), 250).unref()
-    // Then, once, JavaScriptCore gives back what the start left free: the allocator's empty pages and
-    // the compiled code of the start's one-off functions (Bun.shrink, kept though marked deprecated:
-    // 3.3 MB of RSS four seconds after the start, 1.3 MB already at bench/cold-start.ts's one second;
-    // the next request re-links the code it runs, about 1 ms once). Not at 250 ms with the
-    // collection: measured, it gave nothing there.
-    setTimeout(() => {
-      Bun.gc(true)
-      Bun.shrink?.()
-    }, 500).unref()
     return {
       port: server.port ?? port,
       // server.ts drains first (503 + Connection: close to late requests); what is left are idle
