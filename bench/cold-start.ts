@@ -4,6 +4,7 @@
 // first 200 on /healthz, and the RSS a second after it.
 //   bun bench/cold-start.ts            (8 starts each; COLD_STARTS=16 for more; COLD_SKIP_BUILD=1 reuses dist/)
 //   COLD_BEFORE=/path/to/an/older/checkout bun bench/cold-start.ts   adds that tree's server, built as it was then
+//   COLD_IDLE_MS=4000 reads the RSS that long after the first 200 instead of one second
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -11,6 +12,7 @@ import { freePort } from '../test/helpers.ts'
 
 const ROOT = join(import.meta.dir, '..')
 const STARTS = Number(process.env.COLD_STARTS ?? 8)
+const IDLE_MS = Number(process.env.COLD_IDLE_MS ?? 1000)
 
 async function build(cwd: string, args: string[]): Promise<void> {
   const child = Bun.spawn([process.execPath, ...args], { cwd, stdout: 'ignore', stderr: 'inherit' })
@@ -52,7 +54,7 @@ async function start(binary: string): Promise<{ ms: number; rss: number }> {
       await Bun.sleep(1)
     }
     const ms = performance.now() - began
-    await Bun.sleep(1000)
+    await Bun.sleep(IDLE_MS)
     return { ms, rss: rssOf(child.pid) }
   } finally {
     child.kill('SIGKILL')

@@ -2,12 +2,13 @@
  * CPU cost of one request through the whole pipeline, without sockets or load generator (issue 14):
  * `bun bench/micro.ts [flood|click|sale]`. Calls the app's fetch in-process in waves of 32 (so
  * clicks share batches as under load) and prints µs per request, best of 5 rounds: a figure the
- * machine's load moves far less than req/s.
+ * machine's load moves far less than req/s. MICRO_LOG=1 turns the request log on (issue 36).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createApp } from '../src/http/app.ts'
+import { LOG_HOLD_MS, lineLog } from '../src/log.ts'
 import { createPrograms, prepareCustomers, visitorIp } from './lib/fixtures.ts'
 import { startQuiet } from './lib/in-process.ts'
 
@@ -20,6 +21,15 @@ const started = startQuiet({
   TRUST_PROXY: 'true',
   SVC_RATE_LIMIT_SCALE: kind === 'sale' ? '1000' : '1',
 })
+// MICRO_LOG=1: the request log on, as users run it (src/log.ts writing to stdout; send it to a file
+// or /dev/null: the figures are printed on stderr then).
+const logged = process.env.MICRO_LOG === '1'
+if (logged) {
+  Object.assign(started.deps.config, { logRequests: true })
+  // As the server holds it (src/log.ts); MICRO_LOG_HOLD_MS=0 writes at the end of every turn.
+  started.deps.log = lineLog(undefined, { holdMs: Number(process.env.MICRO_LOG_HOLD_MS ?? LOG_HOLD_MS) })
+}
+const say = logged ? console.error : console.log
 const { fetch } = createApp(started.deps)
 if (process.env.MICRO_CACHE_KB) started.deps.database.client.exec(`PRAGMA cache_size = -${process.env.MICRO_CACHE_KB}`)
 if (process.env.MICRO_DROP_TRIGGERS)
@@ -80,13 +90,13 @@ try {
     rounds.push((used.user + used.system) / N)
     users.push(used.user / N)
   }
-  console.log(
-    `${kind}: ${Math.min(...rounds).toFixed(2)} µs CPU per request, ${Math.min(...users).toFixed(2)} of it user (best of 5; all ${rounds.map((r) => r.toFixed(2)).join(', ')})`,
+  say(
+    `${kind}${logged ? ' (request log on)' : ''}: ${Math.min(...rounds).toFixed(2)} µs CPU per request, ${Math.min(...users).toFixed(2)} of it user (best of 5; all ${rounds.map((r) => r.toFixed(2)).join(', ')})`,
   )
   if (commitMs.length) {
     commitMs.sort((a, b) => a - b)
     const at = (q: number) => commitMs[Math.floor(q * (commitMs.length - 1))].toFixed(2)
-    console.log(
+    say(
       `COMMIT ms over ${commitMs.length}: p50 ${at(0.5)}, p90 ${at(0.9)}, p99 ${at(0.99)}, p99.9 ${at(0.999)}, max ${at(1)}; over 2 ms: ${commitMs.filter((m) => m > 2).length}`,
     )
   }

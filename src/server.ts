@@ -14,7 +14,7 @@ import { MigrationEditedError } from './db/migrate.ts'
 import { ledgerKey } from './tracking/statements.ts'
 import { openDatabase, type Database } from './db/open.ts'
 import { createApp } from './http/app.ts'
-import { lineLog } from './log.ts'
+import { LOG_HOLD_MS, lineLog } from './log.ts'
 import type { Deps } from './http/deps.ts'
 import { RateLimiter } from './http/pipeline/rate-limit.ts'
 import { VisitorCounts } from './tracking/visitor-counts.ts'
@@ -91,8 +91,9 @@ export function startServer(options: StartOptions): Started {
     if (error instanceof MigrationEditedError) throw new StartError(`DATABASE_PATH "${config.databasePath}": ${error.message}`)
     throw new StartError(`DATABASE_PATH "${config.databasePath}" cannot be opened: ${reason(error)}`)
   }
-  // Written once per event-loop turn; stop() writes what is left (src/log.ts).
-  const stdoutLog = options.log ? null : lineLog()
+  // Written at the end of the event-loop turn, at most every LOG_HOLD_MS while busy; stop() writes
+  // what is left (src/log.ts).
+  const stdoutLog = options.log ? null : lineLog(undefined, { holdMs: LOG_HOLD_MS })
   const deps: Deps = {
     config,
     clock,

@@ -58,6 +58,34 @@ describe('the buffered log', () => {
     expect(lines).toEqual(Array.from({ length: 2000 }, (_, i) => i))
   })
 
+  test('with holdMs, lines that follow a write wait until holdMs after it; a quiet log writes at the end of the turn, an error at once', async () => {
+    const writes: { at: number; text: string }[] = []
+    const log = lineLog((text) => writes.push({ at: performance.now(), text }), { holdMs: 40 })
+    const lines = () => writes.flatMap((w) => w.text.split('\n').map((line) => JSON.parse(line).n))
+    // Quiet: the first line is written at the end of its turn, as without holdMs.
+    log({ level: 'info', n: 0 })
+    await turn()
+    expect(lines()).toEqual([0])
+    // Busy: lines of the next turns wait for the hold, then go out together, in order.
+    for (let n = 1; n <= 3; n++) {
+      log({ level: 'info', n })
+      await turn()
+    }
+    expect(writes.length).toBe(1)
+    await Bun.sleep(60)
+    expect(writes.length).toBe(2)
+    expect(lines()).toEqual([0, 1, 2, 3])
+    expect(writes[1]!.at - writes[0]!.at).toBeGreaterThanOrEqual(39)
+    // An error line does not wait: it is written at once with what was pending before it.
+    log({ level: 'info', n: 4 })
+    log({ level: 'error', n: 5 })
+    expect(writes.length).toBe(3)
+    expect(lines()).toEqual([0, 1, 2, 3, 4, 5])
+    log.flush()
+    await Bun.sleep(60)
+    expect(writes.length).toBe(3)
+  })
+
   test('a process that exits in the same turn still writes every pending line', () => {
     const script = `import { lineLog } from ${JSON.stringify(join(root, 'src/log.ts'))}
 const log = lineLog()

@@ -9,6 +9,9 @@ export type ImportSource = (typeof IMPORT_SOURCES)[number]
 export const IMPORT_STATUSES = ['queued', 'running', 'done', 'failed'] as const
 export type ImportStatus = (typeof IMPORT_STATUSES)[number]
 
+/** The error of an import ended by its owner or the operator. */
+export const CANCELED = 'canceled'
+
 /** What an import writes, in the order it writes them (a commission needs its partner and customer first). */
 export const IMPORT_KINDS = ['partner', 'link', 'coupon', 'customer', 'commission', 'payout'] as const
 export type ImportKind = (typeof IMPORT_KINDS)[number]

@@ -7,7 +7,7 @@ import type { Clock } from '../clock.ts'
 import type { Database } from '../db/open.ts'
 import type { Import } from '../db/schema.ts'
 import type { ReadCursor, StagedRow, WriteCursor } from '../db/import-store.ts'
-import { bookedAt, type ImportSource, SOURCE_LINK_PARAMS, withLinkParam } from '../domain/imports.ts'
+import { bookedAt, CANCELED, type ImportSource, SOURCE_LINK_PARAMS, withLinkParam } from '../domain/imports.ts'
 import { applyRow, type ApplyContext, newDryMemory } from './apply.ts'
 import { firstpromoter } from './firstpromoter.ts'
 import { partnerstack } from './partnerstack.ts'
@@ -39,9 +39,6 @@ export interface ImportLimits {
 
 /** Generous: the largest program measured (bench/imports.ts) reads ~1,500 pages and ~150,000 rows. */
 export const IMPORT_LIMITS: ImportLimits = { pages: 100_000, rows: 5_000_000 }
-
-/** The error of an import ended by its owner or the operator. */
-export const CANCELED = 'canceled'
 
 /** Thrown inside the job's writer units when the import was canceled meanwhile: nothing more is written. */
 class Canceled extends Error {}

@@ -2,11 +2,10 @@
 // Settings → Import page share (docs/decisions.md, Moving in from another tool).
 import type { Import } from '../db/schema.ts'
 import { iso } from '../domain/time.ts'
-import type { ImportSource } from '../domain/imports.ts'
+import { CANCELED, type ImportSource } from '../domain/imports.ts'
 import { checkedUrl } from '../tracking/webhook-endpoints.ts'
 import type { TrackingDeps } from '../tracking/deps.ts'
 import type { Actor } from '../domain/audit.ts'
-import { CANCELED } from './importer.ts'
 import { sealSourceKey } from './key.ts'
 
 export interface ImportRequest {

@@ -1,4 +1,3 @@
-import { Elysia } from 'elysia'
 import type { Deps } from '../deps.ts'
 import { accountAdminRoutes } from './accounts.ts'
 import { auditAdminRoutes } from './audit.ts'
@@ -22,24 +21,25 @@ import { statementAdminRoutes } from './statements.ts'
 
 /** The operator API under /api/v1/admin (docs/decisions.md): the self-hosted owner's surface. */
 export function adminRoutes(deps: Deps) {
-  return new Elysia({ name: 'admin' })
-    .use(accountAdminRoutes(deps))
-    .use(programAdminRoutes(deps))
-    .use(partnerAdminRoutes(deps))
-    .use(linkAdminRoutes(deps))
-    .use(listAdminRoutes(deps))
-    .use(saleAdminRoutes(deps))
-    .use(payoutAdminRoutes(deps))
-    .use(exportAdminRoutes(deps))
-    .use(emailAdminRoutes(deps))
-    .use(webhookAdminRoutes(deps))
-    .use(statementAdminRoutes(deps))
-    .use(couponAdminRoutes(deps))
-    .use(keyAdminRoutes(deps))
-    .use(reviewAdminRoutes(deps))
-    .use(memberAdminRoutes(deps))
-    .use(auditAdminRoutes(deps))
-    .use(groupAdminRoutes(deps))
-    .use(bonusAdminRoutes(deps))
-    .use(importAdminRoutes(deps))
+  return [
+    accountAdminRoutes(deps),
+    programAdminRoutes(deps),
+    partnerAdminRoutes(deps),
+    linkAdminRoutes(deps),
+    listAdminRoutes(deps),
+    saleAdminRoutes(deps),
+    payoutAdminRoutes(deps),
+    exportAdminRoutes(deps),
+    emailAdminRoutes(deps),
+    webhookAdminRoutes(deps),
+    statementAdminRoutes(deps),
+    couponAdminRoutes(deps),
+    keyAdminRoutes(deps),
+    reviewAdminRoutes(deps),
+    memberAdminRoutes(deps),
+    auditAdminRoutes(deps),
+    groupAdminRoutes(deps),
+    bonusAdminRoutes(deps),
+    importAdminRoutes(deps),
+  ]
 }

@@ -15,21 +15,22 @@ import { shared } from '../../domain/messages.ts'
 
 /** Every /api/v1/cli/* route of docs/api.md (Command-line routes), and the login page they link to. */
 export function cliRoutes(deps: Deps) {
-  return new Elysia({ name: 'cli' })
-    .use(cliAuthRoutes(deps))
-    .use(cliLoginPage(deps))
-    .use(cliProgramRoutes(deps))
-    .use(cliStatusRoutes(deps))
-    .use(cliTestEventRoutes(deps))
-    .use(cliDashboardLinkRoute(deps))
-    .use(cliWebhookRoutes(deps))
-    .use(cliImportRoutes(deps))
-    .use(cliReviewRoutes(deps))
-    .post(
+  return [
+    cliAuthRoutes(deps),
+    cliLoginPage(deps),
+    cliProgramRoutes(deps),
+    cliStatusRoutes(deps),
+    cliTestEventRoutes(deps),
+    cliDashboardLinkRoute(deps),
+    cliWebhookRoutes(deps),
+    cliImportRoutes(deps),
+    cliReviewRoutes(deps),
+    new Elysia().post(
       '/api/v1/cli/stripe-connect',
       () => {
         throw new HttpError(410, shared.stripeConnectRetired)
       },
       { detail: doc('Retired: connect the payment processor from the dashboard', 'cli', { description: 'Always answers 410 GoneError.' }) },
-    )
+    ),
+  ]
 }

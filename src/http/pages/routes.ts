@@ -24,25 +24,28 @@ const asset = (body: string, type: string) => () =>
 
 /** The dashboard, the partner portal, sign-in and sign-out: HTML pages over the src/db stores. */
 export function webRoutes(deps: Deps) {
-  return new Elysia({ name: 'web' })
-    .get('/assets/dashboard.css', asset(stylesheet, 'text/css; charset=utf-8'), { detail: { hide: true } })
-    .get('/assets/dashboard.js', asset(script, 'text/javascript; charset=utf-8'), { detail: { hide: true } })
-    .get('/assets/favicon.svg', asset(favicon, 'image/svg+xml'), { detail: { hide: true } })
-    .use(signInRoutes(deps))
-    .use(programRoutes(deps))
-    .use(partnerRoutes(deps))
-    .use(groupRoutes(deps))
-    .use(ledgerRoutes(deps))
-    .use(reviewRoutes(deps))
-    .use(payoutRoutes(deps))
-    .use(portalRoutes(deps))
-    .use(connectStripeRoutes(deps))
-    .use(webhookRoutes(deps))
-    .use(importRoutes(deps))
-    .use(statementRoutes(deps))
-    .use(teamRoutes(deps))
-    .use(activityRoutes(deps))
-    .use(verifyRoutes(deps))
-    .get('/dashboard/*', ({ request }) => notFound(signedIn(deps, request) ?? undefined), { detail: { hide: true } })
-    .get('/partner/*', ({ request }) => notFound(signedIn(deps, request) ?? undefined), { detail: { hide: true } })
+  return [
+    new Elysia()
+      .get('/assets/dashboard.css', asset(stylesheet, 'text/css; charset=utf-8'), { detail: { hide: true } })
+      .get('/assets/dashboard.js', asset(script, 'text/javascript; charset=utf-8'), { detail: { hide: true } })
+      .get('/assets/favicon.svg', asset(favicon, 'image/svg+xml'), { detail: { hide: true } }),
+    signInRoutes(deps),
+    programRoutes(deps),
+    partnerRoutes(deps),
+    groupRoutes(deps),
+    ledgerRoutes(deps),
+    reviewRoutes(deps),
+    payoutRoutes(deps),
+    portalRoutes(deps),
+    connectStripeRoutes(deps),
+    webhookRoutes(deps),
+    importRoutes(deps),
+    statementRoutes(deps),
+    teamRoutes(deps),
+    activityRoutes(deps),
+    verifyRoutes(deps),
+    new Elysia()
+      .get('/dashboard/*', ({ request }) => notFound(signedIn(deps, request) ?? undefined), { detail: { hide: true } })
+      .get('/partner/*', ({ request }) => notFound(signedIn(deps, request) ?? undefined), { detail: { hide: true } }),
+  ]
 }

@@ -15,11 +15,13 @@ type Described = TSchema & { error?: string }
  * optional field counts as absent, unless the field's schema takes null. No coercion: "5" is not 5.
  */
 export function bodyChecker<T extends TObject>(schema: T, notObject?: string): (body: unknown) => Static<T> {
-  const compiled = TypeCompiler.Compile(schema)
+  // Compiled with the first body it checks, not at import: some 30 checkers are built as the routes
+  // load, and an idle server needs none of them (issue 36: a compile is code and memory at start).
+  let compiled: ReturnType<typeof TypeCompiler.Compile<T>> | undefined
   const entries = Object.entries(schema.properties) as [string, Described][]
   const required = new Set(schema.required ?? [])
   // Fields whose schema takes null keep it (PATCH livemode: null means "both modes again").
-  const nullable = new Set(entries.filter(([, property]) => Value.Check(property, null)).map(([key]) => key))
+  let nullable: Set<string> | undefined
   const fail = (property: Described): never => {
     throw new HttpError(400, property.error ?? (schema as Described).error ?? 'Invalid request body')
   }
@@ -30,6 +32,8 @@ export function bodyChecker<T extends TObject>(schema: T, notObject?: string): (
       return fail(entries[0][1])
     }
     const input = body as Record<string, unknown>
+    compiled ??= TypeCompiler.Compile(schema)
+    nullable ??= new Set(entries.filter(([, property]) => Value.Check(property, null)).map(([key]) => key))
     for (const key in input) if (input[key] === null && !required.has(key) && !nullable.has(key)) delete input[key]
     if (compiled.Check(input)) return input as Static<T>
     for (const [key, property] of entries) {
