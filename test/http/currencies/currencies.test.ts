@@ -120,7 +120,10 @@ describe('program currencies', () => {
     const terms = await open(`/dashboard/programs/${f.programId}/settings`, cookie)
     expect(terms.text).toContain('value="JPY 5000, GBP 20"')
     const refused = await open(`/dashboard/programs/${f.programId}/settings`, cookie, { ...form, currencies: 'USD NOPE' })
-    expect(refused.headers.get('location')).toContain('settings_currencies')
+    // Refused: the page again, its notice and what was typed (nothing saved).
+    expect(refused.status).toBe(400)
+    expect(refused.text).toContain('Not saved: currencies are 1 to 50 ISO 4217 codes such as USD, GBP or JPY.')
+    expect(refused.text).toContain('name="currencies" value="USD NOPE"')
     expect((await programOf(f.programId)).currencies).toEqual(['USD', 'GBP', 'JPY'])
   })
 
