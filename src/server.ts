@@ -116,8 +116,8 @@ export function startServer(options: StartOptions): Started {
     payoutRails: railsOf(config),
     payoutSender: { wake: () => payoutSender.wake() },
   }
-  // The requests being answered, once the server listens: the pool paces its attempts while they are many.
-  let requestsInFlight = () => 0
+  // The most requests answered at once lately, once the server listens: the pool paces its attempts while they are many.
+  let recentRequests = () => 0
   // The webhook outbox's pool (src/outbox/webhooks/pool.ts): always on (an endpoint is what turns a
   // program's events on); its attempts are sent from a worker thread started by the first one.
   const senderThread = new SenderThread(deps.log)
@@ -127,7 +127,7 @@ export function startServer(options: StartOptions): Started {
     testTimeoutMs: Math.min(options.webhookTimeoutMs ?? TEST_ATTEMPT_MS, TEST_ATTEMPT_MS),
     allowPrivate: config.webhooksAllowPrivate,
     send: (job) => senderThread.send(job),
-    busy: () => requestsInFlight() >= (options.webhookBusyRequests ?? BUSY_REQUESTS),
+    busy: () => recentRequests() >= (options.webhookBusyRequests ?? BUSY_REQUESTS),
     busyGapMs: options.webhookBusyGapMs,
     log: deps.log,
     onDisabled: (endpointId, programId, now) => {
@@ -190,7 +190,7 @@ export function startServer(options: StartOptions): Started {
   // docs/decisions.md, First run: a fresh code at each start while no account exists, printed once.
   if (!database.stores.accounts.hasAccounts()) deps.firstRun.code = newSetupCode()
   const gate = drainable(createApp(deps).fetch)
-  requestsInFlight = () => gate.recentPeak(BUSY_WINDOW_MS)
+  recentRequests = () => gate.recentPeak(BUSY_WINDOW_MS)
   const fetch = gate.fetch
   let served: ReturnType<Runtime['serve']>
   try {

@@ -77,9 +77,6 @@ export function drainable(fetch: Fetch) {
   return {
     fetch: gated,
     drain,
-    get inFlight() {
-      return inFlight
-    },
     /**
      * The most requests that were in flight at once over the last `windowMs` to 2 × `windowMs`: how
      * busy the server is, which the count at one instant does not say (right after a group commit
