@@ -57,12 +57,26 @@ function neededRole(request: Request): Role {
  * member, when their role may use the request's route; else the answer (to /sign-in without a
  * session, 403 for a role too low). Every dashboard page and form passes here.
  */
-export function memberOf(deps: Deps, request: Request): { signed: Signed; role: Role } | Response {
+export function memberOf(deps: Deps, request: Request): Member | Response {
   const signed = signedIn(deps, request)
   if (signed?.session.kind !== 'account') return seeOther('/sign-in')
   const needed = neededRole(request)
   if (!roleAllows(signed.session.role, needed)) return notAllowed(signed, needed)
-  return { signed, role: signed.session.role }
+  return { signed, role: signed.session.role, accountId: signed.session.accountId }
+}
+
+/** A signed-in member of an account, as memberOf lets one through. */
+export interface Member {
+  signed: Signed
+  role: Role
+  accountId: number
+}
+
+/** memberOf for a form: also same-site (Origin and form token), else 403. */
+export function formMemberOf(deps: Deps, request: Request, form: Form): Member | Response {
+  const member = memberOf(deps, request)
+  if (member instanceof Response) return member
+  return sameSitePost(deps, request, member.signed, form) ? member : forbidden(deps.config.publicBaseUrl)
 }
 
 /** Who acted, for the audit log: the member's email and the raw IP of the request (Turn 4, settled). */
@@ -162,13 +176,12 @@ export function pageKit(deps: Deps) {
     async ({ request, params, query }: { request: Request; params: Record<string, string>; query: Query }) => {
       const member = memberOf(deps, request)
       if (member instanceof Response) return member
-      const { signed, role } = member
-      if (signed.session.kind !== 'account') return seeOther('/sign-in')
+      const { signed, role, accountId } = member
       const programId = positiveId(params.id)
-      const owned = programId === null ? null : store.findOwnedProgram(signed.session.accountId, programId)
+      const owned = programId === null ? null : store.findOwnedProgram(accountId, programId)
       if (!owned) return notFound(signed)
       const program = withCounts(owned)
-      const out = await render({ signed, role, accountId: signed.session.accountId, program, query, params })
+      const out = await render({ signed, role, accountId, program, query, params })
       return out instanceof Response ? out : ownerAnswer(member, program, title, out)
     }
 
@@ -191,13 +204,11 @@ export function pageKit(deps: Deps) {
     ) =>
     async ({ request, params, body }: { request: Request; params: Record<string, string>; body: unknown }) => {
       const form = (body ?? {}) as Form
-      const member = memberOf(deps, request)
+      const member = formMemberOf(deps, request, form)
       if (member instanceof Response) return member
       const { signed } = member
-      if (signed.session.kind !== 'account') return seeOther('/sign-in')
-      if (!sameSitePost(deps, request, signed, form)) return forbidden(baseUrl)
       const programId = positiveId(params.id)
-      const program = programId === null ? null : store.findOwnedProgram(signed.session.accountId, programId)
+      const program = programId === null ? null : store.findOwnedProgram(member.accountId, programId)
       if (!program) return notFound(signed)
       const show = (title: string, body: (program: CountedProgram) => Safe, status = 200) => {
         const counted = withCounts(program)
@@ -212,9 +223,8 @@ export function pageKit(deps: Deps) {
     ({ request, query }: { request: Request; query: Query }) => {
       const member = memberOf(deps, request)
       if (member instanceof Response) return member
-      const { signed, role } = member
-      if (signed.session.kind !== 'account') return seeOther('/sign-in')
-      return page({ title, who: whoOf(signed) }, forRole(role, render({ signed, accountId: signed.session.accountId, query })))
+      const { signed, role, accountId } = member
+      return page({ title, who: whoOf(signed) }, forRole(role, render({ signed, accountId, query })))
     }
 
   /** An account's own form: signed in, the role the route declares, same-site. */
@@ -222,12 +232,9 @@ export function pageKit(deps: Deps) {
     (act: (ctx: { signed: Signed; by: Actor; accountId: number; form: Form; params: Record<string, string> }) => Promise<Response>) =>
     async ({ request, params, body }: { request: Request; params: Record<string, string>; body: unknown }) => {
       const form = (body ?? {}) as Form
-      const member = memberOf(deps, request)
+      const member = formMemberOf(deps, request, form)
       if (member instanceof Response) return member
-      const { signed } = member
-      if (signed.session.kind !== 'account') return seeOther('/sign-in')
-      if (!sameSitePost(deps, request, signed, form)) return forbidden(baseUrl)
-      return act({ signed, by: actorOf(signed, request), accountId: signed.session.accountId, form, params })
+      return act({ signed: member.signed, by: actorOf(member.signed, request), accountId: member.accountId, form, params })
     }
 
   const back = (program: Program, path: string, notice: string, kind: 'done' | 'error' = 'done') =>

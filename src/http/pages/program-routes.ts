@@ -6,7 +6,7 @@ import type { Deps } from '../deps.ts'
 import { readinessChecks } from '../../domain/readiness.ts'
 import type { ProgramStore } from '../../db/program-store.ts'
 import { PARTNER_SIGNUPS, type Program } from '../../db/schema.ts'
-import { type Form, forbidden, forRole, memberOf, pageKit, positiveId, whoOf } from './guard.ts'
+import { type Form, formMemberOf, forRole, memberOf, pageKit, positiveId, whoOf } from './guard.ts'
 import { controlCharAt } from '../../domain/email.ts'
 import { readProgramForm } from './program-form.ts'
 import { commissionStatusTotals } from './payouts.ts'
@@ -16,7 +16,6 @@ import { html } from './html.ts'
 import { page, seeOther } from './layout.ts'
 import * as owner from './owner-pages.ts'
 import { type MailState, type SettingsDraft, settingsPage } from './settings-page.ts'
-import { sameSitePost } from './session.ts'
 
 /** The Settings form's processor names and the program field each one's secret is kept in (write-only). */
 const PROCESSOR_SECRET_FIELDS = {
@@ -41,8 +40,7 @@ export function programRoutes(deps: Deps) {
         const member = memberOf(deps, request)
         if (member instanceof Response) return member
         const { signed, role } = member
-        if (signed.session.kind !== 'account') return seeOther('/sign-in')
-        const list = store.accountPrograms(signed.session.accountId).map((program) => ({
+        const list = store.accountPrograms(member.accountId).map((program) => ({
           program,
           funnel: stores.figures.programFunnel(program.id),
           money: stores.figures.programMoney(program.id),
@@ -56,14 +54,11 @@ export function programRoutes(deps: Deps) {
       '/dashboard/programs',
       async ({ request, body }) => {
         const form = (body ?? {}) as Form
-        const member = memberOf(deps, request)
+        const member = formMemberOf(deps, request, form)
         if (member instanceof Response) return member
-        const { signed } = member
-        if (signed.session.kind !== 'account') return seeOther('/sign-in')
-        if (!sameSitePost(deps, request, signed, form)) return forbidden(baseUrl)
+        const { signed, accountId } = member
         const read = readProgramForm(form)
         if (!read.ok) return seeOther(`/dashboard?error=${read.field}#new-program`)
-        const accountId = signed.session.accountId
         const created = await writer.run(() => {
           const advertiser = stores.accounts.findAdvertiser(accountId)
           return advertiser ? stores.programs.createProgram({ advertiserId: advertiser.id, createdAt: now(), ...read.value }) : null
