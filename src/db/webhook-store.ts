@@ -15,6 +15,9 @@ export interface DueDelivery {
   event: { eventId: string; type: WebhookEventType; body: string }
 }
 
+/** How many events' deliveries one writer unit writes (writeDeliveries): a few milliseconds of work. */
+export const WRITE_EVENTS = 2_000
+
 /** Random bytes drawn 4 KB at a time: an event id's own draw cost the sale path a call into the system's generator per event. */
 let randomPool = Buffer.alloc(0)
 let randomAt = 0
@@ -112,8 +115,8 @@ export class WebhookStore {
       setWritten: client.prepare(
         `INSERT INTO settings (key, value) VALUES ('${DELIVERIES_WRITTEN}', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
       ),
-      // Each event's endpoints then: due at once, or failed for an endpoint deleted since. OR IGNORE:
-      // the test route's delivery, written with its event, is never written twice.
+      // Each event's endpoints then: due at once, or failed for an endpoint deleted since. OR IGNORE
+      // keeps a chunk written again (by hand, or after a restore of the settings row) from failing.
       writeDeliveries: client.prepare(
         `INSERT OR IGNORE INTO webhook_deliveries (endpoint_id, event_id, status, next_attempt_at, created_at, last_error)
          SELECT e.id, v.id, CASE WHEN e.deleted_at IS NULL THEN 'pending' ELSE 'failed' END, v.created_at, v.created_at,

@@ -2,7 +2,7 @@ import type { Actor } from '../domain/audit.ts'
 import { randomBytes } from 'node:crypto'
 import { lookup } from 'node:dns/promises'
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../db/schema.ts'
-import type { DueDelivery, ListedDelivery, WebhookEndpoint } from '../db/webhook-store.ts'
+import { type DueDelivery, type ListedDelivery, WRITE_EVENTS, type WebhookEndpoint } from '../db/webhook-store.ts'
 import { isPrivateAddress } from '../domain/address.ts'
 import { presentRow } from '../domain/record.ts'
 import { PRIVATE_URL, refusedUrl } from '../outbox/webhooks/post.ts'
@@ -112,9 +112,6 @@ export async function sendTest(
   return webhooks.listedDelivery(deliveryId)!
 }
 
-/** How many events' deliveries a writer unit writes at most when a read catches up (a few milliseconds of work). */
-const CATCH_UP_EVENTS = 2_000
-
 /**
  * Writes the deliveries of every event recorded before this call (WebhookStore.writeDeliveries),
  * a few thousand a unit, so that a list of deliveries shows each event recorded as pending even
@@ -124,7 +121,7 @@ export async function catchUpDeliveries(deps: TrackingDeps): Promise<void> {
   const { webhooks } = deps.database.stores
   const { last, written } = webhooks.progress()
   if (written >= last) return
-  while (await deps.database.writer.run(() => webhooks.writeDeliveries(CATCH_UP_EVENTS, last)));
+  while (await deps.database.writer.run(() => webhooks.writeDeliveries(WRITE_EVENTS, last)));
 }
 
 /** An endpoint as the API shows it: never its secrets. */
@@ -147,4 +144,15 @@ export function presentDelivery(d: ListedDelivery): Record<string, unknown> {
     delivered_at: d.deliveredAt === null ? null : new Date(d.deliveredAt).toISOString(),
     created_at: new Date(d.createdAt).toISOString(),
   }
+}
+
+/**
+ * Makes every undelivered delivery of an endpoint due now, those of events not yet taken by the
+ * pool included, and wakes the pool; answers how many.
+ */
+export async function retryDeliveries(deps: TrackingDeps, wakePool: () => void, endpointId: number): Promise<number> {
+  await catchUpDeliveries(deps)
+  const queued = await deps.database.writer.run(() => deps.database.stores.webhooks.retryAll(endpointId, deps.clock.now()))
+  wakePool()
+  return queued
 }

@@ -7,6 +7,7 @@ import {
   checkedUrl,
   presentDelivery,
   presentEndpoint,
+  retryDeliveries,
   rotateSecret,
   sendTest,
 } from '../../tracking/webhook-endpoints.ts'
@@ -154,9 +155,7 @@ export function webhookAdminRoutes(deps: Deps) {
       async ({ params, body }) => {
         noBody(body)
         const endpoint = endpointOf(params.id)
-        await catchUpDeliveries(deps)
-        const queued = await writer.run(() => webhooks.retryAll(endpoint.id, deps.clock.now()))
-        deps.webhookPool.wake()
+        const queued = await retryDeliveries(deps, deps.webhookPool.wake, endpoint.id)
         return ok({ webhook_id: endpoint.id, queued })
       },
       { detail: doc('Attempt every undelivered delivery of the endpoint now', 'operator', { security }) },

@@ -1,7 +1,7 @@
 import type { Actor } from '../../domain/audit.ts'
 import { Elysia } from 'elysia'
 import { type Program, WEBHOOK_EVENT_TYPES } from '../../db/schema.ts'
-import { addEndpoint, catchUpDeliveries, rotateSecret, sendTest } from '../../tracking/webhook-endpoints.ts'
+import { addEndpoint, catchUpDeliveries, retryDeliveries, rotateSecret, sendTest } from '../../tracking/webhook-endpoints.ts'
 import type { Deps } from '../deps.ts'
 import { type Form, notFound, pageKit, positiveId, whoOf } from './guard.ts'
 import { html } from './html.ts'
@@ -87,9 +87,7 @@ export function webhookRoutes(deps: Deps) {
     .post(
       '/dashboard/programs/:id/webhooks/:webhook_id/retry',
       onEndpoint(async ({ program, endpoint }) => {
-        await catchUpDeliveries(deps)
-        await writer.run(() => webhooks.retryAll(endpoint.id, now()))
-        deps.webhookPool.wake()
+        await retryDeliveries(deps, deps.webhookPool.wake, endpoint.id)
         return back(program, '/webhooks', 'webhook_retried')
       }),
       { detail: { hide: true } },

@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.ts'
-import type { DueDelivery, WebhookStore } from '../../db/webhook-store.ts'
+import { type DueDelivery, WRITE_EVENTS, type WebhookStore } from '../../db/webhook-store.ts'
 import type { Writer } from '../../db/writer.ts'
 import { shortError } from '../sender.ts'
 import { type AttemptJob, type AttemptOutcome, jobOf, recordOutcome } from './attempt.ts'
@@ -15,8 +15,7 @@ const RECORD_WAIT_MS = 25
 const LOOK_EVERY_MS = 10
 /** The same while the server is busy: every batch of sales records events and wakes the pool, and attempts are paced then anyway. */
 const BUSY_LOOK_EVERY_MS = 100
-/** How many events' deliveries one unit writes (WebhookStore.writeDeliveries): a few ms of work, or less while the server is busy. */
-const WRITE_EVENTS = 2_000
+/** How many events' deliveries one unit writes while the server is busy (WRITE_EVENTS when it is not). */
 const WRITE_EVENTS_BUSY = 128
 /** While the server is busy, the least time between two such units (real time): more than the paced attempts need. */
 const BUSY_WRITE_EVERY_MS = 1_000
