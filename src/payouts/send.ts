@@ -75,15 +75,17 @@ export function planSend(rail: Rail, rows: SendablePayout[]): SendPlan {
 export function recordSends(deps: TrackingDeps, by: Actor, rail: Rail, programId: number, payoutIds?: number[]): Promise<SendPlan> {
   const { stores, writer } = deps.database
   return writer.run(() => {
-    const plan = planSend(rail, stores.payoutSends.pendingWithDetails(programId, payoutIds))
+    const rows = stores.payoutSends.pendingWithDetails(programId, payoutIds)
+    const plan = planSend(rail, rows)
+    // The payouts just read, for the audit entries: recording a send changes none of what they say.
+    const read = new Map(rows.map(({ payout }) => [payout.id, payout]))
     const now = deps.clock.now()
     const installation = stores.payoutSends.installationId()
     for (const group of plan.groups) {
       const key = rail.keyOf(group.items, group.currency, installation)
       stores.payoutSends.record(programId, rail.name, group.currency, key, group.items, now)
       for (const item of group.items) {
-        const payout = stores.payouts.findPayout(item.payoutId)
-        if (!payout) continue
+        const payout = read.get(item.payoutId)!
         const details = { partner_id: payout.partnerId, amount_cents: payout.amountCents, currency: payout.currency, rail: rail.name }
         stores.audit.write(by, now, { program: programId, action: 'payout.send', object: ['payout', payout.id], details })
       }
@@ -204,19 +206,11 @@ export class PayoutSender {
       stores.audit.write(systemActor, now, { program: payout.programId, action: 'payout.paid', object: ['payout', payout.id], details })
       return paidNoticesInUnit(this.deps, this.deps.mail, payout)
     }
-    if (stores.payouts.settle(outcome.payoutId, { failed: outcome.failed }, now)) {
-      const payout = stores.payouts.findPayout(outcome.payoutId)
-      if (payout) {
-        const details = {
-          partner_id: payout.partnerId,
-          amount_cents: payout.amountCents,
-          currency: payout.currency,
-          reason: outcome.failed,
-        }
-        stores.audit.write(systemActor, now, { program: payout.programId, action: 'payout.failed', object: ['payout', payout.id], details })
-      }
-      payoutFailedInUnit(this.deps, outcome.payoutId, { code: outcome.code, message: outcome.failed })
-    }
+    const payout = stores.payouts.settle(outcome.payoutId, { failed: outcome.failed }, now)
+    if (!payout) return false
+    const details = { partner_id: payout.partnerId, amount_cents: payout.amountCents, currency: payout.currency, reason: outcome.failed }
+    stores.audit.write(systemActor, now, { program: payout.programId, action: 'payout.failed', object: ['payout', payout.id], details })
+    payoutFailedInUnit(this.deps, outcome.payoutId, { code: outcome.code, message: outcome.failed })
     return false
   }
 }
