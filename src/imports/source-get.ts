@@ -5,7 +5,7 @@
 // body is read up to a limit, never beyond (docs/imports.md).
 import http from 'node:http'
 import https from 'node:https'
-import { guardedLookup, refusedUrl } from '../outbox/webhooks/post.ts'
+import { guardedTarget, refusedUrl } from '../outbox/webhooks/post.ts'
 
 /** The most an answer of a source may hold (docs/imports.md): a page past it ends the import. */
 export const SOURCE_BODY_LIMIT_BYTES = 10 * 1024 * 1024
@@ -35,13 +35,9 @@ export function sourceGet(url: URL, headers: Record<string, string>, allowPrivat
     }
     const request = lib.request(
       {
-        protocol: url.protocol,
-        hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
-        port: url.port || undefined,
-        path: `${url.pathname}${url.search}`,
+        ...guardedTarget(url, allowPrivate),
         method: 'GET',
         headers,
-        lookup: guardedLookup(allowPrivate) as never,
         signal,
       },
       (response) => {

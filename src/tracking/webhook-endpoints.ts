@@ -5,7 +5,7 @@ import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../db/schema.ts'
 import { type DueDelivery, type ListedDelivery, WRITE_EVENTS, type WebhookEndpoint } from '../db/webhook-store.ts'
 import { isPrivateAddress } from '../domain/address.ts'
 import { presentRow } from '../domain/record.ts'
-import { PRIVATE_URL, refusedUrl } from '../outbox/webhooks/post.ts'
+import { hostOf, PRIVATE_URL, refusedUrl } from '../outbox/webhooks/post.ts'
 import type { TrackingDeps } from './deps.ts'
 
 /** The words of a refused URL (docs/decisions.md, Outbound webhooks: 400 at creation). */
@@ -33,7 +33,7 @@ export async function checkedUrl(value: string, allowPrivate: boolean): Promise<
   const refused = refusedUrl(parsed, allowPrivate)
   if (refused) return { refused }
   if (!allowPrivate) {
-    const host = parsed.hostname.startsWith('[') ? parsed.hostname.slice(1, -1) : parsed.hostname
+    const host = hostOf(parsed)
     const addresses = await lookup(host, { all: true }).catch(() => [])
     if (addresses.some((a) => isPrivateAddress(a.address))) return { refused: URL_WORDS.private }
   }

@@ -39,10 +39,25 @@ export function guardedLookup(allowPrivate: boolean) {
   }
 }
 
+/** A URL's host as an address or a name: an IPv6 literal without its brackets. */
+export const hostOf = (url: URL) => (url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname)
+
+/**
+ * Where node:http's request goes for `url`: its parts, and the guarded lookup, so that the
+ * connection is made to the address that was checked (the webhooks' attempts and the imports' reads).
+ */
+export const guardedTarget = (url: URL, allowPrivate: boolean) => ({
+  protocol: url.protocol,
+  hostname: hostOf(url),
+  port: url.port || undefined,
+  path: `${url.pathname}${url.search}`,
+  lookup: guardedLookup(allowPrivate) as never,
+})
+
 /** Whether a URL may be posted to: http(s), and not a literal private address unless allowed. Null when fine, else why not. */
 export function refusedUrl(url: URL, allowPrivate: boolean): string | null {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'url must be an http(s) URL'
-  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname
+  const host = hostOf(url)
   if (!allowPrivate && (isIP(host) ? isPrivateAddress(host) : host === 'localhost' || host.endsWith('.localhost'))) return PRIVATE_URL
   return null
 }
@@ -76,14 +91,10 @@ export function post(url: URL, body: string, headers: Record<string, string>, al
     }
     const request = lib.request(
       {
-        protocol: url.protocol,
-        hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
-        port: url.port || undefined,
-        path: `${url.pathname}${url.search}`,
+        ...guardedTarget(url, allowPrivate),
         method: 'POST',
         headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
         agent: agents[url.protocol as 'http:' | 'https:'],
-        lookup: guardedLookup(allowPrivate) as never,
       },
       (response) => {
         status = response.statusCode ?? 0
