@@ -26,7 +26,7 @@ export const PRIVATE_URL = 'url must not point at a loopback, private, link-loca
  * goes to the address checked (a DNS answer that changes between a check and the connection
  * cannot slip through: there is one answer). A refusal names the host, never the address.
  */
-export function guardedLookup(allowPrivate: boolean) {
+function guardedLookup(allowPrivate: boolean) {
   return (hostname: string, options: object, callback: (...args: unknown[]) => void) => {
     dnsLookup(hostname, { all: true }, (error, addresses: LookupAddress[]) => {
       if (error) return callback(error)
