@@ -7,7 +7,7 @@ import type { Clock } from '../clock.ts'
 import type { Database } from '../db/open.ts'
 import type { Import } from '../db/schema.ts'
 import type { ReadCursor, StagedRow, WriteCursor } from '../db/import-store.ts'
-import { bookedAt, CANCELED, type ImportSource, SOURCE_LINK_PARAMS, withLinkParam } from '../domain/imports.ts'
+import { bookedAt, type ImportSource, SOURCE_LINK_PARAMS, withLinkParam } from '../domain/imports.ts'
 import { applyRow, type ApplyContext, newDryMemory } from './apply.ts'
 import { firstpromoter } from './firstpromoter.ts'
 import { partnerstack } from './partnerstack.ts'
@@ -15,6 +15,7 @@ import { rewardful } from './rewardful.ts'
 import { type Sleep, type Source, SourceError, SourceHttp, type SourceOptions, type SourceRow } from './source.ts'
 import { tolt } from './tolt.ts'
 import { openSourceKey } from './key.ts'
+import { endCanceled } from './start.ts'
 import { Rerun } from '../outbox/rerun.ts'
 
 export const SOURCES: Record<ImportSource, Source> = { rewardful, tolt, firstpromoter, partnerstack }
@@ -251,13 +252,7 @@ export class ImportRunner {
    * goes on to the next. False when it had ended already.
    */
   async cancel(importId: number, write: (now: number) => void): Promise<boolean> {
-    const { writer, stores } = this.deps.database
-    const ended = await writer.run(() => {
-      const now = this.deps.clock.now()
-      if (!stores.imports.cancel(importId, CANCELED, now)) return false
-      write(now)
-      return true
-    })
+    const ended = await endCanceled(this.deps, importId, write)
     if (ended && this.current?.id === importId) this.current.abort.abort()
     return ended
   }

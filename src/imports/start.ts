@@ -70,9 +70,22 @@ export async function cancelImport(
   const write = (now: number) =>
     deps.database.stores.audit.write(by, now, { program: job.programId, action: 'import.cancel', object: ['import', job.id] })
   if (deps.importRunner) return deps.importRunner.cancel(job.id, write)
+  return endCanceled(deps, job.id, write)
+}
+
+/**
+ * Ends an import `failed` with the error "canceled" and writes its audit entry (`write`), in one
+ * writer unit; false when it had ended already. The runner's cancel does this, then stops the
+ * import's requests if it is the one running.
+ */
+export function endCanceled(
+  deps: Pick<TrackingDeps, 'database' | 'clock'>,
+  importId: number,
+  write: (now: number) => void,
+): Promise<boolean> {
   return deps.database.writer.run(() => {
     const now = deps.clock.now()
-    if (!deps.database.stores.imports.cancel(job.id, CANCELED, now)) return false
+    if (!deps.database.stores.imports.cancel(importId, CANCELED, now)) return false
     write(now)
     return true
   })
