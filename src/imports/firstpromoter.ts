@@ -6,6 +6,7 @@ import {
   idOf,
   type Json,
   list,
+  nameOf,
   obj,
   type Source,
   type SourcePage,
@@ -64,7 +65,7 @@ export const firstpromoter: Source = {
       const profile = obj(p.profile)
       const campaigns = list(p.promoter_campaigns)
       const createdAt = timeOf(p.created_at, 0)
-      const name = textOf(p.name) ?? ([textOf(profile.first_name), textOf(profile.last_name)].filter(Boolean).join(' ') || null)
+      const name = textOf(p.name) ?? nameOf(profile.first_name, profile.last_name)
       const rows: SourceRow[] = [
         {
           kind: 'partner',

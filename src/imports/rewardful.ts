@@ -37,8 +37,7 @@ function pages(name: string, path: string, query: [string, string][], map: (item
   }
 }
 
-const keyOfReferral = (referral: Json, stripeCustomerId: unknown) =>
-  customerKeyOf('rewardful', idOf(referral.id) ?? '', textOf(stripeCustomerId) ?? textOf(referral.stripe_customer_id))
+const keyOfReferral = (referral: Json) => customerKeyOf('rewardful', idOf(referral.id) ?? '', textOf(referral.stripe_customer_id))
 
 export const rewardful: Source = {
   name: 'rewardful',
@@ -106,7 +105,7 @@ export const rewardful: Source = {
           kind: 'customer',
           sourceId: id,
           at,
-          data: { partner, key: keyOfReferral(r, r.stripe_customer_id), email, converted },
+          data: { partner, key: keyOfReferral(r), email, converted },
         })
       },
     ),
@@ -128,8 +127,7 @@ export const rewardful: Source = {
         at,
         data: {
           partner,
-          customerKey:
-            idOf(referral.id) || textOf(referral.stripe_customer_id) ? keyOfReferral(referral, referral.stripe_customer_id) : null,
+          customerKey: idOf(referral.id) || textOf(referral.stripe_customer_id) ? keyOfReferral(referral) : null,
           state,
           amountCents: amount,
           currency: textOf(c.currency)?.toUpperCase() ?? textOf(sale.currency)?.toUpperCase() ?? null,
