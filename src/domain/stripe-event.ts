@@ -274,4 +274,5 @@ export function readEvent(event: StripeEnvelope, program: { id: number; livemode
 const mode = (live: boolean) => (live ? 'live-mode' : 'test-mode')
 const ignored = (detail: string): EventReading => ({ kind: 'ignored', detail })
 const payment = (p: StripePayment): EventReading => ({ kind: 'payment', payment: p })
-const zeroAmount = (amount: number) => (amount > 0 ? null : 'Amount paid is zero: no sale recorded')
+/** Why a payment of `amount` (minor units) records no sale, or null: the words of every processor's reader. */
+export const zeroAmount = (amount: number) => (amount > 0 ? null : 'Amount paid is zero: no sale recorded')

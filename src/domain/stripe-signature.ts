@@ -14,7 +14,8 @@ export type SignatureCheck =
   | { ok: true; timestamp: number }
   | { ok: false; reason: 'missing_header' | 'malformed_header' | 'no_secret' | 'stale' | 'future' | 'mismatch' }
 
-const HEX_SHA256 = /^[0-9a-f]{64}$/
+/** A hex HMAC-SHA256, as a signature header carries it (Stripe, Paddle, Lemon Squeezy). */
+export const HEX_SHA256 = /^[0-9a-f]{64}$/
 
 /** The timestamp and v1 signatures of a header, or null when it has no valid t or no v1. */
 export function parseSignatureHeader(header: string): { timestamp: number; signatures: string[] } | null {

@@ -6,6 +6,7 @@
  * invoices are sales (`ls_order_<id>`, `ls_invoice_<id>`), their refunded events refunds. A
  * subscription's first payment comes twice (order_created and an `initial` invoice): the order counts.
  */
+import { HEX_SHA256 } from '../domain/stripe-signature.ts'
 import {
   amountOf,
   hmacHex,
@@ -23,8 +24,6 @@ import {
   type Reading,
   type SignatureCheck,
 } from './processor.ts'
-
-const HEX_SHA256 = /^[0-9a-f]{64}$/
 
 function verify(raw: Uint8Array, headers: Headers, secrets: readonly string[]): SignatureCheck {
   if (secrets.length === 0) return { ok: false, reason: 'no_secret' }

@@ -6,6 +6,7 @@
  * a sale, an approved `refund` or `chargeback` adjustment a refund of its transaction. Amounts are
  * strings in the currency's lowest denomination (ISO 4217's minor unit).
  */
+import { HEX_SHA256 } from '../domain/stripe-signature.ts'
 import {
   amountOf,
   hmacHex,
@@ -31,8 +32,6 @@ export const PADDLE_TOLERANCE_SECONDS = 5
  * other processors allow), so that a signature made for the future cannot be kept and replayed later.
  */
 export const PADDLE_FUTURE_SECONDS = 300
-
-const HEX_SHA256 = /^[0-9a-f]{64}$/
 
 function verify(raw: Uint8Array, headers: Headers, secrets: readonly string[], nowMs: number): SignatureCheck {
   if (secrets.length === 0) return { ok: false, reason: 'no_secret' }

@@ -167,4 +167,4 @@ export function otherProgram(keys: ReferralKeys, program: ProgramFacts): Reading
 }
 
 /** Why a payment records no sale although it is the program's: nothing paid. */
-export const zeroAmount = (amount: number) => (amount > 0 ? null : 'Amount paid is zero: no sale recorded')
+export { zeroAmount } from '../domain/stripe-event.ts'

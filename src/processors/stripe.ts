@@ -5,7 +5,7 @@
  * minor units than ISO 4217 (its zero-decimal list, ISK): amounts are converted here, at its edge.
  */
 import { toIsoMinor } from '../domain/currency.ts'
-import { readEnvelope, readEvent } from '../domain/stripe-event.ts'
+import { HANDLED_TYPES as PAYMENT_TYPES, readEnvelope, readEvent } from '../domain/stripe-event.ts'
 import { SIGNATURE_TOLERANCE_SECONDS, signPayload, verifySignature } from '../domain/stripe-signature.ts'
 import { ignored, objectOf, textOf, type Processor, type ProcessorEvent, type ProgramFacts, type Reading } from './processor.ts'
 
@@ -39,7 +39,6 @@ export function stripeDigits(currency: string): number {
   return ZERO_DECIMAL.has(currency) ? 0 : THREE_DECIMAL.has(currency) ? 3 : 2
 }
 
-const PAYMENT_TYPES = ['checkout.session.completed', 'invoice.payment_succeeded'] as const
 const REFUND_TYPES = ['charge.refunded', 'charge.dispute.created'] as const
 
 /**
