@@ -7,7 +7,7 @@ import type { Program } from '../db/schema.ts'
 import type { TrackingDeps } from './deps.ts'
 import { settleLeadInUnit } from './lead.ts'
 import { fraudListsReady } from './fraud-check.ts'
-import { recordRefundInUnit } from './refund.ts'
+import { type RefundOutcome, recordRefundInUnit } from './refund.ts'
 import { recordSaleInUnit, type SaleOutcome } from './sale.ts'
 import { formatAmount } from '../domain/payout.ts'
 
@@ -130,16 +130,20 @@ function remember(deps: TrackingDeps, program: Program, payment: ProcessorSale, 
 
 /** A refund or chargeback event: the refund path of POST /track/refund, in the event's unit. */
 function refund(deps: TrackingDeps, program: Program, reading: Extract<Reading, { kind: 'refund' }>): Result {
-  const { sales } = deps.database.stores
-  const transactionId = reading.transactionIds.find((id) => sales.findSale(program.id, id) !== null)
-  if (transactionId === undefined)
-    return {
-      outcome: 'ignored',
-      detail: `${reading.what}: no sale of this program under ${reading.transactionIds.join(' or ')}`,
-      saleId: null,
-    }
-  const outcome = recordRefundInUnit(deps, program, { transactionId, reason: reading.reason, refundReason: null })
-  if (outcome.kind === 'not_found') return { outcome: 'ignored', detail: `${reading.what}: no sale under ${transactionId}`, saleId: null }
+  // The first of the ids that names a sale of the program is refunded (an id with none writes nothing).
+  for (const transactionId of reading.transactionIds) {
+    const outcome = recordRefundInUnit(deps, program, { transactionId, reason: reading.reason, refundReason: null })
+    if (outcome.kind !== 'not_found') return refunded(reading, outcome)
+  }
+  return {
+    outcome: 'ignored',
+    detail: `${reading.what}: no sale of this program under ${reading.transactionIds.join(' or ')}`,
+    saleId: null,
+  }
+}
+
+/** What a refund event's result says of the sale it refunded, or found refunded already. */
+function refunded(reading: Extract<Reading, { kind: 'refund' }>, outcome: Extract<RefundOutcome, { kind: 'refunded' }>): Result {
   if (outcome.repeated)
     return { outcome: 'ignored', detail: `${reading.what}: sale ${outcome.saleId} is already ${outcome.status}`, saleId: outcome.saleId }
   const done = outcome.status === 'refunded' ? 'refunded' : 'charged back'
