@@ -5,7 +5,7 @@
  * (docs.stripe.com/api/accounts/retrieve) to make sure it is the partner's own.
  */
 import { jsonOf, timedFetch } from './rail.ts'
-import type { StripeConfig } from './stripe.ts'
+import { form, type StripeConfig, stripeHeaders } from './stripe.ts'
 
 /** A connected account as the portal needs it. */
 export interface ConnectedAccount {
@@ -30,8 +30,8 @@ class StripeError extends Error {
 async function stripeCall(config: StripeConfig, method: string, path: string, fields?: Record<string, string>): Promise<any> {
   const response = await timedFetch(`${config.apiBase}${path}`, {
     method,
-    headers: { authorization: `Bearer ${config.secretKey}`, 'content-type': 'application/x-www-form-urlencoded' },
-    body: fields ? new URLSearchParams(fields).toString() : undefined,
+    headers: stripeHeaders(config),
+    body: fields ? form(fields) : undefined,
   })
   const answer = await jsonOf(response)
   if (!response.ok) throw new StripeError(`Stripe ${path}: ${answer?.error?.message ?? response.status}`, response.status)

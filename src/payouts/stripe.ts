@@ -19,15 +19,18 @@ const DAY_MS = 86_400_000
 const STRIPE_SPECIAL = new Set(['ISK', 'HUF', 'TWD', 'UGX'])
 
 /** Stripe's form encoding of a flat object (nested keys written as `metadata[svc_payout_id]`). */
-const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString()
+export const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString()
+
+/** The headers of a Stripe API request with the platform's secret key, a form body, and `extra`. */
+export const stripeHeaders = (config: StripeConfig, extra: Record<string, string> = {}) => ({
+  authorization: `Bearer ${config.secretKey}`,
+  'content-type': 'application/x-www-form-urlencoded',
+  ...extra,
+})
 
 /** The Stripe rail over `config`. */
 export function stripeRail(config: StripeConfig): Rail {
-  const headers = (extra: Record<string, string> = {}) => ({
-    authorization: `Bearer ${config.secretKey}`,
-    'content-type': 'application/x-www-form-urlencoded',
-    ...extra,
-  })
+  const headers = (extra: Record<string, string> = {}) => stripeHeaders(config, extra)
 
   /**
    * The transfer already made for the payout, looked up by its transfer_group: another
