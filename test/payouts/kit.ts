@@ -1,4 +1,5 @@
 // The payout suites' steps: partners with payout details and sales that make them owed, over real HTTP.
+import { verifyStatement } from '../../src/domain/statement.ts'
 import type { Api, Fixture } from '../helpers.ts'
 import { kit, unique } from '../http/track/kit.ts'
 
@@ -27,5 +28,21 @@ export function payoutKit(api: Api) {
   }
   /** Runs payouts now: answers the payouts made. */
   const run = async (f: Fixture) => (await api.admin('POST', `/programs/${f.programId}/payouts`)).body.data as any[]
-  return { ...k, sale, partner, run }
+  /** A payout as GET /payouts/:id answers it. */
+  const payout = async (id: number) => (await api.admin('GET', `/payouts/${id}`)).body.data[0]
+  /** Whether the partner's statement of this month (on the server's clock) verifies. */
+  const statementCheck = async (f: Fixture, partnerId: number) => {
+    const month = new Date(api.clock.now()).toISOString().slice(0, 7)
+    return verifyStatement((await api.admin('GET', `/programs/${f.programId}/partners/${partnerId}/statements/${month}`)).body.data)
+  }
+  return { ...k, sale, partner, run, payout, statementCheck }
+}
+
+/** Waits (real time, 5 s at most) until `check` holds: the payout sender runs on its own. */
+export async function until(check: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 250; i++) {
+    if (await check()) return
+    await Bun.sleep(20)
+  }
+  throw new Error('timed out')
 }

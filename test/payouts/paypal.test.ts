@@ -1,10 +1,9 @@
 // docs/decisions.md, Paying partners: sending through the PayPal Payouts API, against a local fake
 // that answers PayPal's documented shapes (test/payouts/fake-paypal.ts).
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'bun:test'
-import { verifyStatement } from '../../src/domain/statement.ts'
 import { type Api, type Fixture, expectFailure, startApi } from '../helpers.ts'
 import { type FakePayPal, PAYPAL_ENV, startFakePayPal } from './fake-paypal.ts'
-import { payoutKit } from './kit.ts'
+import { payoutKit, until } from './kit.ts'
 import { publicOrigin, signInAccount } from '../http/pages/sessions.ts'
 
 let api: Api, p: ReturnType<typeof payoutKit>, paypal: FakePayPal
@@ -24,19 +23,10 @@ beforeEach(() => {
 })
 
 const send = (f: Fixture, body: unknown) => api.admin('POST', `/programs/${f.programId}/payouts/send`, body)
-const payout = async (id: number) => (await api.admin('GET', `/payouts/${id}`)).body.data[0]
-/** Waits (real time, 5 s at most) until `check` holds; the sender runs on its own. */
-async function until(check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 250; i++) {
-    if (await check()) return
-    await Bun.sleep(20)
-  }
-  throw new Error('timed out')
-}
 /** Moves the server's clock past the next poll (every 5 s) and waits for `status`. */
 async function pollUntil(id: number, status: string) {
   await until(async () => {
-    if ((await payout(id)).status === status) return true
+    if ((await p.payout(id)).status === status) return true
     api.clock.advance(5_000)
     return false
   })
@@ -73,7 +63,7 @@ describe('sending with PayPal', () => {
       ['ada@paypal.test', { value: '10.00', currency: 'USD' }, `payout_${id(ada, 'USD')}`, 'EMAIL'],
       ['bo@paypal.test', { value: '20.00', currency: 'USD' }, `payout_${id(bo, 'USD')}`, 'EMAIL'],
     ])
-    expect((await payout(id(ada, 'USD'))).status).toBe('processing')
+    expect((await p.payout(id(ada, 'USD'))).status).toBe('processing')
     // Nobody marks or cancels a payout the rail is sending.
     expectFailure(
       await api.admin('POST', `/payouts/${id(ada, 'USD')}/paid`),
@@ -90,9 +80,9 @@ describe('sending with PayPal', () => {
 
     await pollUntil(id(ada, 'USD'), 'paid')
     await pollUntil(id(bo, 'EUR'), 'paid')
-    const paid = await payout(id(ada, 'USD'))
+    const paid = await p.payout(id(ada, 'USD'))
     expect(paid.reference).toBe(usd!.items[0]!.payout_item_id)
-    expect((await payout(id(ada, 'VND'))).status).toBe('pending')
+    expect((await p.payout(id(ada, 'VND'))).status).toBe('pending')
     const mails = (await api.admin('GET', `/emails?program_id=${f.programId}`)).body.data
     expect(mails.filter((m: any) => JSON.stringify(m).includes(ada.email)).map((m: any) => m.subject)).toEqual([
       'Paid Shop paid you USD 10.00',
@@ -103,9 +93,7 @@ describe('sending with PayPal', () => {
     ])
 
     // The paid partner's statement still verifies.
-    const month = new Date(api.clock.now()).toISOString().slice(0, 7)
-    const statement = (await api.admin('GET', `/programs/${f.programId}/partners/${ada.partnerId}/statements/${month}`)).body.data
-    expect(await verifyStatement(statement)).toMatchObject({ ok: true })
+    expect(await p.statementCheck(f, ada.partnerId)).toMatchObject({ ok: true })
   })
 
   test('an item PayPal fails: the payout fails with the reason, its entries are due again, the others are paid', async () => {
@@ -138,7 +126,7 @@ describe('sending with PayPal', () => {
       failure: { code: 'RECEIVER_ACCOUNT_LOCKED', message: 'PayPal FAILED: Receiver account locked.' },
     })
     expect(events.find((e) => e.type === 'payout.paid')?.data).toMatchObject({ partner_id: ada.partnerId, status: 'paid' })
-    const failed = await payout(failedId)
+    const failed = await p.payout(failedId)
     expect(failed.failure_reason).toBe('PayPal FAILED: Receiver account locked.')
     // The audit log: the operator sent both; the rail's answers (a job: system) paid one and failed the other.
     const audit = (await api.admin('GET', `/programs/${f.programId}/audit?action=payout.`)).body.data as any[]
@@ -157,7 +145,7 @@ describe('sending with PayPal', () => {
       ].sort(),
     )
     expect(audit.find((e) => e.action === 'payout.failed').details).toMatchObject({ reason: 'PayPal FAILED: Receiver account locked.' })
-    expect((await payout(made.find((m) => m.partner_id === ada.partnerId).payout_id)).status).toBe('paid')
+    expect((await p.payout(made.find((m) => m.partner_id === ada.partnerId).payout_id)).status).toBe('paid')
     expectFailure(
       await api.admin('POST', `/payouts/${failedId}/paid`),
       409,
@@ -166,9 +154,7 @@ describe('sending with PayPal', () => {
     // Its entries are due again: the next run pays them in a new payout.
     const again = await p.run(f)
     expect(again.map((m) => [m.partner_id, m.amount_cents])).toEqual([[bad.partnerId, 1000]])
-    const month = new Date(api.clock.now()).toISOString().slice(0, 7)
-    const statement = (await api.admin('GET', `/programs/${f.programId}/partners/${bad.partnerId}/statements/${month}`)).body.data
-    expect(await verifyStatement(statement)).toMatchObject({ ok: true })
+    expect(await p.statementCheck(f, bad.partnerId)).toMatchObject({ ok: true })
   })
 
   test('PayPal refuses the batch: every payout in it fails with the provider message; a 500 is sent again with the same keys', async () => {
@@ -178,8 +164,8 @@ describe('sending with PayPal', () => {
     const [first] = await p.run(f)
     paypal.mode = 'reject'
     await send(f, { rail: 'paypal' })
-    await until(async () => (await payout(first.payout_id)).status === 'failed')
-    expect((await payout(first.payout_id)).failure_reason).toBe(
+    await until(async () => (await p.payout(first.payout_id)).status === 'failed')
+    expect((await p.payout(first.payout_id)).failure_reason).toBe(
       'INSUFFICIENT_FUNDS: Sender does not have sufficient funds. Please add funds and retry.',
     )
 
@@ -188,7 +174,7 @@ describe('sending with PayPal', () => {
     const creates = paypal.creates.length
     await send(f, { rail: 'paypal' })
     await until(async () => paypal.creates.length === creates + 1)
-    expect((await payout(second.payout_id)).status).toBe('processing')
+    expect((await p.payout(second.payout_id)).status).toBe('processing')
     // The owner sees why it waits, and that it is tried again with the same key.
     const owner = await signInAccount(api, f.accountId)
     await until(async () =>
@@ -218,7 +204,7 @@ describe('sending with PayPal', () => {
     paypal.forgetRequestIds()
     await pollUntil(made.payout_id, 'paid')
     expect(paypal.batches).toHaveLength(before + 1)
-    expect((await payout(made.payout_id)).reference).toBe(paypal.batches.at(-1)!.items[0]!.payout_item_id)
+    expect((await p.payout(made.payout_id)).reference).toBe(paypal.batches.at(-1)!.items[0]!.payout_item_id)
   })
 
   test('bad input: an unknown rail is 400 naming rail; a rail without credentials is 400 naming its variables', async () => {

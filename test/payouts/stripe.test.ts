@@ -1,11 +1,10 @@
 // docs/decisions.md, Paying partners: Stripe Connect, against a local fake of Stripe's documented
 // API (test/payouts/fake-stripe.ts): Express onboarding from the portal, then transfers sent once.
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { verifyStatement } from '../../src/domain/statement.ts'
 import { type Api, type Fixture, expectFailure, freePort, startApi } from '../helpers.ts'
 import { followLink, publicOrigin } from '../http/pages/sessions.ts'
 import { type FakeStripe, STRIPE_ENV, startFakeStripe } from './fake-stripe.ts'
-import { payoutKit } from './kit.ts'
+import { payoutKit, until } from './kit.ts'
 
 let api: Api, p: ReturnType<typeof payoutKit>, stripe: FakeStripe
 beforeAll(async () => {
@@ -21,14 +20,6 @@ afterAll(async () => {
   await stripe.stop()
 })
 
-const payout = async (id: number) => (await api.admin('GET', `/payouts/${id}`)).body.data[0]
-async function until(check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 250; i++) {
-    if (await check()) return
-    await Bun.sleep(20)
-  }
-  throw new Error('timed out')
-}
 /** A partner paid through a connected account the fake Stripe knows. */
 async function connected(f: Fixture) {
   const account = `acct_${Math.random().toString(36).slice(2, 12)}`
@@ -85,15 +76,13 @@ describe('sending with Stripe', () => {
     const reply = await api.admin('POST', `/programs/${f.programId}/payouts/send`, { rail: 'stripe' })
     expect(reply.status).toBe(202)
     expect(reply.body.data.sending).toBe(2)
-    await until(async () => (await payout(usd)).status === 'paid' && (await payout(vnd)).status === 'paid')
+    await until(async () => (await p.payout(usd)).status === 'paid' && (await p.payout(vnd)).status === 'paid')
     const transfer = stripe.transfers.find((t) => t.transfer_group === `payout_${usd}`)!
     expect(transfer).toMatchObject({ amount: 1000, currency: 'usd', destination: ada.account, metadata: { svc_payout_id: String(usd) } })
     expect(stripe.transfers.find((t) => t.transfer_group === `payout_${vnd}`)).toMatchObject({ amount: 50000, currency: 'vnd' })
     expect(stripe.requests.filter((r) => r.key === `svc-payout-${usd}`)).toHaveLength(1)
-    expect((await payout(usd)).reference).toBe(transfer.id)
-    const month = new Date(api.clock.now()).toISOString().slice(0, 7)
-    const statement = (await api.admin('GET', `/programs/${f.programId}/partners/${ada.partnerId}/statements/${month}`)).body.data
-    expect(await verifyStatement(statement)).toMatchObject({ ok: true })
+    expect((await p.payout(usd)).reference).toBe(transfer.id)
+    expect(await p.statementCheck(f, ada.partnerId)).toMatchObject({ ok: true })
   })
 
   test('Stripe refuses: the payout fails with its message and its entries are due again; nobody may mark it paid', async () => {
@@ -102,8 +91,8 @@ describe('sending with Stripe', () => {
     await p.sale(gone, 10000)
     const [made] = await p.run(f)
     await api.admin('POST', `/programs/${f.programId}/payouts/send`, { rail: 'stripe' })
-    await until(async () => (await payout(made.payout_id)).status === 'failed')
-    expect((await payout(made.payout_id)).failure_reason).toBe("resource_missing: No such destination: 'acct_doesnotexist'")
+    await until(async () => (await p.payout(made.payout_id)).status === 'failed')
+    expect((await p.payout(made.payout_id)).failure_reason).toBe("resource_missing: No such destination: 'acct_doesnotexist'")
     expectFailure(
       await api.admin('POST', `/payouts/${made.payout_id}/cancel`),
       409,
@@ -121,14 +110,14 @@ describe('sending with Stripe', () => {
     const before = stripe.transfers.length
     await api.admin('POST', `/programs/${f.programId}/payouts/send`, { rail: 'stripe' })
     await until(async () => stripe.requests.some((r) => r.key === `svc-payout-${made.payout_id}`))
-    expect((await payout(made.payout_id)).status).toBe('processing')
+    expect((await p.payout(made.payout_id)).status).toBe('processing')
     // A day and more later Stripe has forgotten the key; the sender looks the transfer up first.
     stripe.mode = 'ok'
     stripe.forgetKeys()
     api.clock.advance(25 * 3_600_000)
-    await until(async () => (await payout(made.payout_id)).status === 'paid')
+    await until(async () => (await p.payout(made.payout_id)).status === 'paid')
     expect(stripe.transfers.length).toBe(before + 1)
-    expect((await payout(made.payout_id)).reference).toBe(stripe.transfers.at(-1)!.id)
+    expect((await p.payout(made.payout_id)).reference).toBe(stripe.transfers.at(-1)!.id)
     expect(stripe.requests.filter((r) => r.key === `svc-payout-${made.payout_id}`)).toHaveLength(1)
   })
 })
