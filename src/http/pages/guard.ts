@@ -57,7 +57,7 @@ function neededRole(request: Request): Role {
  * member, when their role may use the request's route; else the answer (to /sign-in without a
  * session, 403 for a role too low). Every dashboard page and form passes here.
  */
-export function memberOf(deps: Deps, request: Request): Member | Response {
+function memberOf(deps: Deps, request: Request): Member | Response {
   const signed = signedIn(deps, request)
   if (signed?.session.kind !== 'account') return seeOther('/sign-in')
   const needed = neededRole(request)
@@ -73,7 +73,7 @@ export interface Member {
 }
 
 /** memberOf for a form: also same-site (Origin and form token), else 403. */
-export function formMemberOf(deps: Deps, request: Request, form: Form): Member | Response {
+function formMemberOf(deps: Deps, request: Request, form: Form): Member | Response {
   const member = memberOf(deps, request)
   if (member instanceof Response) return member
   return sameSitePost(deps, request, member.signed, form) ? member : forbidden(deps.config.publicBaseUrl)

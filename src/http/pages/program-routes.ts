@@ -6,7 +6,7 @@ import type { Deps } from '../deps.ts'
 import { readinessChecks } from '../../domain/readiness.ts'
 import type { ProgramStore } from '../../db/program-store.ts'
 import { PARTNER_SIGNUPS, type Program } from '../../db/schema.ts'
-import { type Form, formMemberOf, forRole, memberOf, pageKit, positiveId, whoOf } from './guard.ts'
+import { type Form, pageKit, positiveId, whoOf } from './guard.ts'
 import { controlCharAt } from '../../domain/email.ts'
 import { readProgramForm } from './program-form.ts'
 import { commissionStatusTotals } from './payouts.ts'
@@ -26,7 +26,7 @@ const PROCESSOR_SECRET_FIELDS = {
 
 /** The owner's programs: the list, a program's overview and its settings. */
 export function programRoutes(deps: Deps) {
-  const { writer, stores, store, now, baseUrl, ownerPage, ownerPost, back } = pageKit(deps)
+  const { writer, stores, store, now, baseUrl, ownerPage, ownerPost, accountPage, accountPost, back } = pageKit(deps)
   const { audit } = stores
   /** The Settings page's keys: the manage key and the track keys. */
   const keysOf = (programId: number) => ({ key: store.currentApiKey(programId), trackKeys: store.trackKeys(programId) })
@@ -36,27 +36,20 @@ export function programRoutes(deps: Deps) {
   return new Elysia({ name: 'programs' })
     .get(
       '/dashboard',
-      ({ request, query }) => {
-        const member = memberOf(deps, request)
-        if (member instanceof Response) return member
-        const { signed, role } = member
-        const list = store.accountPrograms(member.accountId).map((program) => ({
+      accountPage(({ signed, accountId, query }) => {
+        const list = store.accountPrograms(accountId).map((program) => ({
           program,
           funnel: stores.figures.programFunnel(program.id),
           money: stores.figures.programMoney(program.id),
         }))
         const problem = query.error ? { field: query.error, message: newProgramErrors[query.error] ?? '' } : null
-        return page({ title: 'Programs', who: whoOf(signed) }, forRole(role, owner.programsPage(list, signed.csrf, problem)))
-      },
+        return owner.programsPage(list, signed.csrf, problem)
+      }, 'Programs'),
       { detail: { hide: true } },
     )
     .post(
       '/dashboard/programs',
-      async ({ request, body }) => {
-        const form = (body ?? {}) as Form
-        const member = formMemberOf(deps, request, form)
-        if (member instanceof Response) return member
-        const { signed, accountId } = member
+      accountPost(async ({ signed, accountId, form }) => {
         const read = readProgramForm(form)
         if (!read.ok) return seeOther(`/dashboard?error=${read.field}#new-program`)
         const created = await writer.run(() => {
@@ -70,7 +63,7 @@ export function programRoutes(deps: Deps) {
           { title: `Settings · ${program.name}`, who: whoOf(signed) },
           html`<p class="note" role="status">Program created.</p>${settingsPage(program, { ...keysOf(program.id), baseUrl, csrf: signed.csrf, newKey: created.apiKey })}`,
         )
-      },
+      }),
       { detail: { hide: true } },
     )
     .get(
