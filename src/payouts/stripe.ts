@@ -52,7 +52,7 @@ export function stripeRail(config: StripeConfig): Rail {
     )
     if (found.length === 0) return null
     const match = found.find((t) => transferMismatch(t, item, batch.currency) === null)
-    return match ? { payoutId: item.payoutId, paid: match.id } : mismatched(found[0], item, batch.currency)
+    return settledBy(match ?? found[0], item, batch.currency)
   }
 
   return {
@@ -83,10 +83,7 @@ export function stripeRail(config: StripeConfig): Rail {
       const answer = await jsonOf(response)
       if (response.ok && typeof answer?.id === 'string') {
         // A replayed answer is the transfer first made with this key: paid only when it is this payout's.
-        const settled = transferMismatch(answer, item, batch.currency)
-          ? mismatched(answer, item, batch.currency)
-          : { payoutId: item.payoutId, paid: answer.id }
-        return { kind: 'accepted', providerId: answer.id, settled: [settled] }
+        return { kind: 'accepted', providerId: answer.id, settled: [settledBy(answer, item, batch.currency)] }
       }
       if (response.ok) return { kind: 'retry', message: `Stripe answered ${response.status} without a transfer id` }
       const message = `${answer?.error?.code ?? answer?.error?.type ?? response.status}: ${answer?.error?.message ?? response.statusText}`
@@ -113,9 +110,9 @@ function transferMismatch(transfer: any, item: SendItem, currency: string): stri
   ])
 }
 
-/** The payout failed: the transfer Stripe has for it is not what it pays. */
-const mismatched = (transfer: any, item: SendItem, currency: string): Settled => ({
-  payoutId: item.payoutId,
-  code: MISMATCH_CODE,
-  failed: `Stripe transfer ${transfer?.id} does not match the payout: ${transferMismatch(transfer, item, currency)}`,
-})
+/** The payout settled by a transfer Stripe has for it: paid when it carries the payout, failed when it does not. */
+function settledBy(transfer: any, item: SendItem, currency: string): Settled {
+  const mismatch = transferMismatch(transfer, item, currency)
+  if (mismatch === null) return { payoutId: item.payoutId, paid: transfer.id }
+  return { payoutId: item.payoutId, code: MISMATCH_CODE, failed: `Stripe transfer ${transfer?.id} does not match the payout: ${mismatch}` }
+}
