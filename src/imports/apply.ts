@@ -202,20 +202,20 @@ function payout(ctx: ApplyContext, sourceId: string, p: PayoutData, at: number):
   }
   const entries = p.commissions
     .map((id) => stores.importWrites.unpaidEntries(ctx.programId, ctx.source, id))
-    .filter((e) => e !== null && e.partnerId === owner)
+    .filter((e): e is NonNullable<typeof e> => e !== null && e.partnerId === owner)
   if (entries.length === 0) return { skipped: SKIP_REASONS.nothingPaid }
   const floor = lastBooked(ctx, owner)
   const booked = Math.min(Math.max(at, floor ?? at), ctx.now)
   ctx.booked.set(owner, booked)
   // One payout per currency: a source payout of two currencies (none documented) becomes two.
-  const currencies = [...new Set(entries.map((e) => e!.currency))]
+  const currencies = [...new Set(entries.map((e) => e.currency))]
   for (const [n, currency] of currencies.entries()) {
-    const mine = entries.filter((e) => e!.currency === currency)
+    const mine = entries.filter((e) => e.currency === currency)
     const plan = {
       partnerId: owner,
       currency,
-      amountCents: mine.reduce((sum, e) => sum + e!.amountCents, 0),
-      entryIds: mine.map((e) => e!.entryId),
+      amountCents: mine.reduce((sum, e) => sum + e.amountCents, 0),
+      entryIds: mine.map((e) => e.entryId),
     }
     const [made] = stores.payouts.createPayouts(ctx.programId, [plan], booked)
     stores.payouts.markPaid(made!.id, `${ctx.source} ${sourceId}`, booked)

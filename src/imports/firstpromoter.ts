@@ -1,20 +1,7 @@
 // FirstPromoter, API v2 (docs/imports.md; docs.firstpromoter.com/api-reference-v2): a Bearer
 // key and the `Account-ID` header; `page`/`per_page` pages, read until one has fewer rows than asked.
 import { customerKeyOf, SKIP_REASONS, type ImportedState, type PartnerStatusWord } from '../domain/imports.ts'
-import {
-  centsOf,
-  idOf,
-  type Json,
-  list,
-  nameOf,
-  obj,
-  type Source,
-  type SourcePage,
-  type SourceRow,
-  type SourceStep,
-  textOf,
-  timeOf,
-} from './source.ts'
+import { centsOf, idOf, type Json, list, nameOf, obj, type Source, type SourcePage, type SourceStep, textOf, timeOf } from './source.ts'
 
 const PER_PAGE = 100
 const promoterStatus: Record<string, PartnerStatusWord> = {
@@ -66,22 +53,19 @@ export const firstpromoter: Source = {
       const campaigns = list(p.promoter_campaigns)
       const createdAt = timeOf(p.created_at, 0)
       const name = textOf(p.name) ?? nameOf(profile.first_name, profile.last_name)
-      const rows: SourceRow[] = [
-        {
-          kind: 'partner',
-          sourceId: id,
-          at: createdAt,
-          data: { name, email: textOf(p.email), status: statusOf(campaigns), paypalEmail: textOf(profile.paypal_email), createdAt },
-        },
-      ]
+      out.rows.push({
+        kind: 'partner',
+        sourceId: id,
+        at: createdAt,
+        data: { name, email: textOf(p.email), status: statusOf(campaigns), paypalEmail: textOf(profile.paypal_email), createdAt },
+      })
       for (const c of campaigns) {
         const pc = idOf(c.id)
         const token = textOf(c.ref_token)
         const code = textOf(c.coupon)
-        if (pc && token) rows.push({ kind: 'link', sourceId: pc, at: createdAt, data: { partner: id, token } })
-        if (pc && code) rows.push({ kind: 'coupon', sourceId: pc, at: createdAt, data: { partner: id, code, promotionCode: null } })
+        if (pc && token) out.rows.push({ kind: 'link', sourceId: pc, at: createdAt, data: { partner: id, token } })
+        if (pc && code) out.rows.push({ kind: 'coupon', sourceId: pc, at: createdAt, data: { partner: id, code, promotionCode: null } })
       }
-      out.rows.push(...rows)
     }),
     pages('referrals', '/referrals', (r, out) => {
       const id = idOf(r.id)

@@ -11,7 +11,6 @@ import {
   type Source,
   type SourceHttp,
   type SourcePage,
-  type SourceRow,
   type SourceStep,
   textOf,
   timeOf,
@@ -57,25 +56,22 @@ export const rewardful: Source = {
         const id = idOf(a.id)
         if (!id) return
         const createdAt = timeOf(a.created_at, 0)
-        const rows: SourceRow[] = [
-          {
-            kind: 'partner',
-            sourceId: id,
-            at: createdAt,
-            data: {
-              name: nameOf(a.first_name, a.last_name),
-              email: textOf(a.email),
-              status: partnerStatus(a.state),
-              paypalEmail: textOf(a.paypal_email),
-              createdAt,
-            },
+        out.rows.push({
+          kind: 'partner',
+          sourceId: id,
+          at: createdAt,
+          data: {
+            name: nameOf(a.first_name, a.last_name),
+            email: textOf(a.email),
+            status: partnerStatus(a.state),
+            paypalEmail: textOf(a.paypal_email),
+            createdAt,
           },
-        ]
+        })
         for (const link of list(a.links)) {
           const token = textOf(link.token)
-          if (token) rows.push({ kind: 'link', sourceId: idOf(link.id) ?? token, at: createdAt, data: { partner: id, token } })
+          if (token) out.rows.push({ kind: 'link', sourceId: idOf(link.id) ?? token, at: createdAt, data: { partner: id, token } })
         }
-        out.rows.push(...rows)
       },
     ),
     pages('coupons', '/affiliate_coupons', [], (c, out) => {
