@@ -33,13 +33,13 @@ export interface ImportDeps {
 }
 
 /** How much one import may read (docs/imports.md): past either, it ends failed. */
-export interface ImportLimits {
+interface ImportLimits {
   pages: number
   rows: number
 }
 
 /** Generous: the largest program measured (bench/imports.ts) reads ~1,500 pages and ~150,000 rows. */
-export const IMPORT_LIMITS: ImportLimits = { pages: 100_000, rows: 5_000_000 }
+const IMPORT_LIMITS: ImportLimits = { pages: 100_000, rows: 5_000_000 }
 
 /** Thrown inside the job's writer units when the import was canceled meanwhile: nothing more is written. */
 class Canceled extends Error {}
@@ -48,7 +48,7 @@ class Canceled extends Error {}
 const WRITE_BATCH = 500
 
 /** The options of an import for its source: base_url or the documented base, and the source key opened. */
-export function optionsOf(job: Import, secret: string): SourceOptions {
+function optionsOf(job: Import, secret: string): SourceOptions {
   return {
     apiKey: job.apiKey === null ? '' : (openSourceKey(secret, job.apiKey) ?? ''),
     baseUrl: job.options.baseUrl ?? SOURCES[job.source].base,

@@ -8,7 +8,7 @@ import https from 'node:https'
 import { guardedTarget, refusedUrl } from '../outbox/webhooks/post.ts'
 
 /** The most an answer of a source may hold (docs/imports.md): a page past it ends the import. */
-export const SOURCE_BODY_LIMIT_BYTES = 10 * 1024 * 1024
+const SOURCE_BODY_LIMIT_BYTES = 10 * 1024 * 1024
 
 /** An answer read whole: its status, Retry-After and body text. */
 export interface SourceAnswer {

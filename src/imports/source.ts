@@ -99,7 +99,7 @@ export class SourceError extends Error {}
 /** How the client waits (real time; tests and the benchmark keep it real, bounded by Retry-After). */
 export type Sleep = (ms: number, signal: AbortSignal) => Promise<void>
 
-export const realSleep: Sleep = (ms, signal) =>
+const realSleep: Sleep = (ms, signal) =>
   new Promise((resolve) => {
     const timer = setTimeout(resolve, ms)
     signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true })
@@ -118,10 +118,10 @@ export function retryAfterMs(value: string | null, now: number): number | null {
 }
 
 /** How long a source's own reason may be in an import's error (docs/imports.md: never the raw body). */
-export const REASON_CHARS = 200
+const REASON_CHARS = 200
 
 /** The status and, when the source gives one in its documented error field, its reason, short and on one line. */
-export function answeredText(source: Source, status: number, body: unknown): string {
+function answeredText(source: Source, status: number, body: unknown): string {
   const said = source.errorText(body)?.replace(/\s+/g, ' ').trim()
   if (!said) return `${source.name} answered ${status}`
   return `${source.name} answered ${status}: ${said.length > REASON_CHARS ? `${said.slice(0, REASON_CHARS - 1)}…` : said}`

@@ -18,7 +18,7 @@ export interface ImportRequest {
 }
 
 /** How many skipped rows an answer lists (the count is whole: `skipped_count`). */
-export const SKIPPED_SHOWN = 1000
+const SKIPPED_SHOWN = 1000
 
 /**
  * Queues an import of the program and wakes the job; answers the import, or the reason base_url

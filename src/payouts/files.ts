@@ -8,11 +8,11 @@ import { payout as payoutMessages } from '../domain/messages.ts'
 import { formatAmount } from '../domain/payout.ts'
 import { csvLine, csvText } from '../http/pipeline/csv.ts'
 
-export const PAYOUT_FILE_FORMATS = ['paypal', 'wise'] as const
+const PAYOUT_FILE_FORMATS = ['paypal', 'wise'] as const
 export type PayoutFileFormat = (typeof PAYOUT_FILE_FORMATS)[number]
 
 /** The Wise batch template's header (wise.com, "Batch payments": the CSV template, email recipients). */
-export const WISE_HEADER = [
+const WISE_HEADER = [
   'name',
   'recipientEmail',
   'paymentReference',
@@ -33,7 +33,7 @@ export const payableBy = (format: PayoutFileFormat, rows: CsvPayout[]): CsvPayou
  * one), a note; no header row, CRLF. Wise batch: its header, then one `PERSON` paid in the payout's
  * currency both sides (`amountCurrency` target: the partner receives exactly the amount).
  */
-export function payoutFileText(format: PayoutFileFormat, rows: CsvPayout[], programName: string): string {
+function payoutFileText(format: PayoutFileFormat, rows: CsvPayout[], programName: string): string {
   if (format === 'paypal') {
     const lines = rows.map((p) =>
       csvLine([

@@ -94,7 +94,7 @@ export function recordSends(deps: TrackingDeps, by: Actor, rail: Rail, programId
   })
 }
 
-export interface PayoutSenderOptions {
+interface PayoutSenderOptions {
   /** How often due sends are looked for (real time); a wake() looks at once. */
   intervalMs: number
   log: (line: Record<string, unknown>) => void
