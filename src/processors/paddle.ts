@@ -14,7 +14,7 @@ import {
   keysOf,
   objectOf,
   otherProgram,
-  sameText,
+  anySame,
   textOf,
   timeOf,
   zeroAmount,
@@ -46,12 +46,8 @@ function verify(raw: Uint8Array, headers: Headers, secrets: readonly string[], n
     else if (key === 'h1' && value && HEX_SHA256.test(value.toLowerCase())) signatures.push(value.toLowerCase())
   }
   if (ts === null || signatures.length === 0) return { ok: false, reason: 'malformed_header' }
-  let matched = false
-  for (const secret of secrets) {
-    const expected = hmacHex(secret, `${ts}:`, raw)
-    for (const signature of signatures) if (sameText(expected, signature)) matched = true
-  }
-  if (!matched) return { ok: false, reason: 'mismatch' }
+  const expected = secrets.map((secret) => hmacHex(secret, `${ts}:`, raw))
+  if (!anySame(expected, signatures)) return { ok: false, reason: 'mismatch' }
   if (nowMs > (ts + PADDLE_TOLERANCE_SECONDS) * 1000) return { ok: false, reason: 'stale' }
   if (ts - Math.floor(nowMs / 1000) > PADDLE_FUTURE_SECONDS) return { ok: false, reason: 'future' }
   return { ok: true }

@@ -13,7 +13,7 @@ import {
   keysOf,
   objectOf,
   otherProgram,
-  sameText,
+  anySame,
   textOf,
   timeOf,
   zeroAmount,
@@ -56,14 +56,8 @@ function verify(raw: Uint8Array, headers: Headers, secrets: readonly string[], n
     .filter(([version, value]) => version === 'v1' && value)
     .map(([, value]) => value!)
   if (given.length === 0) return { ok: false, reason: 'malformed_header' }
-  let matched = false
-  for (const secret of secrets) {
-    for (const key of keysFor(secret)) {
-      const expected = hmacBase64(key, `${id}.${ts}.`, raw)
-      for (const value of given) if (sameText(expected, value)) matched = true
-    }
-  }
-  if (!matched) return { ok: false, reason: 'mismatch' }
+  const expected = secrets.flatMap((secret) => keysFor(secret).map((key) => hmacBase64(key, `${id}.${ts}.`, raw)))
+  if (!anySame(expected, given)) return { ok: false, reason: 'mismatch' }
   const now = Math.floor(nowMs / 1000)
   if (now - ts > POLAR_TOLERANCE_SECONDS) return { ok: false, reason: 'stale' }
   if (ts - now > POLAR_TOLERANCE_SECONDS) return { ok: false, reason: 'future' }

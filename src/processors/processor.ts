@@ -157,6 +157,13 @@ export function sameText(a: string, b: string): boolean {
 }
 
 /** An ignored reading. */
+/** Whether any expected signature equals any given one: every pair is compared, no early exit (sameText takes the same time whatever matches). */
+export function anySame(expected: readonly string[], given: readonly string[]): boolean {
+  let matched = false
+  for (const e of expected) for (const g of given) if (sameText(e, g)) matched = true
+  return matched
+}
+
 export const ignored = (detail: string): Reading => ({ kind: 'ignored', detail })
 
 /** The reading of an event whose custom data names another program, or null. */
