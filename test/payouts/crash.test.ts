@@ -64,28 +64,50 @@ async function owedProgram(url: string, details: (i: number) => Record<string, s
   return programId
 }
 
+/**
+ * Three payouts owed (partners paid as `details(i)` says) sent by `rail` while the fake holds its
+ * first request: the server is killed with -9 once `taken()` says the fake has it, the fake lets
+ * go, and the server started again over the same file runs until every payout is paid.
+ */
+async function crashMidSend(
+  env: Record<string, string>,
+  rail: 'paypal' | 'stripe',
+  fake: { mode: 'ok' | 'hold' | 'lose' | 'fail' | 'reject'; release(): void },
+  taken: () => boolean,
+  details: (i: number) => Record<string, string>,
+) {
+  let server = await spawnServer([process.execPath, 'src/main.ts'], env)
+  const admin = (method: string, path: string, body?: unknown) => call(server.url, method, `/api/v1/admin${path}`, body)
+  const programId = await owedProgram(server.url, details)
+  const made = (await admin('POST', `/programs/${programId}/payouts`)).data
+  expect(made).toHaveLength(3)
+
+  fake.mode = 'hold'
+  expect((await admin('POST', `/programs/${programId}/payouts/send`, { rail })).data.sending).toBe(3)
+  await until(taken)
+  server.kill('SIGKILL')
+  await server.exited
+  fake.mode = 'ok'
+  fake.release()
+
+  server = await spawnServer([process.execPath, 'src/main.ts'], env)
+  const payouts = async () => (await admin('GET', `/programs/${programId}/payouts`)).data as any[]
+  await until(async () => (await payouts()).every((p) => p.status === 'paid'))
+  return { server, admin, programId, made, payouts }
+}
+
 test('kill -9 while PayPal holds the batch request: after the restart one batch, one item per payout, each paid once', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-payout-crash-'))
   const paypal = await startFakePayPal()
   const env = { DATABASE_PATH: join(dir, 'svc.db'), ...PAYPAL_ENV(paypal.url) }
   try {
-    let server = await spawnServer([process.execPath, 'src/main.ts'], env)
-    const admin = (method: string, path: string, body?: unknown) => call(server.url, method, `/api/v1/admin${path}`, body)
-    const programId = await owedProgram(server.url, (i) => ({ payout_method: 'paypal', payout_details: `p${i}@paypal.test` }))
-    const made = (await admin('POST', `/programs/${programId}/payouts`)).data
-    expect(made).toHaveLength(3)
-
-    paypal.mode = 'hold'
-    expect((await admin('POST', `/programs/${programId}/payouts/send`, { rail: 'paypal' })).data.sending).toBe(3)
-    await until(() => paypal.batches.length === 1)
-    server.kill('SIGKILL')
-    await server.exited
-    paypal.mode = 'ok'
-    paypal.release()
-
-    server = await spawnServer([process.execPath, 'src/main.ts'], env)
-    const payouts = async () => (await admin('GET', `/programs/${programId}/payouts`)).data as any[]
-    await until(async () => (await payouts()).every((p) => p.status === 'paid'))
+    const { server, admin, programId, made, payouts } = await crashMidSend(
+      env,
+      'paypal',
+      paypal,
+      () => paypal.batches.length === 1,
+      (i) => ({ payout_method: 'paypal', payout_details: `p${i}@paypal.test` }),
+    )
 
     expect(paypal.batches).toHaveLength(1)
     expect(paypal.creates.length).toBeGreaterThanOrEqual(2)
@@ -113,27 +135,17 @@ test('kill -9 while Stripe holds the transfer request: after the restart one tra
   const stripe = await startFakeStripe()
   const env = { DATABASE_PATH: join(dir, 'svc.db'), ...STRIPE_ENV(stripe.url) }
   try {
-    let server = await spawnServer([process.execPath, 'src/main.ts'], env)
-    const admin = (method: string, path: string, body?: unknown) => call(server.url, method, `/api/v1/admin${path}`, body)
-    const programId = await owedProgram(server.url, (i) => {
-      const account = `acct_crash${i}`
-      stripe.accounts.set(account, { id: account, type: 'express', metadata: {}, details_submitted: true })
-      return { payout_method: 'stripe', payout_details: account }
-    })
-    const made = (await admin('POST', `/programs/${programId}/payouts`)).data
-    expect(made).toHaveLength(3)
-
-    stripe.mode = 'hold'
-    expect((await admin('POST', `/programs/${programId}/payouts/send`, { rail: 'stripe' })).data.sending).toBe(3)
-    await until(() => stripe.transfers.length === 1)
-    server.kill('SIGKILL')
-    await server.exited
-    stripe.mode = 'ok'
-    stripe.release()
-
-    server = await spawnServer([process.execPath, 'src/main.ts'], env)
-    const payouts = async () => (await admin('GET', `/programs/${programId}/payouts`)).data as any[]
-    await until(async () => (await payouts()).every((p) => p.status === 'paid'))
+    const { server, made, payouts } = await crashMidSend(
+      env,
+      'stripe',
+      stripe,
+      () => stripe.transfers.length === 1,
+      (i) => {
+        const account = `acct_crash${i}`
+        stripe.accounts.set(account, { id: account, type: 'express', metadata: {}, details_submitted: true })
+        return { payout_method: 'stripe', payout_details: account }
+      },
+    )
     expect(stripe.transfers.map((t) => t.transfer_group).sort()).toEqual(made.map((p: any) => `payout_${p.payout_id}`).sort())
     const held = made.find((p: any) => stripe.requests[0]!.key === `svc-payout-${p.payout_id}`)
     expect(stripe.requests.filter((r) => r.key === `svc-payout-${held.payout_id}`).length).toBeGreaterThanOrEqual(2)
