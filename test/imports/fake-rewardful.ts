@@ -4,6 +4,8 @@
 // commissions, payouts objects). Test controls: a 429 with Retry-After on a path, and a gate that
 // holds a page until released (a crash in the middle).
 
+import { pageGates } from './gates.ts'
+
 type Row = Record<string, unknown>
 
 export interface FakeRewardful {
@@ -22,8 +24,7 @@ export interface FakeRewardful {
 export function startFakeRewardful(secret = 'sk_rewardful_test'): FakeRewardful {
   const data: FakeRewardful['data'] = { affiliates: [], affiliate_coupons: [], referrals: [], commissions: [], payouts: [] }
   const requests: FakeRewardful['requests'] = []
-  const throttled = new Map<string, number>()
-  const holds = new Map<string, { reached: () => void; released: Promise<void> }>()
+  const gates = pageGates()
   const server = Bun.serve({
     port: 0,
     hostname: '127.0.0.1',
@@ -35,16 +36,10 @@ export function startFakeRewardful(secret = 'sk_rewardful_test'): FakeRewardful 
       requests.push({ path, page, at: Date.now() })
       if (request.headers.get('authorization') !== `Basic ${btoa(`${secret}:`)}`)
         return Response.json({ error: 'Invalid API Secret.' }, { status: 401 })
-      const wait = throttled.get(path)
-      if (wait !== undefined) {
-        throttled.delete(path)
+      const wait = gates.throttled(path)
+      if (wait !== undefined)
         return Response.json({ error: 'Too many requests' }, { status: 429, headers: { 'retry-after': String(wait) } })
-      }
-      const hold = holds.get(`${path}#${page}`)
-      if (hold) {
-        hold.reached()
-        await hold.released
-      }
+      await gates.pass(path, page)
       const name = path.slice(1) as keyof FakeRewardful['data']
       const rows = data[name]
       if (!rows) return Response.json({ error: 'Not found' }, { status: 404 })
@@ -68,21 +63,8 @@ export function startFakeRewardful(secret = 'sk_rewardful_test'): FakeRewardful 
     secret,
     data,
     requests,
-    throttleOnce: (path, seconds) => void throttled.set(path, seconds),
-    hold(path, page) {
-      let reached!: () => void
-      let release!: () => void
-      const reachedP = new Promise<void>((r) => (reached = r))
-      const released = new Promise<void>((r) => (release = r))
-      holds.set(`${path}#${page}`, { reached, released })
-      return {
-        reached: reachedP,
-        release: () => {
-          holds.delete(`${path}#${page}`)
-          release()
-        },
-      }
-    },
+    throttleOnce: gates.throttleOnce,
+    hold: gates.hold,
     stop: () => server.stop(true),
   }
 }

@@ -5,6 +5,7 @@
 // - FirstPromoter API v2: https://docs.firstpromoter.com/api-reference-v2/api-admin (Bearer + Account-ID, page/per_page, arrays)
 // - PartnerStack Vendor API v2: https://docs.partnerstack.com/reference (Basic PUBLIC:SECRET, limit/starting_after, { data: { has_more, items } })
 // Test controls: a 429 with Retry-After on a path's first request, and a page held until released.
+import { pageGates } from './gates.ts'
 import type { ImportSource } from '../../src/domain/imports.ts'
 
 type Row = Record<string, unknown>
@@ -373,8 +374,7 @@ const renderers: Record<ImportSource, (w: World) => Rendered> = { rewardful, tol
 export function startFake(source: ImportSource, w: World): Fake {
   const r = renderers[source](w)
   const requests: Fake['requests'] = []
-  const throttled = new Map<string, number>()
-  const holds = new Map<string, { reached: () => void; released: Promise<void> }>()
+  const gates = pageGates()
   const server = Bun.serve({
     port: 0,
     hostname: '127.0.0.1',
@@ -386,16 +386,10 @@ export function startFake(source: ImportSource, w: World): Fake {
       if (!rows) return Response.json({ message: 'Not found' }, { status: 404 })
       const { body, pageKey } = r.page(rows, url, path)
       requests.push({ path, page: pageKey, at: Date.now() })
-      const wait = throttled.get(path)
-      if (wait !== undefined) {
-        throttled.delete(path)
+      const wait = gates.throttled(path)
+      if (wait !== undefined)
         return Response.json({ message: 'Too many requests' }, { status: 429, headers: { 'retry-after': String(wait) } })
-      }
-      const hold = holds.get(`${path}#${pageKey}`)
-      if (hold) {
-        hold.reached()
-        await hold.released
-      }
+      await gates.pass(path, pageKey)
       return Response.json(body)
     },
   })
@@ -407,21 +401,8 @@ export function startFake(source: ImportSource, w: World): Fake {
     wrongKeyText: r.wrongKeyText,
     commissionsPath: r.commissionsPath,
     requests,
-    throttleOnce: (path, seconds) => void throttled.set(path, seconds),
-    hold(path, page) {
-      let reached!: () => void
-      let release!: () => void
-      const reachedP = new Promise<void>((res) => (reached = res))
-      const released = new Promise<void>((res) => (release = res))
-      holds.set(`${path}#${page}`, { reached, released })
-      return {
-        reached: reachedP,
-        release: () => {
-          holds.delete(`${path}#${page}`)
-          release()
-        },
-      }
-    },
+    throttleOnce: gates.throttleOnce,
+    hold: gates.hold,
     stop: () => server.stop(true),
   }
 }
