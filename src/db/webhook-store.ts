@@ -244,7 +244,7 @@ export class WebhookStore {
    */
   recordEvent(programId: number, type: WebhookEventType, content: EventContent, endpointIds: number[], now: number): string {
     const eventId = newEventId(now)
-    const endpoints = endpointIds.length === 1 ? `[${endpointIds[0]}]` : JSON.stringify(endpointIds)
+    const endpoints = JSON.stringify(endpointIds)
     if ('body' in content) this.s.event.run(eventId, programId, type, content.body, now, endpoints, null, null)
     else this.s.event.run(eventId, programId, type, '', now, endpoints, content.subject, content.facts)
     // The first attempt follows the commit at once rather than at the next poll.

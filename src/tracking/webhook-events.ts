@@ -57,7 +57,7 @@ export function emitSubjectEvent(
   const endpoints = subscribed(deps, programId, type)
   if (endpoints.length === 0) return null
   const now = deps.clock.now()
-  const content = { subject, facts: facts && `{"status":${JSON.stringify(facts.status)},"review":${JSON.stringify(facts.review)}}` }
+  const content = { subject, facts: facts && JSON.stringify({ status: facts.status, review: facts.review }) }
   return deps.database.stores.webhooks.recordEvent(programId, type, content, endpoints, now)
 }
 
