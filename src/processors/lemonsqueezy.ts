@@ -11,6 +11,7 @@ import {
   amountOf,
   hmacHex,
   ignored,
+  otherMode,
   keysOf,
   objectOf,
   otherProgram,
@@ -93,8 +94,8 @@ function readSale(event: ProcessorEvent, program: ProgramFacts, kind: 'order' | 
 
 function read(event: ProcessorEvent, program: ProgramFacts): Reading {
   if (!TYPES.includes(event.type)) return ignored(`Event type ${event.type} is not used: only ${TYPES.join(', ')} are read`)
-  if (event.livemode !== null && program.livemode !== null && event.livemode !== program.livemode)
-    return ignored(`Livemode mismatch: a ${event.livemode ? 'live-mode' : 'test-mode'} event for a program of the other mode`)
+  const other = otherMode(event, program)
+  if (other) return other
   const sale = SALES[event.type as keyof typeof SALES]
   if (sale) return readSale(event, program, sale)
   const kind = REFUNDS[event.type as keyof typeof REFUNDS]!

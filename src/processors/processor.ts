@@ -156,7 +156,6 @@ export function sameText(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y)
 }
 
-/** An ignored reading. */
 /** Whether any expected signature equals any given one: every pair is compared, no early exit (sameText takes the same time whatever matches). */
 export function anySame(expected: readonly string[], given: readonly string[]): boolean {
   let matched = false
@@ -164,7 +163,15 @@ export function anySame(expected: readonly string[], given: readonly string[]): 
   return matched
 }
 
+/** An ignored reading. */
 export const ignored = (detail: string): Reading => ({ kind: 'ignored', detail })
+
+/** The reading of an event of the other mode than the program's (live or test), or null. */
+export function otherMode(event: ProcessorEvent, program: ProgramFacts): Reading | null {
+  return event.livemode !== null && program.livemode !== null && event.livemode !== program.livemode
+    ? ignored(`Livemode mismatch: a ${event.livemode ? 'live-mode' : 'test-mode'} event for a program of the other mode`)
+    : null
+}
 
 /** The reading of an event whose custom data names another program, or null. */
 export function otherProgram(keys: ReferralKeys, program: ProgramFacts): Reading | null {

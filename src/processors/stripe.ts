@@ -7,7 +7,7 @@
 import { toIsoMinor } from '../domain/currency.ts'
 import { HANDLED_TYPES as PAYMENT_TYPES, readEnvelope, readEvent } from '../domain/stripe-event.ts'
 import { SIGNATURE_TOLERANCE_SECONDS, signPayload, verifySignature } from '../domain/stripe-signature.ts'
-import { ignored, objectOf, textOf, type Processor, type ProcessorEvent, type ProgramFacts, type Reading } from './processor.ts'
+import { ignored, objectOf, otherMode, textOf, type Processor, type ProcessorEvent, type ProgramFacts, type Reading } from './processor.ts'
 
 /** Currencies Stripe counts in whole units (docs.stripe.com/currencies#zero-decimal). */
 const ZERO_DECIMAL = new Set([
@@ -63,9 +63,7 @@ function readRefund(event: ProcessorEvent): Reading {
 
 function read(event: ProcessorEvent, program: ProgramFacts): Reading {
   if ((REFUND_TYPES as readonly string[]).includes(event.type)) {
-    if (event.livemode !== null && program.livemode !== null && event.livemode !== program.livemode)
-      return ignored(`Livemode mismatch: a ${event.livemode ? 'live-mode' : 'test-mode'} event for a program of the other mode`)
-    return readRefund(event)
+    return otherMode(event, program) ?? readRefund(event)
   }
   if (!(PAYMENT_TYPES as readonly string[]).includes(event.type))
     return ignored(`Event type ${event.type} is not used: only ${[...PAYMENT_TYPES, ...REFUND_TYPES].join(', ')} are read`)
