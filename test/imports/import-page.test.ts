@@ -2,7 +2,7 @@
 // shows its counts and skipped rows; screenshots at 1280 and 390 px are taken by the browser suite.
 import { afterAll, beforeAll, expect, test } from 'bun:test'
 import { type Api, atPublicUrl, startApi } from '../helpers.ts'
-import { publicOrigin, signInAccount } from '../http/pages/sessions.ts'
+import { openPage, signInAccount } from '../http/pages/sessions.ts'
 import { startFake, world } from './fake-sources.ts'
 
 let api: Api
@@ -11,15 +11,7 @@ beforeAll(async () => {
 })
 afterAll(() => api.stop())
 
-async function open(path: string, cookie: string, form?: Record<string, string>) {
-  const response = await fetch(api.url + path, {
-    method: form ? 'POST' : 'GET',
-    redirect: 'manual',
-    headers: { cookie, ...(form ? { 'content-type': 'application/x-www-form-urlencoded', origin: publicOrigin(api) } : {}) },
-    body: form ? new URLSearchParams(form).toString() : undefined,
-  })
-  return { status: response.status, headers: response.headers, text: await response.text() }
-}
+const open = (path: string, cookie: string, form?: Record<string, string>) => openPage(api, path, cookie, form)
 
 test('the owner starts an import from the page and follows it to its counts', async () => {
   const f = await api.setupProgram()

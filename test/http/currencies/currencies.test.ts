@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { ADMIN_TOKEN, type Api } from '../../helpers.ts'
-import { publicOrigin, signInAccount } from '../pages/sessions.ts'
+import { openPage, signInAccount } from '../pages/sessions.ts'
 import { trackingSetup, unique, type Kit } from '../track/kit.ts'
 
 // docs/decisions.md, Selling anywhere: a program's currencies (docs/api.md's three by default, any active
@@ -9,15 +9,7 @@ let api: Api, k: Kit
 beforeAll(async () => ({ api, k } = await trackingSetup()))
 afterAll(() => api.stop())
 
-async function open(path: string, cookie: string, form?: Record<string, string>) {
-  const response = await fetch(api.url + path, {
-    method: form ? 'POST' : 'GET',
-    redirect: 'manual',
-    headers: { cookie, ...(form ? { 'content-type': 'application/x-www-form-urlencoded', origin: publicOrigin(api) } : {}) },
-    body: form ? new URLSearchParams(form).toString() : undefined,
-  })
-  return { status: response.status, headers: response.headers, text: await response.text() }
-}
+const open = (path: string, cookie: string, form?: Record<string, string>) => openPage(api, path, cookie, form)
 
 const programOf = async (id: number) => (await api.admin('GET', `/programs/${id}`)).body.data[0]
 

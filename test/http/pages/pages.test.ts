@@ -1,22 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import type { Api } from '../../helpers.ts'
 import { trackingSetup, type Kit } from '../track/kit.ts'
-import { publicOrigin, signInAccount } from './sessions.ts'
+import { openPage, signInAccount } from './sessions.ts'
 
 let api: Api
 let k: Kit
 beforeAll(async () => ({ api, k } = await trackingSetup()))
 afterAll(() => api.stop())
 
-async function open(path: string, cookie: string, form?: Record<string, string>) {
-  const response = await fetch(api.url + path, {
-    method: form ? 'POST' : 'GET',
-    redirect: 'manual',
-    headers: { cookie, ...(form ? { 'content-type': 'application/x-www-form-urlencoded', origin: publicOrigin(api) } : {}) },
-    body: form ? new URLSearchParams(form).toString() : undefined,
-  })
-  return { status: response.status, headers: response.headers, text: await response.text() }
-}
+const open = (path: string, cookie: string, form?: Record<string, string>) => openPage(api, path, cookie, form)
 
 async function signIn(accountId: number): Promise<{ cookie: string; csrf: string }> {
   const cookie = await signInAccount(api, accountId)

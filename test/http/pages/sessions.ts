@@ -29,3 +29,14 @@ export async function signInAccount(api: Api, accountId: number): Promise<string
   expect(opened.status).toBe(303)
   return opened.headers.get('set-cookie')!.split(';')[0] as string
 }
+
+/** A dashboard page with the session `cookie`, or (with `form`) a same-site form sent to it; redirects are not followed. */
+export async function openPage(api: Api, path: string, cookie: string, form?: Record<string, string>) {
+  const response = await fetch(api.url + path, {
+    method: form ? 'POST' : 'GET',
+    redirect: 'manual',
+    headers: { cookie, ...(form ? { 'content-type': 'application/x-www-form-urlencoded', origin: publicOrigin(api) } : {}) },
+    body: form ? new URLSearchParams(form).toString() : undefined,
+  })
+  return { status: response.status, headers: response.headers, text: await response.text() }
+}
