@@ -46,7 +46,7 @@ function createPrivately(path: string): void {
  * Opens (creating its folder and file if missing) and migrates the SQLite database, then builds
  * its stores. The only place for PRAGMAs: WAL so that Litestream can replicate and readers never
  * block, synchronous=FULL so that an acknowledged COMMIT survives power loss, busy_timeout for
- * Litestream's checkpoints, foreign keys on, temporary storage (savepoint journals) in memory. Throws MigrationEditedError (src/db/migrate.ts)
+ * Litestream's checkpoints, foreign keys on. Throws MigrationEditedError (src/db/migrate.ts)
  * when an applied migration was edited.
  */
 export function openDatabase(runtime: Runtime, path: string, options: OpenOptions = {}): Database {
@@ -57,10 +57,6 @@ export function openDatabase(runtime: Runtime, path: string, options: OpenOption
     client.exec('PRAGMA synchronous = FULL')
     client.exec('PRAGMA busy_timeout = 5000')
     client.exec('PRAGMA foreign_keys = ON')
-    // Savepoint journals in memory: past 64 KiB (a commissioned sale's unit changes about 20 pages)
-    // SQLite moves a unit's journal to a temporary file for the rest of the batch, a write per page.
-    // Crash safety is the WAL's; sorts still spill to files; temporary tables stay in memory.
-    client.exec('PRAGMA temp_store = MEMORY')
     // Litestream takes over checkpointing of the WAL when it runs; SQLite's own stays as a fallback.
     client.exec('PRAGMA wal_autocheckpoint = 1000')
     migrate(client)

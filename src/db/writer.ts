@@ -143,7 +143,28 @@ export class Writer {
     }
   }
 
+  /**
+   * SQLite copies each page a unit's SAVEPOINT changes to a sub-journal first; past 64 KiB (a
+   * commissioned sale changes about 20 pages) it moves that journal to a temporary file for the
+   * rest of the transaction, a write per page per unit: most of a sale's system CPU (bench/README.md,
+   * issue 35, fourth session). The batch keeps it in memory (the WAL, not this journal, makes a
+   * COMMIT durable); outside batches temporary storage is the default again, so that a large
+   * sort of a read spills to a file instead of growing the process.
+   */
   private commit(batch: Pending[]): void {
+    this.client.exec('PRAGMA temp_store = MEMORY')
+    try {
+      this.commitBatch(batch)
+    } finally {
+      try {
+        this.client.exec('PRAGMA temp_store = DEFAULT')
+      } catch {
+        /* only refused inside a transaction, which a batch never leaves open */
+      }
+    }
+  }
+
+  private commitBatch(batch: Pending[]): void {
     const outcomes: { ok: boolean; value: unknown }[] = []
     try {
       this.client.exec('BEGIN IMMEDIATE')
