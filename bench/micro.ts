@@ -1,8 +1,10 @@
 /**
  * CPU cost of one request through the whole pipeline, without sockets or load generator (issue 14):
- * `bun bench/micro.ts [flood|click|sale]`. Calls the app's fetch in-process in waves of 32 (so
- * clicks share batches as under load) and prints µs per request, best of 5 rounds: a figure the
+ * `bun bench/micro.ts [flood|click|sale|recurring]`. Calls the app's fetch in-process in waves of 32
+ * (so clicks share batches as under load) and prints µs per request, best of 5 rounds: a figure the
  * machine's load moves far less than req/s. MICRO_LOG=1 turns the request log on (issue 36).
+ * `recurring` is bench/webhook-sales.ts's shape (issue 35): one key, one attributed customer,
+ * `recurring_percent`, so that every sale books a commission.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -12,7 +14,11 @@ import { LOG_HOLD_MS, lineLog } from '../src/log.ts'
 import { createPrograms, prepareCustomers, visitorIp } from './lib/fixtures.ts'
 import { startQuiet } from './lib/in-process.ts'
 
-const kind = process.argv[2] ?? 'flood'
+const shape = process.argv[2] ?? 'flood'
+// A recurring sale is a sale of one program's one customer, every one commissioned.
+const recurring = shape === 'recurring'
+if (recurring) process.env.BENCH_COMMISSION_TYPE = 'recurring_percent'
+const kind = recurring ? 'sale' : shape
 const TMP = mkdtempSync(join(tmpdir(), 'svc-micro-'))
 const ADMIN = `micro-${crypto.randomUUID()}`
 const started = startQuiet({
@@ -48,9 +54,9 @@ if (process.env.MICRO_COMMITS) {
 }
 if (process.env.MICRO_NO_CHECKPOINT) started.deps.database.client.exec('PRAGMA wal_autocheckpoint = 0')
 try {
-  const programs = await createPrograms(started.url, ADMIN, 'm', kind === 'sale' ? 500 : 20, kind === 'sale' ? 1 : 5)
+  const programs = await createPrograms(started.url, ADMIN, 'm', recurring ? 1 : kind === 'sale' ? 500 : 20, kind === 'sale' ? 1 : 5)
   const links = programs.flatMap((p) => p.shortLinks)
-  if (kind === 'sale') await prepareCustomers(started.url, programs, 4, 1_000_000)
+  if (kind === 'sale') await prepareCustomers(started.url, programs, recurring ? 1 : 4, 1_000_000)
   const customers = programs.flatMap((p) => p.customerKeys.map((key) => ({ key, auth: `Bearer ${p.apiKey}` })))
   const body = (n: number) =>
     kind === 'sale'
@@ -91,7 +97,7 @@ try {
     users.push(used.user / N)
   }
   say(
-    `${kind}${logged ? ' (request log on)' : ''}: ${Math.min(...rounds).toFixed(2)} µs CPU per request, ${Math.min(...users).toFixed(2)} of it user (best of 5; all ${rounds.map((r) => r.toFixed(2)).join(', ')})`,
+    `${shape}${logged ? ' (request log on)' : ''}: ${Math.min(...rounds).toFixed(2)} µs CPU per request, ${Math.min(...users).toFixed(2)} of it user (best of 5; all ${rounds.map((r) => r.toFixed(2)).join(', ')})`,
   )
   if (commitMs.length) {
     commitMs.sort((a, b) => a - b)
