@@ -152,7 +152,13 @@ export class Writer {
    * sort of a read spills to a file instead of growing the process.
    */
   private commit(batch: Pending[]): void {
-    this.client.exec('PRAGMA temp_store = MEMORY')
+    try {
+      this.client.exec('PRAGMA temp_store = MEMORY')
+    } catch (error) {
+      // The connection is closed (shutdown): no unit ran, each is refused.
+      for (const p of batch) p.reject(error)
+      return
+    }
     try {
       this.commitBatch(batch)
     } finally {

@@ -141,6 +141,13 @@ describe('the group-commit writer', () => {
     expect(client.prepare("SELECT count(*) AS n FROM settings WHERE key IN ('d', 'e')").get()).toEqual({ n: 0 })
   })
 
+  test('units queued when the connection closes are refused, and the batch throws nothing of its own', async () => {
+    const other = openDatabase(bunRuntime, join(dir, 'closing.db'))
+    const queued = other.writer.run(() => 'ran')
+    other.close()
+    await expect(queued).rejects.toThrow()
+  })
+
   test('a unit sees the writes of units queued before it in the same batch', async () => {
     const [, seen] = await Promise.all([
       database.writer.run(insert('first')),
