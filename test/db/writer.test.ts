@@ -141,6 +141,14 @@ describe('the group-commit writer', () => {
     expect(client.prepare("SELECT count(*) AS n FROM settings WHERE key IN ('d', 'e')").get()).toEqual({ n: 0 })
   })
 
+  test('a unit queued one turn after another joins its batch: a request body read a turn later shares the fsync', async () => {
+    const before = database.writer.stats.batches
+    const first = database.writer.run(insert('turn-1'))
+    const second = new Promise((resolve, reject) => setImmediate(() => database.writer.run(insert('turn-2')).then(resolve, reject)))
+    await Promise.all([first, second])
+    expect(database.writer.stats.batches - before).toBe(1)
+  })
+
   test('units queued when the connection closes are refused, and the batch throws nothing of its own', async () => {
     const other = openDatabase(bunRuntime, join(dir, 'closing.db'))
     const queued = other.writer.run(() => 'ran')
