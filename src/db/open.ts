@@ -44,11 +44,11 @@ function createPrivately(path: string): void {
 
 /**
  * Opens (creating its folder and file if missing) and migrates the SQLite database, then builds
- * its stores. The place for the connection's PRAGMAs: WAL so that Litestream can replicate and readers never
- * block, synchronous=FULL so that an acknowledged COMMIT survives power loss, busy_timeout for
- * Litestream's checkpoints, foreign keys on (the writer sets temp_store around its batches,
- * src/db/writer.ts). Throws MigrationEditedError (src/db/migrate.ts) when an applied migration
- * was edited.
+ * its stores. The place for the connection's PRAGMAs: WAL so that Litestream can replicate and
+ * readers never block, synchronous=FULL so that an acknowledged COMMIT survives power loss,
+ * busy_timeout for Litestream's checkpoints, foreign keys on (the writer sets temp_store around
+ * its batches, src/db/writer.ts). Throws MigrationEditedError (src/db/migrate.ts) when an applied
+ * migration was edited.
  */
 export function openDatabase(runtime: Runtime, path: string, options: OpenOptions = {}): Database {
   if (path !== ':memory:') createPrivately(path)
