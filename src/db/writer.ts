@@ -156,19 +156,12 @@ export class Writer {
    */
   private commit(batch: Pending[]): void {
     try {
-      this.client.exec('PRAGMA temp_store = MEMORY')
-    } catch (error) {
-      // The connection is closed (shutdown): no unit ran, each is refused.
-      for (const p of batch) p.reject(error)
-      return
-    }
-    try {
       this.commitBatch(batch)
     } finally {
       try {
         this.client.exec('PRAGMA temp_store = DEFAULT')
       } catch {
-        /* only refused inside a transaction, which a batch never leaves open */
+        /* a closed connection (shutdown); SQLite refuses it inside a transaction, which a batch never leaves open */
       }
     }
   }
@@ -176,8 +169,10 @@ export class Writer {
   private commitBatch(batch: Pending[]): void {
     const outcomes: { ok: boolean; value: unknown }[] = []
     try {
+      this.client.exec('PRAGMA temp_store = MEMORY')
       this.client.exec('BEGIN IMMEDIATE')
     } catch (error) {
+      // No unit ran (a connection closed at shutdown, or locked): each is refused.
       for (const p of batch) p.reject(error)
       return
     }
