@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { freePort } from '../test/helpers.ts'
+import { serverBuild } from '../test/runtime/spawn.ts'
 
 const ROOT = join(import.meta.dir, '..')
 const STARTS = Number(process.env.COLD_STARTS ?? 8)
@@ -17,17 +18,6 @@ const IDLE_MS = Number(process.env.COLD_IDLE_MS ?? 1000)
 async function build(cwd: string, args: string[]): Promise<void> {
   const child = Bun.spawn([process.execPath, ...args], { cwd, stdout: 'ignore', stderr: 'inherit' })
   if ((await child.exited) !== 0) throw new Error(`build in ${cwd} failed: ${args.join(' ')}`)
-}
-
-/** A tree's own `build:server` command, its output sent to `out`. */
-function serverBuild(tree: string, out: string): string[] {
-  const script: string = JSON.parse(readFileSync(join(tree, 'package.json'), 'utf8')).scripts['build:server']
-  const args = script
-    .replace(/^bun /, '')
-    .replace(/--outfile \S+/, '')
-    .split(' ')
-    .filter(Boolean)
-  return [...args, '--outfile', out]
 }
 
 /** Resident memory of a process, in MB (Linux /proc). */

@@ -5,7 +5,8 @@
 // body is read up to a limit, never beyond (docs/imports.md).
 import http from 'node:http'
 import https from 'node:https'
-import { guardedTarget, refusedUrl } from '../outbox/webhooks/post.ts'
+import { guardedTarget } from '../outbox/webhooks/post.ts'
+import { refusedUrl } from '../outbox/webhooks/target.ts'
 
 /** The most an answer of a source may hold (docs/imports.md): a page past it ends the import. */
 const SOURCE_BODY_LIMIT_BYTES = 10 * 1024 * 1024

@@ -4,7 +4,7 @@
 // words) are written once here; rewardful.ts, tolt.ts, firstpromoter.ts and partnerstack.ts
 // say only what differs.
 import type { ImportKind, ImportSource, ImportedState, PartnerStatusWord } from '../domain/imports.ts'
-import { AttemptError } from '../outbox/webhooks/post.ts'
+import { AttemptError } from '../outbox/webhooks/target.ts'
 import { RefusedRequest, type SourceAnswer, sourceGet } from './source-get.ts'
 
 /** What the import's request gave for the source. */

@@ -1,11 +1,10 @@
 import type { Actor } from '../domain/audit.ts'
 import { randomBytes } from 'node:crypto'
-import { lookup } from 'node:dns/promises'
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../db/schema.ts'
 import { type DueDelivery, type ListedDelivery, WRITE_EVENTS, type WebhookEndpoint } from '../db/webhook-store.ts'
 import { isPrivateAddress } from '../domain/address.ts'
 import { presentRow } from '../domain/record.ts'
-import { hostOf, PRIVATE_URL, refusedUrl } from '../outbox/webhooks/post.ts'
+import { hostOf, PRIVATE_URL, refusedUrl } from '../outbox/webhooks/target.ts'
 import type { TrackingDeps } from './deps.ts'
 
 /** The words of a refused URL (docs/decisions.md, Outbound webhooks: 400 at creation). */
@@ -34,6 +33,8 @@ export async function checkedUrl(value: string, allowPrivate: boolean): Promise<
   if (refused) return { refused }
   if (!allowPrivate) {
     const host = hostOf(parsed)
+    // node:dns loaded with the first endpoint added, not at start (issue 36).
+    const { lookup } = await import('node:dns/promises')
     const addresses = await lookup(host, { all: true }).catch(() => [])
     if (addresses.some((a) => isPrivateAddress(a.address))) return { refused: URL_WORDS.private }
   }

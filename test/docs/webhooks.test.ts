@@ -4,7 +4,7 @@ import { expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Webhook } from 'standardwebhooks'
-import { signature } from '../../src/outbox/webhooks/attempt.ts'
+import { signature } from '../../src/outbox/webhooks/deliver.ts'
 
 const doc = readFileSync(join(import.meta.dir, '../../docs/webhooks.md'), 'utf8')
 const value = (label: string) => doc.match(new RegExp(`${label} \`([^\`]+)\``))![1]!

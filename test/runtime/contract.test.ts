@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ADMIN_TOKEN, startApi } from '../helpers.ts'
 import { startReceiver } from '../outbox/receiver.ts'
-import { spawnServer } from './spawn.ts'
+import { serverBuild, spawnServer } from './spawn.ts'
 
 const root = join(import.meta.dir, '../..')
 const deno = join(root, 'node_modules/.bin/deno')
@@ -26,14 +26,9 @@ const targets: [string, boolean, (dir: string) => Promise<Target>][] = [
     true,
     async (dir) => {
       const binary = join(dir, 'svc-server')
-      // As `npm run build:server` builds it: bytecode, and the webhook delivery worker a second entry point.
-      const build = Bun.spawnSync(
-        [process.execPath, 'build', '--compile', '--bytecode', 'src/main.ts', 'src/outbox/webhooks/worker.ts', '--outfile', binary],
-        {
-          cwd: root,
-          stderr: 'pipe',
-        },
-      )
+      // As `npm run build:server` builds it: bytecode, split in chunks loaded when first needed, and
+      // the webhook delivery worker a second entry point.
+      const build = Bun.spawnSync([process.execPath, ...serverBuild(root, binary)], { cwd: root, stderr: 'pipe' })
       if (build.exitCode !== 0) throw new Error(build.stderr.toString())
       return spawnServer([binary], { DATABASE_PATH: join(dir, 'bin.db'), ...hooks })
     },

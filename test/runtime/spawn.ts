@@ -1,4 +1,20 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { ADMIN_TOKEN } from '../helpers.ts'
+
+/**
+ * A tree's own `npm run build:server` command, as arguments of `bun`, its output sent to `out`: the
+ * contract suite and bench/cold-start.ts build the binary exactly as a user does.
+ */
+export function serverBuild(tree: string, out: string): string[] {
+  const script: string = JSON.parse(readFileSync(join(tree, 'package.json'), 'utf8')).scripts['build:server']
+  const args = script
+    .replace(/^bun /, '')
+    .replace(/--outfile \S+/, '')
+    .split(' ')
+    .filter(Boolean)
+  return [...args, '--outfile', out]
+}
 
 export interface Spawned {
   url: string

@@ -1,9 +1,5 @@
-import { Buffer } from 'node:buffer'
-import { createHmac } from 'node:crypto'
 import type { DueDelivery, WebhookStore } from '../../db/webhook-store.ts'
 import { webhookRetryAt } from '../schedule.ts'
-import { shortError } from '../sender.ts'
-import { AttemptError, post } from './post.ts'
 
 /** docs/decisions.md, Webhook delivery: an attempt ends within 15 s, body included. */
 export const ATTEMPT_MS = 15_000
@@ -11,15 +7,6 @@ export const ATTEMPT_MS = 15_000
 export const TEST_ATTEMPT_MS = 8_000
 /** An endpoint with only failures for 3 days is set inactive. */
 const FAILING_FOR_MS = 72 * 3_600_000
-
-/**
- * The Standard Webhooks signature of one attempt: `v1,` + base64 HMAC-SHA256 of
- * `{id}.{timestamp}.{body}`, keyed with the bytes after `whsec_` (base64-decoded).
- */
-export function signature(secret: string, id: string, timestamp: number, body: string): string {
-  const key = Buffer.from(secret.startsWith('whsec_') ? secret.slice(6) : secret, 'base64')
-  return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`
-}
 
 /** What one attempt takes: plain data, so that it can be handed to a worker. */
 export interface AttemptJob {
@@ -43,26 +30,6 @@ export function jobOf({ endpoint, event }: DueDelivery, now: number, timeoutMs: 
   const secrets = [endpoint.secret]
   if (endpoint.previousSecret && endpoint.previousUntil !== null && endpoint.previousUntil > now) secrets.push(endpoint.previousSecret)
   return { url: endpoint.url, secrets, eventId: event.eventId, body: event.body, timeoutMs, allowPrivate }
-}
-
-/** Signs and sends one attempt; never throws (a failure is an outcome). */
-export async function runAttempt(job: AttemptJob): Promise<AttemptOutcome> {
-  // The header carries the attempt's real time: receivers compare it with their own clocks.
-  const timestamp = Math.floor(Date.now() / 1000)
-  const headers = {
-    'content-type': 'application/json',
-    'user-agent': 'svc-webhooks',
-    'webhook-id': job.eventId,
-    'webhook-timestamp': String(timestamp),
-    'webhook-signature': job.secrets.map((secret) => signature(secret, job.eventId, timestamp, job.body)).join(' '),
-  }
-  try {
-    const status = await post(new URL(job.url), job.body, headers, job.allowPrivate, job.timeoutMs)
-    if (status >= 200 && status <= 299) return { ok: true, status }
-    return { ok: false, error: `HTTP ${status}`, statusCode: status }
-  } catch (error) {
-    return { ok: false, error: shortError(error), statusCode: error instanceof AttemptError ? error.statusCode : null }
-  }
 }
 
 /**

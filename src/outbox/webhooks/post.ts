@@ -2,24 +2,11 @@ import { Buffer } from 'node:buffer'
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
 import http from 'node:http'
 import https from 'node:https'
-import { isIP } from 'node:net'
 import { isPrivateAddress } from '../../domain/address.ts'
+import { AttemptError, hostOf, refusedUrl } from './target.ts'
 
 /** docs/decisions.md, Webhook delivery: the body of an answer is read up to 64 KB, then the connection ends. */
 export const ANSWER_LIMIT_BYTES = 64 * 1024
-
-/** A failed attempt, with the status code when the receiver answered. */
-export class AttemptError extends Error {
-  constructor(
-    message: string,
-    readonly statusCode: number | null = null,
-  ) {
-    super(message)
-  }
-}
-
-/** The words of a refused address (docs/decisions.md, Webhook delivery: never what a name resolved to). */
-export const PRIVATE_URL = 'url must not point at a loopback, private, link-local or unique-local address'
 
 /**
  * The DNS lookup of a delivery: every address a name resolves to is checked, and the connection
@@ -39,9 +26,6 @@ function guardedLookup(allowPrivate: boolean) {
   }
 }
 
-/** A URL's host as an address or a name: an IPv6 literal without its brackets. */
-export const hostOf = (url: URL) => (url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname)
-
 /**
  * Where node:http's request goes for `url`: its parts, and the guarded lookup, so that the
  * connection is made to the address that was checked (the webhooks' attempts and the imports' reads).
@@ -53,14 +37,6 @@ export const guardedTarget = (url: URL, allowPrivate: boolean) => ({
   path: `${url.pathname}${url.search}`,
   lookup: guardedLookup(allowPrivate) as never,
 })
-
-/** Whether a URL may be posted to: http(s), and not a literal private address unless allowed. Null when fine, else why not. */
-export function refusedUrl(url: URL, allowPrivate: boolean): string | null {
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'url must be an http(s) URL'
-  const host = hostOf(url)
-  if (!allowPrivate && (isIP(host) ? isPrivateAddress(host) : host === 'localhost' || host.endsWith('.localhost'))) return PRIVATE_URL
-  return null
-}
 
 // Kept-alive connections: an answer complete within 64 KB leaves its socket for the endpoint's
 // next attempt; any other answer destroys it (docs/decisions.md, turn 4). An idle socket goes after 5 s.

@@ -1,4 +1,7 @@
-import { type AttemptJob, type AttemptOutcome, runAttempt } from './attempt.ts'
+import type { AttemptJob, AttemptOutcome } from './attempt.ts'
+
+/** An attempt sent from this thread: deliver.ts and its HTTP client loaded then, not at start (issue 36). */
+const runAttempt = async (job: AttemptJob): Promise<AttemptOutcome> => (await import('./deliver.ts')).runAttempt(job)
 
 /**
  * Sends attempts from a worker thread (src/outbox/webhooks/worker.ts), so that the HTTP client's

@@ -1,7 +1,8 @@
 // The delivery worker's entry (src/outbox/webhooks/sender-thread.ts starts it): signs and sends
 // the attempts it is handed, off the thread that serves requests, and answers each outcome by id.
 // A Web Worker, the same on Bun and Deno.
-import { type AttemptJob, runAttempt } from './attempt.ts'
+import type { AttemptJob } from './attempt.ts'
+import { runAttempt } from './deliver.ts'
 
 const scope = globalThis as unknown as {
   onmessage: ((event: MessageEvent<{ id: number; job: AttemptJob }>) => void) | null
