@@ -4,14 +4,17 @@
  * (so clicks share batches as under load) and prints µs per request, best of 5 rounds: a figure the
  * machine's load moves far less than req/s. MICRO_LOG=1 turns the request log on (issue 36).
  * `recurring` is bench/webhook-sales.ts's shape (issue 35): one key, one attributed customer,
- * `recurring_percent`, so that every sale books a commission.
+ * `recurring_percent`, so that every sale books a commission. MICRO_ENDPOINT=1 adds one webhook
+ * endpoint subscribed to every event (at a closed port), with the pool as busy as under load (it
+ * writes deliveries and paces attempts as while many requests are answered), so that the figure
+ * is what the events cost the sale path.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createApp } from '../src/http/app.ts'
 import { LOG_HOLD_MS, lineLog } from '../src/log.ts'
-import { createPrograms, prepareCustomers, visitorIp } from './lib/fixtures.ts'
+import { createPrograms, post, prepareCustomers, visitorIp } from './lib/fixtures.ts'
 import { startQuiet } from './lib/in-process.ts'
 
 const shape = process.argv[2] ?? 'flood'
@@ -21,12 +24,18 @@ if (recurring) process.env.BENCH_COMMISSION_TYPE = 'recurring_percent'
 const kind = recurring ? 'sale' : shape
 const TMP = mkdtempSync(join(tmpdir(), 'svc-micro-'))
 const ADMIN = `micro-${crypto.randomUUID()}`
-const started = startQuiet({
-  DATABASE_PATH: join(TMP, 'svc.db'),
-  SVC_ADMIN_TOKEN: ADMIN,
-  TRUST_PROXY: 'true',
-  SVC_RATE_LIMIT_SCALE: kind === 'sale' ? '1000' : '1',
-})
+const endpoint = process.env.MICRO_ENDPOINT === '1'
+const started = startQuiet(
+  {
+    DATABASE_PATH: join(TMP, 'svc.db'),
+    SVC_ADMIN_TOKEN: ADMIN,
+    TRUST_PROXY: 'true',
+    SVC_RATE_LIMIT_SCALE: kind === 'sale' ? '1000' : '1',
+    WEBHOOKS_ALLOW_PRIVATE: 'true',
+  },
+  // Busy from the start (what the pool sees under load: micro calls the app's fetch, past the gate that counts requests).
+  endpoint ? { webhookBusyRequests: 0 } : {},
+)
 // MICRO_LOG=1: the request log on, as users run it (src/log.ts writing to stdout; send it to a file
 // or /dev/null: the figures are printed on stderr then).
 const logged = process.env.MICRO_LOG === '1'
@@ -56,6 +65,14 @@ if (process.env.MICRO_NO_CHECKPOINT) started.deps.database.client.exec('PRAGMA w
 try {
   const programs = await createPrograms(started.url, ADMIN, 'm', recurring ? 1 : kind === 'sale' ? 500 : 20, kind === 'sale' ? 1 : 5)
   const links = programs.flatMap((p) => p.shortLinks)
+  if (endpoint)
+    for (const { programId } of programs)
+      await post(
+        started.url,
+        `/api/v1/admin/programs/${programId}/webhooks`,
+        { url: 'http://127.0.0.1:9/' },
+        { authorization: `Bearer ${ADMIN}` },
+      )
   if (kind === 'sale') await prepareCustomers(started.url, programs, recurring ? 1 : 4, 1_000_000)
   const customers = programs.flatMap((p) => p.customerKeys.map((key) => ({ key, auth: `Bearer ${p.apiKey}` })))
   const body = (n: number) =>
@@ -97,7 +114,7 @@ try {
     users.push(used.user / N)
   }
   say(
-    `${shape}${logged ? ' (request log on)' : ''}: ${Math.min(...rounds).toFixed(2)} µs CPU per request, ${Math.min(...users).toFixed(2)} of it user (best of 5; all ${rounds.map((r) => r.toFixed(2)).join(', ')})`,
+    `${shape}${logged ? ' (request log on)' : ''}${endpoint ? ' (one endpoint)' : ''}: ${Math.min(...rounds).toFixed(2)} µs CPU per request, ${Math.min(...users).toFixed(2)} of it user (best of 5; all ${rounds.map((r) => r.toFixed(2)).join(', ')})`,
   )
   if (commitMs.length) {
     commitMs.sort((a, b) => a - b)

@@ -99,3 +99,23 @@ describe("an event's deliveries", () => {
     expect(written).toBe(last)
   })
 })
+
+test("an event's id is evt_, its time in 12 hex digits and 14 random base64url characters, never repeated", async () => {
+  const { programId, a } = await program()
+  // More than one draw of random characters (4 KB), many events in the same millisecond.
+  await db().writer.run(() => {
+    for (let i = 0; i < 1_000; i++)
+      db().stores.webhooks.recordEvent(programId, 'sale.created', { body: '{}' }, [a], NOW + Math.floor(i / 100))
+  })
+  const ids = (
+    db().client.prepare('SELECT event_id AS id, created_at AS at FROM webhook_events').all() as { id: string; at: number }[]
+  ).map(({ id, at }) => {
+    expect(id).toMatch(/^evt_[0-9a-f]{12}[A-Za-z0-9_-]{14}$/)
+    expect(Number.parseInt(id.slice(4, 16), 16)).toBe(at)
+    return id.slice(16)
+  })
+  expect(ids).toHaveLength(1_000)
+  expect(new Set(ids).size).toBe(1_000)
+  // Row ids without AUTOINCREMENT (src/db/tables/outbox.ts): nothing written to sqlite_sequence per event.
+  expect(db().client.prepare("SELECT count(*) AS n FROM sqlite_sequence WHERE name = 'webhook_events'").get()).toEqual({ n: 0 })
+})
