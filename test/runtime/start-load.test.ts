@@ -38,7 +38,7 @@ async function startChunks(): Promise<Map<string, string>> {
     const text = texts.get(file)
     if (text === undefined) throw new Error(`no chunk ${file} among ${[...texts.keys()].join(', ')}`)
     loaded.set(file, text)
-    for (const match of text.matchAll(/^(?:import|export)\b[^;'"]*?(?:from\s*)?["']\.\/([^"']+)["']/gm)) visit(match[1]!)
+    for (const match of text.matchAll(/^(?:import|export)\b[^;'"(]*?(?:from\s*)?["']\.\/([^"']+)["']/gm)) visit(match[1]!)
   }
   visit('main.js')
   return loaded
