@@ -37,7 +37,8 @@ describeBrowser('the group forms', () => {
     await page.goto(api.url + new URL(link).pathname)
     await page.click('button:text("Sign in")')
     await page.close()
-  })
+    // A browser start and a sign-in: on CI's two cores, beside the other suite, more than the 30 s of a test.
+  }, 60_000)
   afterAll(async () => {
     await browser?.close()
     await api?.stop()
