@@ -1,7 +1,15 @@
+import { shortError } from '../sender.ts'
 import type { AttemptJob, AttemptOutcome } from './attempt.ts'
 
-/** An attempt sent from this thread: deliver.ts and its HTTP client loaded then, not at start (issue 36). */
-const runAttempt = async (job: AttemptJob): Promise<AttemptOutcome> => (await import('./deliver.ts')).runAttempt(job)
+/**
+ * An attempt sent from this thread: deliver.ts and its HTTP client loaded then, not at start
+ * (issue 36). Never rejects: a module that cannot be loaded is a failed attempt, retried.
+ */
+const runAttempt = (job: AttemptJob): Promise<AttemptOutcome> =>
+  import('./deliver.ts').then(
+    (deliver) => deliver.runAttempt(job),
+    (error) => ({ ok: false, error: shortError(error), statusCode: null }),
+  )
 
 /**
  * Sends attempts from a worker thread (src/outbox/webhooks/worker.ts), so that the HTTP client's
@@ -16,8 +24,14 @@ export class SenderThread {
   private next = 0
   private readonly waiting = new Map<number, { job: AttemptJob; resolve: (outcome: AttemptOutcome) => void }>()
 
-  /** `log` is told, once, that the worker failed and attempts go on in this thread. */
-  constructor(private readonly log: (line: Record<string, unknown>) => void) {}
+  /**
+   * `log` is told, once, that the worker failed and attempts go on in this thread; `module` is the
+   * worker's (worker.ts, or in a compiled binary its embedded path; a test gives one that fails).
+   */
+  constructor(
+    private readonly log: (line: Record<string, unknown>) => void,
+    private readonly module: string = workerUrl(),
+  ) {}
 
   /** Signs and sends one attempt; never rejects. */
   send(job: AttemptJob): Promise<AttemptOutcome> {
@@ -50,7 +64,7 @@ export class SenderThread {
   private started(): Worker | null {
     if (this.worker) return this.worker
     try {
-      this.worker = new Worker(workerUrl(), { type: 'module' })
+      this.worker = new Worker(this.module, { type: 'module' })
     } catch (error) {
       this.fail(error)
       return null
