@@ -1,13 +1,16 @@
-// What a start loads (issue 36, docs/decisions.md, Performance): the server is built split in
+// What a start loads (issue 36, docs/decisions.md, Runtime and shape): the server is built split in
 // chunks (`npm run build:server`: --format esm --splitting), so that what only a later request
 // needs is read and run with that request. Each node: module a chunk imports costs memory at start
 // whether or not its code runs; so do the modules of the chunk itself. This builds the server as
 // that command does, follows the entry's static imports, and checks what they hold.
 import { expect, test } from 'bun:test'
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { serverBuild } from './spawn.ts'
 
 const ROOT = join(import.meta.dir, '../..')
+/** `npm run build:server`'s arguments, and the entry points among them. */
+const BUILD = serverBuild(ROOT, 'unused')
+const ENTRIES = BUILD.filter((arg) => arg.endsWith('.ts'))
 
 /** Loaded with the first request that needs them, never at start. */
 const LATER_MODULES = [
@@ -24,7 +27,7 @@ const LATER_BUILTINS = ['http', 'https', 'dns', 'dns/promises', 'tls', 'stream',
 /** The text of the entry chunk and of every chunk it imports statically (not `import()`), by file. */
 async function startChunks(): Promise<Map<string, string>> {
   const built = await Bun.build({
-    entrypoints: [join(ROOT, 'src/main.ts'), join(ROOT, 'src/outbox/webhooks/worker.ts')],
+    entrypoints: ENTRIES.map((entry) => join(ROOT, entry)),
     target: 'bun',
     format: 'esm',
     splitting: true,
@@ -45,9 +48,9 @@ async function startChunks(): Promise<Map<string, string>> {
 }
 
 test('npm run build:server splits the server in chunks', () => {
-  const script: string = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts['build:server']
-  expect(script).toContain('--format esm')
-  expect(script).toContain('--splitting')
+  expect(BUILD.join(' ')).toContain('--format esm')
+  expect(BUILD).toContain('--splitting')
+  expect(ENTRIES).toEqual(['src/main.ts', 'src/outbox/webhooks/worker.ts'])
 })
 
 test('a start loads no module that only a later request needs', async () => {
